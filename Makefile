@@ -1,0 +1,33 @@
+# Everything a fresh machine with only Python needs: `make run` and `make test` create .venv on first use.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: run test bench lint clean-cache clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev,bench]'
+	touch $(STAMP)
+
+# The main job with defaults: a short seeded run of every ruleset, verified, with a summary.
+run: $(STAMP)
+	$(PY) -m tekkasim run
+
+test: $(STAMP)
+	$(PY) -m pytest tests tekkasim
+
+bench: $(STAMP)
+	$(PY) -m benchmarks
+
+lint: $(STAMP)
+	$(PY) -m ruff check tekkasim tests benchmarks
+
+# numba's cache does not notice edits to globals or to other modules: clear it after such edits.
+clean-cache:
+	find tekkasim -name '*.nbi' -delete -o -name '*.nbc' -delete
+
+clean: clean-cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -1,0 +1,1 @@
+"""Speed goals as ratios against a reference measured in the same run (``make bench``)."""

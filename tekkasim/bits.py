@@ -1,0 +1,158 @@
+"""Compiled bit helpers and the seeded RNG that every kernel uses.
+
+All functions here are ``@njit(cache=True)`` at module level (the numba cache is only reused for
+module-level functions, engine-notes.md). Their pure-Python twins live in ``tekkasim.reference.bits``
+and the tests compare the two.
+
+numba pitfall, kept in mind everywhere: mixing ``uint64`` with a signed integer promotes to ``float64``.
+Every constant and shift count that meets a mask is therefore an explicit ``np.uint64``.
+
+RNG: splitmix64 whose whole state is one ``uint64`` kept in a 1-element ``np.uint64`` array that the
+kernels update in place. The same seed gives the same stream in numba and in pure Python
+(``reference.bits``), and a deal is a pure function of its seed, whatever process plays it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import binding as _llvm
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+U64 = np.uint64
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+SUIT13 = np.uint64((1 << 13) - 1)
+FULL52 = np.uint64((1 << 52) - 1)
+
+# pdep is one instruction with BMI2 (and slow on pre-Zen3 AMD, hence the portable fallback).
+HAVE_BMI2 = "+bmi2" in _llvm.get_host_cpu_features().flatten().split(",")
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(args[0])
+
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    def codegen(context, builder, sig, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _ctlz(typingctx, x):
+    def codegen(context, builder, sig, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return types.uint64(types.uint64), codegen
+
+
+@intrinsic
+def _pdep(typingctx, src, mask):
+    def codegen(context, builder, sig, args):
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]), "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, args)
+
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    """Number of set bits."""
+    return np.int64(_ctpop(np.uint64(x)))
+
+
+@njit(cache=True, inline="always")
+def lowest(x):
+    """Index of the lowest set bit (64 for 0)."""
+    return np.int64(_cttz(np.uint64(x)))
+
+
+@njit(cache=True, inline="always")
+def highest(x):
+    """Index of the highest set bit (-1 for 0)."""
+    return np.int64(63) - np.int64(_ctlz(np.uint64(x)))
+
+
+@njit(cache=True, inline="always")
+def _kth_pdep(x, k):
+    return np.int64(_cttz(_pdep(ONE << np.uint64(k), np.uint64(x))))
+
+
+@njit(cache=True, inline="always")
+def _kth_loop(x, k):
+    m = np.uint64(x)
+    for _ in range(k):
+        m &= m - ONE
+    return np.int64(_cttz(m))
+
+
+kth = _kth_pdep if HAVE_BMI2 else _kth_loop
+kth.__doc__ = "Index of the k-th (0-based, from the lowest) set bit of x; k < popcount(x)."
+
+
+@njit(cache=True, inline="always")
+def suit_mask(suit):
+    """The 13-bit mask of one suit of the 52-card layout."""
+    return SUIT13 << np.uint64(13 * suit)
+
+
+@njit(cache=True, inline="always")
+def bit(c):
+    return ONE << np.uint64(c)
+
+
+# --- RNG ------------------------------------------------------------------------------------------
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+def new_rng(seed: int) -> np.ndarray:
+    """An RNG state for the kernels: a 1-element uint64 array holding ``seed`` mod 2**64."""
+    return np.array([int(seed) % (1 << 64)], dtype=np.uint64)
+
+
+@njit(cache=True, inline="always")
+def next_u64(rng):
+    """splitmix64: advance ``rng[0]`` and return the next 64-bit output."""
+    rng[0] += _GOLDEN
+    z = rng[0]
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def below(rng, n):
+    """A number in [0, n) for 1 <= n <= 2**32: the high 32 bits of an output scaled by n.
+
+    The bias is below n / 2**32, far under anything a simulation of card games can measure.
+    """
+    return np.int64(((next_u64(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def shuffle(rng, cards):
+    """Fisher-Yates shuffle of an int array in place, last position first."""
+    for i in range(cards.shape[0] - 1, 0, -1):
+        j = below(rng, i + 1)
+        t = cards[i]
+        cards[i] = cards[j]
+        cards[j] = t
+
+
+@njit(cache=True, inline="always")
+def random_card(rng, mask):
+    """A uniformly random card of a non-empty mask."""
+    return kth(mask, below(rng, popcount(mask)))

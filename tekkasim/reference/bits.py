@@ -1,0 +1,45 @@
+"""Pure-Python twins of ``tekkasim.bits``."""
+
+M64 = (1 << 64) - 1
+
+
+def popcount(x: int) -> int:
+    return bin(x).count("1")
+
+
+def lowest(x: int) -> int:
+    return 64 if x == 0 else (x & -x).bit_length() - 1
+
+
+def highest(x: int) -> int:
+    return x.bit_length() - 1
+
+
+def kth(x: int, k: int) -> int:
+    ones = [i for i in range(64) if x >> i & 1]
+    return ones[k]
+
+
+class Rng:
+    """splitmix64 with the same stream as ``tekkasim.bits.next_u64`` for the same seed."""
+
+    def __init__(self, seed: int):
+        self.state = int(seed) & M64
+
+    def next_u64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & M64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        return ((self.next_u64() >> 32) * n) >> 32
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def random_card(self, mask: int) -> int:
+        return kth(mask, self.below(popcount(mask)))

@@ -1,0 +1,227 @@
+"""The one Game/State contract that every ruleset implements (after OpenSpiel's, trimmed to our needs).
+
+A :class:`Game` is a ruleset with its options fixed (``get_game("tekka", raises=True)``). It makes
+:class:`State` objects: one deal each, from a seed (``game.new_deal(seed)``) or from a deal record
+(``game.from_record(record)``). A state moves only through ``apply_action``; every decision of the deal
+is an action of the player whose turn it is — choosing Prime or Troupe, a call in the auction, a card
+(with its signal), a raise request and its answer, a Satat accusation, a Shengji declaration, burial
+or multi-card play. Chance (the shuffle) happens once, inside ``new_deal``; the state holds all four
+hands from the start and :meth:`State.observation` hides what a seat may not see.
+
+Actions are plain Python values, hashable and cheap: ints for the 52-card rulesets, tuples where a play
+has several cards (Shengji). ``legal_actions()`` is sorted; ``action_to_string``/``string_to_action``
+round-trip through the notation of ``records.md``.
+
+Speed lives below this contract: every ruleset also offers compiled whole-deal kernels (for example
+``game.play_random(n_deals, seed)``) that never return to Python per card, and its state wraps the
+fixed-shape numpy arrays those kernels use, so a compiled policy or a determinized search can take
+``state.arrays`` directly. The Python ``State`` is for orchestration, records, validation and tests.
+
+Matches (Tekka to 104, Satat to 5, Shengji past A) are sequences of deals: a terminal state's
+``next_deal_context()`` gives the keyword arguments of ``new_deal`` for the next deal of the match
+(scores, first seat, dealer, levels ...), and :func:`play_match` chains them.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..errors import OptionError
+
+TERMINAL = -1  # current_player() of a finished deal
+
+Action = Hashable
+
+
+@dataclass(frozen=True)
+class Option:
+    """One ruleset option (rules.md, marked **option**)."""
+
+    name: str
+    default: Any
+    choices: tuple | None  # allowed values, or None for "any value of the default's type"
+    doc: str
+
+
+@dataclass
+class Observation:
+    """What one seat may see, and nothing more.
+
+    ``hand`` is the seat's own cards (a 52-card mask, or a ``CardMultiset`` in Shengji) as far as it has
+    been dealt them; ``public`` holds everything all four seats have seen (trump, calls, every card played
+    by whom, signals, accusations, scores); ``private`` holds what only this seat knows besides its hand
+    (the Shengji buried cards for the dealer, Satat exchange cards given and received). A bot must decide
+    from an observation alone; ``State.resample`` builds full states consistent with one.
+    """
+
+    seat: int
+    phase: str
+    to_move: int
+    hand: Any
+    public: dict = field(default_factory=dict)
+    private: dict = field(default_factory=dict)
+
+
+class State(ABC):
+    """One deal in progress. Subclasses keep their data in fixed-shape arrays plus the action history."""
+
+    game: Game
+
+    # --- whose turn and what may be done --------------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to act (0..3), or TERMINAL."""
+
+    @abstractmethod
+    def phase(self) -> str:
+        """The stage of the deal: ``"prime"``, ``"auction"``, ``"play"``, ``"declare"``, ``"bury"``,
+        ``"raise"``, ``"terminal"`` ... (ruleset-specific names, documented in the ruleset module)."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """The actions the rules allow the current player, sorted. Empty when terminal."""
+
+    @abstractmethod
+    def apply_action(self, action: Action) -> None:
+        """Play ``action`` for the current player; raise ``IllegalAction`` (with ``rule``) if not allowed."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    # --- outcome --------------------------------------------------------------------------------
+    @abstractmethod
+    def result(self) -> dict:
+        """The ``result`` object of records.md for a terminal state."""
+
+    @abstractmethod
+    def returns(self) -> tuple[float, float]:
+        """What the deal gave team A and team B in the ruleset's own unit (tricks in Feskot, points in
+        Tekka and Satat, levels gained in Shengji)."""
+
+    def next_deal_context(self) -> dict:
+        """``new_deal`` keyword arguments for the next deal of the match (terminal states only)."""
+        return {}
+
+    def match_winner(self) -> int | None:
+        """0 (team A) or 1 (team B) when this deal ends the match, else None."""
+        return None
+
+    # --- information ----------------------------------------------------------------------------
+    @abstractmethod
+    def observation(self, seat: int) -> Observation:
+        """Exactly what ``seat`` may see now."""
+
+    def resample(self, seat: int, rng) -> State:
+        """A full state consistent with ``seat``'s observation, hidden cards redrawn (determinization)."""
+        raise NotImplementedError(f"{self.game.name} does not resample yet")
+
+    # --- copies, text and records ---------------------------------------------------------------
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy."""
+
+    @abstractmethod
+    def history(self) -> list[Action]:
+        """Every action applied since the deal, in order."""
+
+    @abstractmethod
+    def action_to_string(self, action: Action) -> str:
+        """The records.md text of an action in this state (``"TS"``, ``"TS:slam"``, ``"D13"``, ``"S"`` ...)."""
+
+    @abstractmethod
+    def string_to_action(self, text: str) -> Action:
+        """Parse records.md text into an action in this state (raises ``TekkasimError`` on bad text)."""
+
+    @abstractmethod
+    def to_record(self) -> dict:
+        """The deal record (records.md) of the deal so far; ``unfinished: true`` if not terminal."""
+
+    def render(self) -> str:
+        """A readable rendering for ``tekkasim replay``."""
+        return str(self)
+
+
+class Game(ABC):
+    """A ruleset with fixed options. Subclasses are registered by ``name`` in ``tekkasim.rules``."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    options_spec: ClassVar[tuple[Option, ...]] = ()
+
+    def __init__(self, **options: Any):
+        known = {o.name: o for o in self.options_spec}
+        self.options: dict[str, Any] = {o.name: o.default for o in self.options_spec}
+        for key, value in options.items():
+            if key not in known:
+                names = ", ".join(known) or "none"
+                raise OptionError(f"unknown option {key!r} for {self.name} (options: {names})")
+            self.options[key] = _check_option(self.name, known[key], value)
+
+    @abstractmethod
+    def new_deal(self, seed: int, **context: Any) -> State:
+        """Shuffle and deal from ``seed``; ``context`` is match state from ``next_deal_context``."""
+
+    @abstractmethod
+    def from_record(self, record: dict) -> tuple[State, list[str]]:
+        """The state right after the deal of a record and the record's actions as text, in order.
+
+        The caller applies them one by one with ``string_to_action`` and ``apply_action``, so that
+        ``tekkasim verify`` can name the exact action that breaks a rule. Raises ``RecordError`` for a
+        malformed header (missing field, bad hand, duplicate card, wrong hand size).
+        """
+
+    def play_random(self, n_deals: int, seed: int) -> dict:
+        """Play ``n_deals`` deals with uniformly random legal actions in one compiled kernel call; return
+        numpy arrays of per-deal outcomes (at least ``"returns"``: shape (n, 2)). Deal i uses seed
+        ``seed + i``, so any split of the deals over workers gives the same outcomes."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        changed = {k: v for k, v in self.options.items() if v != _default(self, k)}
+        args = ", ".join([repr(self.name)] + [f"{k}={v!r}" for k, v in changed.items()])
+        return f"get_game({args})"
+
+
+def _default(game: Game, name: str) -> Any:
+    return next(o.default for o in game.options_spec if o.name == name)
+
+
+def _check_option(game: str, option: Option, value: Any) -> Any:
+    """Coerce text from the CLI (``"true"``, ``"7"``) and reject values outside the option's domain."""
+    default = option.default
+    if isinstance(value, str) and not isinstance(default, str):
+        low = value.strip().lower()
+        if isinstance(default, bool):
+            if low in ("true", "yes", "1", "on"):
+                value = True
+            elif low in ("false", "no", "0", "off"):
+                value = False
+        elif isinstance(default, int):
+            try:
+                value = int(low)
+            except ValueError:
+                pass
+    ok_type = isinstance(value, type(default)) and (isinstance(default, bool) or not isinstance(value, bool))
+    if not ok_type or (option.choices is not None and value not in option.choices):
+        allowed = " or ".join(map(str, option.choices)) if option.choices else type(default).__name__
+        raise OptionError(f"bad value {value!r} for option {option.name!r} of {game} (expected {allowed})")
+    return value
+
+
+def play_match(game: Game, seed: int, policy: Callable[[State], Action], max_deals: int = 10_000) -> list[State]:
+    """Play deals from ``seed`` (deal i uses ``seed + i``) until one ends the match; return their final
+    states. ``policy`` picks an action for the current player of a state (it should only look at
+    ``state.observation(state.current_player())`` and ``state.legal_actions()``)."""
+    states, context = [], {}
+    for i in range(max_deals):
+        state = game.new_deal(seed + i, **context)
+        while not state.is_terminal():
+            state.apply_action(policy(state))
+        states.append(state)
+        if state.match_winner() is not None:
+            return states
+        context = state.next_deal_context()
+    return states
