@@ -136,6 +136,11 @@ class State(ABC):
         """Parse records.md text into an action in this state (raises ``TekkasimError`` on bad text)."""
 
     @abstractmethod
+    def where(self) -> str:
+        """Where the next action falls, for messages, counting from 1: ``"trick 3, play 2 (right)"``,
+        ``"auction, call 4 (left)"``. ``tekkasim verify`` puts it before the rule that an action breaks."""
+
+    @abstractmethod
     def to_record(self) -> dict:
         """The deal record (records.md) of the deal so far; ``unfinished: true`` if not terminal."""
 
