@@ -154,6 +154,7 @@ class Game(ABC):
 
     name: ClassVar[str]
     description: ClassVar[str]
+    returns_unit: ClassVar[str] = "points"  # what State.returns() counts
     options_spec: ClassVar[tuple[Option, ...]] = ()
 
     def __init__(self, **options: Any):

@@ -1,0 +1,49 @@
+import time
+from pathlib import Path
+
+import click
+
+from ..analysis import contract_table, records_frame
+from ..records import read_records, write_records
+from ..rules import get_game, ruleset_names
+from ..simulate import play_records
+from ..verify import verify_file
+
+
+@click.command("run")
+@click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Random deals per ruleset in the compiled kernel.")
+@click.option("--records", "n_records", type=click.IntRange(min=1), default=300, show_default=True,
+              help="Deals per ruleset played through the Python API, written as records and verified.")
+@click.option("--seed", "-s", type=int, default=2026, show_default=True)
+@click.option("--out-dir", type=click.Path(file_okay=False), default="runs", show_default=True)
+@click.option("--ruleset", "-r", "rulesets", multiple=True, metavar="NAME", help="Only these rulesets.")
+def run(deals, n_records, seed, out_dir, rulesets):
+    """The default job: a short seeded run of every ruleset, records written and verified, a summary."""
+    names = [get_game(r).name for r in rulesets] if rulesets else ruleset_names()
+    for name in names:
+        game = get_game(name)
+        t0 = time.perf_counter()
+        out = game.play_random(deals, seed)
+        elapsed = time.perf_counter() - t0
+        returns = out["returns"]
+        click.echo(f"== {name}: {deals:,} random deals in the compiled kernel ({elapsed:.2f} s incl. compile)")
+        click.echo(f"   mean per deal: team A {returns[:, 0].mean():.3f}, team B {returns[:, 1].mean():.3f}"
+                   f"  ({game.returns_unit})")
+        path = Path(out_dir) / f"{name}-seed{seed}.jsonl.gz"
+        written = write_records(path, play_records(game, n_records, seed, match=True))
+        verdicts = list(verify_file(path))
+        bad = [v for v in verdicts if not v.ok]
+        click.echo(f"   {written} deals as matches through the Python API -> {path}: "
+                   f"{len(verdicts) - len(bad)} of {len(verdicts)} verify")
+        for v in bad[:3]:
+            click.echo(f"   {v.line()}")
+        frame = records_frame(read_records(path))
+        if name == "tekka":
+            click.echo("   contracts (target: deals, made, success rate):")
+            for key, row in contract_table(frame).iterrows():
+                click.echo(f"     {key:>16}: {int(row['deals']):4d} {int(row['made']):4d} {row['success_rate']:6.1%}")
+        if "match" in frame and frame["match"].notna().any():
+            click.echo(f"   matches completed: {frame['match'].nunique() - 1} (the last may be unfinished)")
+        if bad:
+            raise SystemExit(1)
