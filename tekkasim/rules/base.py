@@ -115,7 +115,10 @@ class State(ABC):
         """Exactly what ``seat`` may see now."""
 
     def resample(self, seat: int, rng) -> State:
-        """A full state consistent with ``seat``'s observation, hidden cards redrawn (determinization)."""
+        """A full state consistent with ``seat``'s observation, hidden cards redrawn (determinization).
+
+        ``rng`` is a kernel RNG state, ``tekkasim.bits.new_rng(seed)``, so that the same sampler can run in
+        compiled code; the seat's observation of the new state equals its observation of this one."""
         raise NotImplementedError(f"{self.game.name} does not resample yet")
 
     # --- copies, text and records ---------------------------------------------------------------
