@@ -1,0 +1,83 @@
+"""The command line: thin commands over the library, one clear line for every user error."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from tekkasim.cli import cli
+from tekkasim.rules import ruleset_names
+
+RULESETS = ruleset_names()
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+def one_line_error(result, *words):
+    assert result.exit_code != 0
+    lines = [line for line in result.output.strip().splitlines() if line.strip()]
+    assert "Traceback" not in result.output
+    assert any(all(w in line for w in words) for line in lines), result.output
+
+
+def test_unknown_ruleset_and_option():
+    one_line_error(run("deal", "--ruleset", "bridge"), "unknown ruleset 'bridge'")
+    one_line_error(run("play", "-r", "bridge", "--deals", 1), "unknown ruleset")
+    if RULESETS:
+        one_line_error(run("deal", "-r", RULESETS[0], "-o", "nonsense=1"), "unknown option 'nonsense'")
+        one_line_error(run("deal", "-r", RULESETS[0], "-o", "novalue"), "KEY=VALUE")
+    one_line_error(run("play", "--deals", 0), "--deals")
+    one_line_error(run("bench", "-r", "bridge"), "unknown ruleset")
+
+
+def test_missing_and_corrupt_files(tmp_path):
+    one_line_error(run("verify", tmp_path / "missing.jsonl"), "no such file")
+    one_line_error(run("replay", tmp_path / "missing.jsonl"), "no such file")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    assert run("verify", empty).exit_code == 1
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{not json\n")
+    result = run("verify", "--json", bad)
+    assert result.exit_code == 1
+    verdict = json.loads(result.output.splitlines()[0])
+    assert verdict["ok"] is False and "not valid JSON" in verdict["error"]
+
+
+def test_rules_lists_every_ruleset():
+    result = run("rules")
+    assert result.exit_code == 0
+    for name in RULESETS:
+        assert name + ":" in result.output
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_play_verify_replay(tmp_path, name):
+    out = tmp_path / f"{name}.jsonl.gz"
+    assert run("play", "-r", name, "--deals", 8, "--seed", 3, "--match", "--out", out).exit_code == 0
+    result = run("verify", out)
+    assert result.exit_code == 0 and result.output.count(": ok") == 8
+    rows = [json.loads(line) for line in run("verify", "--json", out).output.splitlines()]
+    assert [r["index"] for r in rows] == list(range(8)) and all(r["ok"] for r in rows)
+    shown = run("replay", out, "--deal", 2)
+    assert shown.exit_code == 0 and shown.output.startswith("deal 2")
+    one_line_error(run("replay", out, "--deal", 99), "no deal 99")
+    assert run("deal", "-r", name, "--seed", 4).exit_code == 0
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_bench_json(name):
+    result = run("bench", "-r", name, "--deals", 2000, "--seconds", 0.1, "--json")
+    assert result.exit_code == 0
+    figures = json.loads(result.output)["rulesets"][name]
+    assert figures["random_deals_per_second"] > 0 and figures["python_api_deals_per_second"] > 0
+
+
+def test_module_entry_point():
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "tekkasim", "deal", "-r", "nope"], capture_output=True, text=True)
+    assert proc.returncode != 0 and "unknown ruleset" in proc.stderr and "Traceback" not in proc.stderr
