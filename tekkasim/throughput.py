@@ -35,7 +35,7 @@ def measure(rulesets: list[str] | None = None, deals: int = 200_000, seconds: fl
         first_call = time.perf_counter() - t0
         compiled = _rate(lambda n, g=game: g.play_random(n, 12345), deals, seconds)
         counter = iter(range(10**9))
-        through_python = _rate(lambda n, g=game: [play_deal(g, next(counter)) for _ in range(n)],
+        through_python = _rate(lambda n, g=game, c=counter: [play_deal(g, next(c)) for _ in range(n)],
                                python_deals, seconds)
         out["rulesets"][name] = {
             "random_deals_per_second": round(compiled),

@@ -3,8 +3,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tekkasim.cards import (
-    BIG_JOKER, SMALL_JOKER, CardMultiset, CardSet, card_name, cards_of, mask_of, next_ccw, next_cw,
-    parse_card, parse_cards, parse_seat, partner_of, team_of,
+    BIG_JOKER,
+    SMALL_JOKER,
+    CardMultiset,
+    CardSet,
+    card_name,
+    cards_of,
+    mask_of,
+    next_ccw,
+    next_cw,
+    parse_card,
+    parse_cards,
+    parse_seat,
+    partner_of,
+    team_of,
 )
 from tekkasim.errors import CardError, SeatError
 

@@ -25,7 +25,7 @@ _REGISTRY = {
 def ruleset_names() -> list[str]:
     """Every ruleset name whose module is present."""
     names = []
-    for name, target in _REGISTRY.items():
+    for name in _REGISTRY:
         try:
             _game_class(name)
         except ModuleNotFoundError:
