@@ -1,0 +1,854 @@
+"""Satat (Mauritius): Troupe, the 2♥, KOT and KOT 52, Renonce and accusations.
+
+Rules: ``shared/seeds/satat.txt`` as settled by ``spec/rules.md`` (Satat section), records as in
+``spec/records.md``. Play is **clockwise**: bottom -> left -> top -> right, ``next = (s + 3) % 4``.
+
+Round flow
+----------
+1. First round of a match (``new_deal(seed)`` without context): the draw. The drawing seats take the top
+   cards of a freshly shuffled deck in seat order (bottom, right, top, left); rank order K high, Q, J,
+   T ... 2, A low, 2♥ an ordinary 2; the seats tied for highest draw again from a fresh shuffle. The
+   highest drawer is the caller, the dealer is the seat before it clockwise (``(caller + 1) % 4``).
+2. Deal (from the deal's seeded RNG): shuffle, then 5 to each seat clockwise from the caller, then 8 to
+   each. Seat ``(caller + 3k) % 4`` gets deck cards ``5k..5k+4`` then ``20+8k..27+8k``; ``hands`` of the
+   record are in this order, so the first five are the first five dealt.
+3. Phase ``"redeal-or-troupe"`` / ``"troupe"``: every seat sees only its first five. The caller chooses
+   Troupe. If its first five hold no J, Q or K and fewer than two redeals were asked this round, it may
+   instead ask for a redeal (phase ``"redeal-or-troupe"``); the new deal continues the same seeded RNG.
+4. Exchange, automatic, right after Troupe is chosen, only when the previous round ended in a KOT (1 card)
+   or KOT 52 (2 cards): each seat of the team that lost that round swaps with the opponent on its left
+   (the next seat clockwise). Decisions where rules.md is silent:
+
+   * Both sides of a swap choose from the hands **as dealt** (the swap is simultaneous), so "every
+     non-Troupe suit it holds" is judged before the swap.
+   * 2♥ is never exchanged and never counts as a heart for the keep rule (it never follows hearts).
+   * Card order "highest/lowest" is the play rank A > K > ... > 2, ties by suit C < D < H < S.
+   * Losing side: its highest Troupe cards, then its highest other cards.
+   * Winning side: its lowest non-Troupe cards such that every non-Troupe suit it held keeps a card;
+     if that cannot fill the count, its lowest Troupe cards (it never gives Troupe otherwise); the keep
+     rule would only be dropped after that, which cannot happen with 13 cards and at most 2 to give.
+
+5. Phase ``"play"``: the caller leads trick 1, a trick's winner leads the next. Follow the led suit if
+   able, else any card. 2♥ may be played at any time and is never a heart for following. After a 2♥ lead
+   the suit to follow is Troupe (when Troupe is hearts that is simply hearts). A 2♥ played later does not
+   change the suit to follow. Winner: 2♥, else the highest Troupe, else the highest card of the led suit.
+6. End: a team with 7 tricks ends the round for 1 point (``"seven"``), unless it won the first 7 in a row
+   (KOT): play goes on; if it then loses a trick the round ends with 2 points (``"kot"``); all 13 give 3
+   (``"kot52"``). The round ends the moment its deciding trick is complete: no accusation can follow the
+   deciding card (the deal is terminal; a Renonce in the deciding trick goes unpunished).
+
+Renonce and accusations
+-----------------------
+Failing to follow when able is a *possible* play: :meth:`SatatState.apply_action` accepts it and marks it
+a Renonce (after a 2♥ lead, not playing Troupe while holding it; 2♥ itself is never a Renonce).
+:meth:`~SatatState.legal_actions` lists the rule-following plays only, :meth:`~SatatState.possible_actions`
+every card held. Any seat may accuse an opponent by naming that opponent's card on the current table,
+whenever the current trick has at least one card on the table, **including after its fourth card**: a
+complete trick stays on the table (``st[N_TABLE] == 4``, phase still ``"play"``, the winner to move) until
+its winner leads the next card, and an accusation then makes that trick count for nobody.
+:meth:`~SatatState.accusations` lists the accusation actions open to a seat now, so a tournament runner
+can offer every seat the chance after each card. Correct (the accused has committed at least one Renonce
+this round, up to and including the accused card) -> the accuser's team scores 1; wrong -> the other team
+scores 1. The round ends at once (kind ``"renonce"``): the accusation's point is the only score of the
+round, even after a KOT, and no exchange follows it.
+
+Actions (ints)
+--------------
+``0..51`` play that card; ``TROUPE + s`` (52..55) choose Troupe suit s (C D H S); ``REDEAL`` (56) ask for a
+redeal; ``ACCUSE + (accused * 4 + by) * 52 + card`` (64..895) an accusation. Text forms (records.md):
+``"TS"``, ``"S"``, ``"redeal"``, ``"accuse:right:by:top:TS"`` (accused seat, accuser, accused card).
+
+Next round and match
+--------------------
+The dealer comes from the team that lost: if the caller's team won, dealer and caller stay; otherwise the
+old caller deals and the next seat clockwise calls. After an accusation the team that scored won. A
+match ends when a team has 5 points or more (scores can pass 5). ``next_deal_context()`` gives
+``{"dealer", "caller", "score": {"A", "B"}, "exchange": None | {"cards": 1|2, "loser": "A"|"B"}}``.
+
+Records
+-------
+``hands`` are the hands **as dealt** (before the exchange); ``exchange`` lists ``{"from", "to", "card"}``
+and ``from_record`` checks that it is exactly the exchange the rules give for those hands and Troupe
+(which team lost and 1 or 2 cards are read from the list itself). Also written: ``dealer``, ``caller``,
+``redeals``, ``score_before``, ``redealt`` (the deals given up by the redeals, as dealt, so that verify
+replays each ``"redeal"`` action and checks it was allowed) and, for a match's first round, ``draw`` (each
+round of the draw). ``from_record`` returns the actions ``"redeal"`` (one per ``redealt`` deal), the Troupe
+suit letter, then the cards; an accusation, written into its trick as ``{"accuse": seat, "by": seat,
+"card": card}``, comes back as the text ``"accuse:<accused>:by:<accuser>:<card>"``. A record with
+``redeals`` but no ``redealt`` starts from ``hands`` with the redeals already counted.
+
+Information
+-----------
+``observation(seat).public["tricks"]`` holds every trick of the round with its leader, each play as
+``(seat, card)`` and its winner: all a seat needs to detect a Renonce from public cards. Renonce flags are
+not public. ``resample`` redraws every card the seat has not seen; because a Renonce can hide a suit,
+apparent voids are **not** used as constraints (a seat that failed to follow may still hold the suit).
+Cards the seat gave in the exchange stay with their receiver until played. The resampled world's Renonce
+flags are recomputed from its own hands. A resampled world records its start-of-play hands as ``hands``
+with no exchange.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..bits import new_rng, shuffle
+from ..cards import (
+    SEATS,
+    SUITS,
+    card_name,
+    card_symbol,
+    cards_of,
+    parse_card,
+    parse_seat,
+    parse_suit,
+    seat_name,
+)
+from ..errors import CardError, IllegalAction, OptionError, RecordError, SeatError, TekkasimError
+from ..records import require
+from . import _satat_kernels as K
+from .base import TERMINAL, Game, Observation, State
+
+TROUPE = 52
+REDEAL = 56
+ACCUSE = 64
+N_ACTIONS = ACCUSE + 16 * 52
+WIN_POINTS = 5
+KIND_NAMES = {K.SEVEN: "seven", K.KOT: "kot", K.KOT52: "kot52", K.RENONCE: "renonce"}
+FULL = (1 << 52) - 1
+_TWO_HEARTS = K.TWO_HEARTS
+
+
+def accuse_action(accused: int, by: int, card: int) -> int:
+    """The action of ``by`` accusing ``accused`` through ``card`` on the table."""
+    return ACCUSE + (accused * 4 + by) * 52 + card
+
+
+def decode_accusation(action: int) -> tuple[int, int, int]:
+    """``(accused, by, card)`` of an accusation action."""
+    a = action - ACCUSE
+    return a // 208, a // 52 % 4, a % 52
+
+
+def _mask(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _give_order(cards: list[int], troupe: int, losing: bool) -> list[int]:
+    """The order cards are listed in a record: losers highest Troupe first, winners lowest first."""
+    key = lambda c: (c // 13 == troupe, c % 13, c // 13)  # noqa: E731
+    return sorted(cards, key=key, reverse=losing)
+
+
+def exchange_for(hands: list[list[int]], troupe: int, cards: int, loser: int) -> list[tuple[int, int, int]]:
+    """The exchange the rules give: ``(from, to, card)`` for every card, from the hands as dealt."""
+    out = []
+    for seat in range(4):
+        if seat % 2 != loser:
+            continue
+        opp = (seat + 3) % 4
+        for giver, taker, losing in ((seat, opp, True), (opp, seat, False)):
+            given = cards_of(int(K.exchange_gives(np.uint64(_mask(hands[giver])), troupe, cards, losing)))
+            out += [(giver, taker, c) for c in _give_order(given, troupe, losing)]
+    return out
+
+
+class SatatState(State):
+    """One Satat round. See the module docstring for phases, actions and the array layout (``arrays``)."""
+
+    def __init__(self, game: Satat, dealer: int, caller: int, dealt: list[list[int]], score=(0, 0),
+                 exchange_due: tuple[int, int] | None = None, redeals: int = 0, rng=None,
+                 seed: int | None = None, draw: list[dict[int, int]] | None = None):
+        self.game = game
+        self.dealer, self.caller = dealer, caller
+        self.score_before = (int(score[0]), int(score[1]))
+        self.exchange_due = exchange_due  # (cards, losing team) or None
+        self.redeals = redeals
+        self.seed = seed
+        self.draw = draw
+        self._rng = rng if rng is not None else new_rng(0 if seed is None else seed)
+        self._dealt = [list(h) for h in dealt]
+        self._hands = np.array([_mask(h) for h in dealt], dtype=np.uint64)
+        self._st = np.zeros(K.ST_SIZE, dtype=np.int64)
+        self._troupe = -1
+        self._exchange: list[tuple[int, int, int]] = []
+        self._history: list[int] = []
+        self._resampled = False
+        self._abandoned: list[list[list[int]]] = []  # deals given up by a redeal, as dealt
+        self._script: list[list[list[int]]] = []  # from a record: the deals its redeals lead to
+
+    # --- arrays and small queries --------------------------------------------------------------
+    @property
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(hands, st)``: the kernel arrays (layout in ``_satat_kernels``); valid in phase ``"play"``."""
+        return self._hands, self._st
+
+    @property
+    def troupe(self) -> int | None:
+        return None if self._troupe < 0 else self._troupe
+
+    def _over(self) -> bool:
+        return self._troupe >= 0 and self._st[K.OVER] == 1
+
+    def _may_redeal(self) -> bool:
+        return self.redeals < 2 and not any(c % 13 in (9, 10, 11) for c in self._dealt[self.caller][:5])
+
+    def hand(self, seat: int) -> int:
+        """The cards ``seat`` holds now (a mask; as dealt before Troupe is chosen)."""
+        return int(self._hands[seat])
+
+    def _n_tricks(self) -> int:
+        """Tricks with at least one card played (the last may be on the table or incomplete)."""
+        if self._troupe < 0 or (self._st[K.TRICK] == 0 and self._st[K.N_TABLE] == 0):
+            return 0
+        return int(self._st[K.TRICK]) + 1
+
+    def _trick_plays(self, t: int) -> list[tuple[int, int]]:
+        st = self._st
+        leader = int(st[K.LEADERS + t])
+        out = []
+        for j in range(4):
+            c = int(st[K.PLAYS + 4 * t + j])
+            if c < 0:
+                break
+            out.append(((leader + 3 * j) % 4, c))
+        return out
+
+    def table(self) -> list[tuple[int, int]]:
+        """``(seat, card)`` of the current trick on the table (a complete trick stays until the next lead)."""
+        n = self._n_tricks()
+        return self._trick_plays(n - 1) if n else []
+
+    def renonces(self) -> list[tuple[int, int]]:
+        """``(trick, seat)`` of every Renonce so far (0-based trick). Not public information."""
+        out = []
+        for t in range(self._n_tricks()):
+            for j, (seat, _) in enumerate(self._trick_plays(t)):
+                if self._st[K.RENONCE_AT + 4 * t + j] == 1:
+                    out.append((t, seat))
+        return out
+
+    def is_renonce(self, card: int) -> bool:
+        """Would the current player's ``card`` (held) be a Renonce?"""
+        if self.phase() != "play":
+            return False
+        seat = self.current_player()
+        return bool(K.is_renonce(self._hands[seat], K.current_lead(self._st), self._troupe, card))
+
+    # --- contract ---------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        if self._troupe < 0:
+            return self.caller
+        return TERMINAL if self._st[K.OVER] else int(self._st[K.TO_MOVE])
+
+    def phase(self) -> str:
+        if self._troupe < 0:
+            return "redeal-or-troupe" if self._may_redeal() else "troupe"
+        return "terminal" if self._st[K.OVER] else "play"
+
+    def legal_actions(self) -> list[int]:
+        """Rule-following actions of the current player: Troupe choices (and a redeal when allowed), or
+        the cards that follow suit. Renonces and accusations are not listed (see ``possible_actions``
+        and ``accusations``); ``apply_action`` accepts them too."""
+        if self._troupe < 0:
+            return [TROUPE + s for s in range(4)] + ([REDEAL] if self._may_redeal() else [])
+        if self._st[K.OVER]:
+            return []
+        seat = int(self._st[K.TO_MOVE])
+        return cards_of(int(K.legal_mask(self._hands[seat], K.current_lead(self._st), self._troupe)))
+
+    def possible_actions(self) -> list[int]:
+        """Every action the current player may take: in play every card held (Renonces included)."""
+        if self._troupe < 0 or self._st[K.OVER]:
+            return self.legal_actions()
+        return cards_of(int(self._hands[int(self._st[K.TO_MOVE])]))
+
+    def accusations(self, by_seat: int) -> list[int]:
+        """The accusation actions open to ``by_seat`` now: one per opponent card on the current table."""
+        if self.phase() != "play":
+            return []
+        return sorted(accuse_action(s, by_seat, c) for s, c in self.table() if s % 2 != by_seat % 2)
+
+    def apply_action(self, action) -> None:
+        """Apply a Troupe choice, a redeal, a card (Renonces accepted and marked) or an accusation (by any
+        seat, not only the one to move). Raises ``IllegalAction`` naming the rule otherwise."""
+        if isinstance(action, bool) or not isinstance(action, int | np.integer) or not 0 <= action < N_ACTIONS:
+            raise IllegalAction(f"{action!r} is not a satat action", "unknown-action")
+        a = int(action)
+        if self._over():
+            raise IllegalAction("the round is over: no more actions", "after-end")
+        if a >= ACCUSE:
+            self._accuse(*decode_accusation(a))
+        elif self._troupe < 0:
+            self._choose(a)
+        elif a < 52:
+            self._play(a)
+        else:
+            raise IllegalAction("Troupe is already chosen", "troupe-chosen")
+        self._history.append(a)
+
+    def _choose(self, a: int) -> None:
+        caller = seat_name(self.caller)
+        if a == REDEAL:
+            if self.redeals >= 2:
+                raise IllegalAction(f"{caller} already had two redeals this round: choose Troupe", "redeal")
+            if not self._may_redeal():
+                raise IllegalAction(f"{caller}'s first five hold a J, Q or K: no redeal", "redeal")
+            self._abandoned.append(self._dealt)
+            if self._script:
+                self._dealt = self._script.pop(0)
+            else:
+                deck = np.empty(52, dtype=np.int64)
+                K.deal(self._rng, deck, self.caller, self._hands)
+                self._dealt = _hands_from_deck(deck, self.caller)
+            self._hands[:] = [_mask(h) for h in self._dealt]
+            self.redeals += 1
+            return
+        if not TROUPE <= a < TROUPE + 4:
+            raise IllegalAction(f"{caller} must choose Troupe before any card is played", "troupe")
+        troupe = a - TROUPE
+        if self.exchange_due is not None:
+            cards, loser = self.exchange_due
+            self._exchange = exchange_for(self._dealt, troupe, cards, loser)
+            for giver, taker, c in self._exchange:
+                self._hands[giver] &= np.uint64(FULL ^ (1 << c))
+                self._hands[taker] |= np.uint64(1 << c)
+        self._troupe = troupe
+        K.init_round(self._st, troupe, self.caller)
+
+    def _play(self, c: int) -> None:
+        seat = int(self._st[K.TO_MOVE])
+        if not int(self._hands[seat]) >> c & 1:
+            holder = next((s for s in range(4) if int(self._hands[s]) >> c & 1), None)
+            if holder is not None:
+                raise IllegalAction(f"{seat_name(seat)} does not hold {card_name(c)} ({seat_name(holder)} does); "
+                                    f"it is {seat_name(seat)}'s turn", "not-in-hand")
+            raise IllegalAction(f"{card_name(c)} was already played", "not-in-hand")
+        K.play_card(self._hands, self._st, c)
+
+    def _accuse(self, accused: int, by: int, c: int) -> None:
+        text = f"{seat_name(by)} accusing {seat_name(accused)} with {card_name(c)}"
+        if self._troupe < 0 or self._st[K.N_TABLE] == 0:
+            raise IllegalAction(f"{text}: no card is on the table", "accuse-not-on-table")
+        holder = int(K.table_seat(self._st, c))
+        if holder < 0:
+            raise IllegalAction(f"{text}: {card_name(c)} is not on the current table", "accuse-not-on-table")
+        if holder != accused:
+            raise IllegalAction(f"{text}: {card_name(c)} was played by {seat_name(holder)}", "accuse-wrong-seat")
+        if accused == by:
+            raise IllegalAction(f"{text}: a player cannot accuse itself", "accuse-partner")
+        if accused % 2 == by % 2:
+            raise IllegalAction(f"{text}: one may only accuse an opponent, not one's partner", "accuse-partner")
+        K.accuse(self._st, by, c)
+
+    # --- outcome ----------------------------------------------------------------------------------
+    def result(self) -> dict:
+        if not self._over():
+            raise TekkasimError("the round is not over: no result yet")
+        st = self._st
+        return {"tricks": {"A": int(st[K.WON_A]), "B": int(st[K.WON_B])},
+                "kind": KIND_NAMES[int(st[K.KIND])],
+                "points": {"A": int(st[K.POINTS_A]), "B": int(st[K.POINTS_B])},
+                "renonces": [[t, seat_name(s)] for t, s in self.renonces()]}
+
+    def returns(self) -> tuple[float, float]:
+        if not self._over():
+            return 0.0, 0.0
+        return float(self._st[K.POINTS_A]), float(self._st[K.POINTS_B])
+
+    def accusation(self) -> dict | None:
+        """``{"accused", "by", "card", "correct"}`` of the accusation that ended the round, or None."""
+        st = self._st
+        if self._troupe < 0 or st[K.ACCUSER] < 0:
+            return None
+        by, c = int(st[K.ACCUSER]), int(st[K.ACCUSED_CARD])
+        return {"accused": int(K.table_seat(st, c)), "by": by, "card": c, "correct": bool(st[K.ACCUSATION_OK])}
+
+    def score_after(self) -> tuple[int, int]:
+        a, b = self.returns()
+        return self.score_before[0] + int(a), self.score_before[1] + int(b)
+
+    def next_deal_context(self) -> dict:
+        if not self._over():
+            raise TekkasimError("the round is not over: no next deal yet")
+        winner = 0 if self._st[K.POINTS_A] > 0 else 1
+        if winner == self.caller % 2:
+            dealer, caller = self.dealer, self.caller
+        else:
+            dealer, caller = self.caller, (self.caller + 3) % 4
+        kind = int(self._st[K.KIND])
+        exchange = None
+        if kind in (K.KOT, K.KOT52):
+            exchange = {"cards": 1 if kind == K.KOT else 2, "loser": "AB"[1 - winner]}
+        a, b = self.score_after()
+        return {"dealer": seat_name(dealer), "caller": seat_name(caller), "score": {"A": a, "B": b},
+                "exchange": exchange}
+
+    def match_winner(self) -> int | None:
+        if not self._over():
+            return None
+        a, b = self.score_after()
+        if a >= WIN_POINTS or b >= WIN_POINTS:
+            return 0 if a >= b else 1
+        return None
+
+    # --- information --------------------------------------------------------------------------------
+    def observation(self, seat: int) -> Observation:
+        seat = parse_seat(seat)
+        chosen = self._troupe >= 0
+        hand = int(self._hands[seat]) if chosen else _mask(self._dealt[seat][:5])
+        tricks = []
+        for t in range(self._n_tricks()):
+            w = int(self._st[K.WINNERS + t])
+            tricks.append({"leader": int(self._st[K.LEADERS + t]), "plays": self._trick_plays(t),
+                           "winner": None if w < 0 else w})
+        st = self._st
+        public = {"dealer": self.dealer, "caller": self.caller, "redeals": self.redeals,
+                  "score": self.score_before, "troupe": self.troupe,
+                  "exchange_due": self.exchange_due, "tricks": tricks, "table": self.table(),
+                  "won": (int(st[K.WON_A]), int(st[K.WON_B])) if chosen else (0, 0),
+                  "kot": int(st[K.KOT_TEAM]) if chosen and st[K.KOT_TEAM] >= 0 else None,
+                  "accusation": self.accusation()}
+        private = {"gave": [c for g, _, c in self._exchange if g == seat],
+                   "received": [c for _, r, c in self._exchange if r == seat]}
+        return Observation(seat, self.phase(), self.current_player(), hand, public, private)
+
+    def resample(self, seat: int, rng) -> SatatState:
+        """A full state consistent with ``seat``'s observation (see the module docstring)."""
+        seat = parse_seat(seat)
+        world = self.clone()
+        if self._over():
+            return world
+        if self._troupe < 0:  # only the first five of every seat have been seen, each by its owner
+            seen = self._dealt[seat][:5]
+            pool = _shuffled([c for c in range(52) if c not in set(seen)], rng)
+            dealt = []
+            for s in range(4):
+                if s == seat:
+                    dealt.append(list(seen) + pool[:8])
+                    pool = pool[8:]
+                else:
+                    dealt.append(pool[:13])
+                    pool = pool[13:]
+            world._dealt = dealt
+            world._hands[:] = [_mask(h) for h in dealt]
+            world._resampled = True
+            return world
+        played = [[] for _ in range(4)]  # cards each seat played, in order
+        for t in range(self._n_tricks()):
+            for s, c in self._trick_plays(t):
+                played[s].append(c)
+        fixed = [0] * 4
+        for giver, taker, c in self._exchange:  # what the seat gave stays with its receiver until played
+            if giver == seat and c not in played[taker]:
+                fixed[taker] |= 1 << c
+        fixed[seat] = int(self._hands[seat])
+        taken = _mask(c for p in played for c in p) | fixed[0] | fixed[1] | fixed[2] | fixed[3]
+        pool = _shuffled(cards_of(FULL & ~taken), rng)
+        for s in range(4):
+            need = int(self._hands[s]).bit_count() - fixed[s].bit_count()
+            world._hands[s] = np.uint64(fixed[s] | _mask(pool[:need]))
+            pool = pool[need:]
+        # Renonce flags follow from the world's hands: the hand at each play = now + later plays.
+        st = world._st
+        st[K.RENONCERS] = 0
+        later = [int(world._hands[s]) for s in range(4)]
+        for t in range(self._n_tricks() - 1, -1, -1):
+            plays = self._trick_plays(t)
+            for j in range(len(plays) - 1, -1, -1):
+                s, c = plays[j]
+                later[s] |= 1 << c
+                flag = j > 0 and bool(K.is_renonce(np.uint64(later[s]), plays[0][1], self._troupe, c))
+                st[K.RENONCE_AT + 4 * t + j] = int(flag)
+        for _t, s in world.renonces():
+            st[K.RENONCERS] |= 1 << s
+        world._dealt = [sorted(cards_of(later[s])) for s in range(4)]
+        world._exchange = [e for e in self._exchange if seat in (e[0], e[1])]
+        world._resampled = True
+        return world
+
+    # --- copies, text, records ---------------------------------------------------------------------
+    def clone(self) -> SatatState:
+        other = object.__new__(SatatState)
+        other.__dict__.update(self.__dict__)
+        other._rng = self._rng.copy()
+        other._dealt = [list(h) for h in self._dealt]
+        other._hands = self._hands.copy()
+        other._st = self._st.copy()
+        other._exchange = list(self._exchange)
+        other._abandoned = list(self._abandoned)
+        other._script = list(self._script)
+        other._history = list(self._history)
+        return other
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def action_to_string(self, action) -> str:
+        a = int(action)
+        if 0 <= a < 52:
+            return card_name(a)
+        if TROUPE <= a < TROUPE + 4:
+            return SUITS[a - TROUPE]
+        if a == REDEAL:
+            return "redeal"
+        if ACCUSE <= a < N_ACTIONS:
+            accused, by, c = decode_accusation(a)
+            return f"accuse:{seat_name(accused)}:by:{seat_name(by)}:{card_name(c)}"
+        raise IllegalAction(f"{action!r} is not a satat action", "unknown-action")
+
+    def string_to_action(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise IllegalAction(f"{text!r} is not a satat action (expected text)", "unknown-action")
+        t = text.strip()
+        low = t.lower()
+        if low == "redeal":
+            return REDEAL
+        if low.startswith("accuse"):
+            parts = low.split(":")
+            if len(parts) != 5 or parts[0] != "accuse" or parts[2] != "by":
+                raise IllegalAction(f"malformed accusation {text!r} (expected accuse:SEAT:by:SEAT:CARD)",
+                                    "unknown-action")
+            return accuse_action(parse_seat(parts[1]), parse_seat(parts[3]), parse_card(parts[4]))
+        if len(t) == 1:
+            return TROUPE + parse_suit(t)
+        return parse_card(t)
+
+    def where(self) -> str:
+        if self._over():
+            return "after the end of the round"
+        if self._troupe < 0:
+            return f"troupe ({seat_name(self.caller)})"
+        t, n = int(self._st[K.TRICK]), int(self._st[K.N_TABLE])
+        if n == 4:
+            t, n = t + 1, 0
+        return f"trick {t + 1}, play {n + 1} ({seat_name(self.current_player())})"
+
+    def to_record(self) -> dict:
+        rec: dict[str, Any] = {"format": 1, "ruleset": "satat"}
+        if self.seed is not None:
+            rec["seed"] = self.seed
+        rec["dealer"] = seat_name(self.dealer)
+        rec["caller"] = seat_name(self.caller)
+        rec["redeals"] = self.redeals
+        rec["score_before"] = {"A": self.score_before[0], "B": self.score_before[1]}
+        if self.draw:
+            rec["draw"] = [{seat_name(s): card_name(c) for s, c in r.items()} for r in self.draw]
+        if self._abandoned and not self._resampled:
+            rec["redealt"] = [{seat_name(s): [card_name(c) for c in deal[s]] for s in range(4)}
+                              for deal in self._abandoned]
+        rec["hands"] = {seat_name(s): [card_name(c) for c in self._dealt[s]] for s in range(4)}
+        if self._troupe >= 0:
+            rec["trump"] = SUITS[self._troupe]
+        if self._exchange and not self._resampled:
+            rec["exchange"] = [{"from": seat_name(g), "to": seat_name(r), "card": card_name(c)}
+                               for g, r, c in self._exchange]
+        tricks: list[list] = [[card_name(c) for _, c in self._trick_plays(t)] for t in range(self._n_tricks())]
+        acc = self.accusation()
+        if acc is not None:
+            tricks[-1].append({"accuse": seat_name(acc["accused"]), "by": seat_name(acc["by"]),
+                               "card": card_name(acc["card"])})
+        rec["tricks"] = tricks
+        if self._over():
+            rec["result"] = self.result()
+        else:
+            rec["unfinished"] = True
+        return rec
+
+    def render(self) -> str:
+        lines = [f"satat  dealer {seat_name(self.dealer)}, caller {seat_name(self.caller)}, "
+                 f"redeals {self.redeals}, score before A {self.score_before[0]} - B {self.score_before[1]}"]
+        if self.draw:
+            for i, r in enumerate(self.draw):
+                lines.append(f"draw {i + 1}: " + ", ".join(f"{seat_name(s)} {card_symbol(c)}" for s, c in r.items()))
+        lines.append("Troupe: " + ("not chosen yet" if self._troupe < 0 else card_symbol(self._troupe * 13)[1:]))
+        for s in range(4):
+            lines.append(f"  {seat_name(s):>6}: {' '.join(card_symbol(c) for c in self._dealt[s])}")
+        if self._exchange:
+            lines.append("exchange: " + "; ".join(f"{seat_name(g)} -> {seat_name(r)} {card_symbol(c)}"
+                                                  for g, r, c in self._exchange))
+        flags = set(self.renonces())
+        for t in range(self._n_tricks()):
+            plays = self._trick_plays(t)
+            shown = "  ".join(f"{seat_name(s)} {card_symbol(c)}{' (RENONCE)' if (t, s) in flags else ''}"
+                              for s, c in plays)
+            w = int(self._st[K.WINNERS + t])
+            end = f" -> {seat_name(w)}" if w >= 0 else (" -> nobody" if len(plays) == 4 else "")
+            lines.append(f"trick {t + 1:>2} (leads {seat_name(plays[0][0])}): {shown}{end}")
+        acc = self.accusation()
+        if acc is not None:
+            lines.append(f"accusation: {seat_name(acc['by'])} accuses {seat_name(acc['accused'])} "
+                         f"({card_symbol(acc['card'])}): {'correct' if acc['correct'] else 'wrong'}")
+        if self._over():
+            r = self.result()
+            lines.append(f"result: {r['kind']}, tricks A {r['tricks']['A']} - B {r['tricks']['B']}, "
+                         f"points A {r['points']['A']} - B {r['points']['B']}")
+        else:
+            lines.append(f"next: {self.where()}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def _hands_from_deck(deck: np.ndarray, caller: int) -> list[list[int]]:
+    hands: list[list[int]] = [[] for _ in range(4)]
+    for k in range(4):
+        seat = (caller + 3 * k) % 4
+        hands[seat] = [int(c) for c in deck[5 * k : 5 * k + 5]] + [int(c) for c in deck[20 + 8 * k : 28 + 8 * k]]
+    return hands
+
+
+def _shuffled(items: list[int], rng) -> list[int]:
+    """``items`` shuffled by ``rng``: a kernel RNG array (``bits.new_rng``), a ``reference.bits.Rng``, a
+    ``numpy.random.Generator`` or an int seed."""
+    if isinstance(rng, int | np.integer) and not isinstance(rng, bool):
+        rng = new_rng(int(rng))
+    if isinstance(rng, np.ndarray):
+        arr = np.array(items, dtype=np.int64)
+        shuffle(rng, arr)
+        return [int(c) for c in arr]
+    if isinstance(rng, np.random.Generator):
+        return [int(c) for c in rng.permutation(np.array(items, dtype=np.int64))]
+    if hasattr(rng, "shuffle"):
+        out = list(items)
+        rng.shuffle(out)
+        return out
+    raise OptionError(f"resample needs an RNG (bits.new_rng array, Generator or int), not {type(rng).__name__}")
+
+
+def _context_seat(context: dict, key: str) -> int | None:
+    if context.get(key) is None:
+        return None
+    try:
+        return parse_seat(context[key])
+    except SeatError as exc:
+        raise OptionError(f"bad new_deal context {key!r}: {exc}") from None
+
+
+def _team(value) -> int:
+    if value in ("A", "a", 0):
+        return 0
+    if value in ("B", "b", 1):
+        return 1
+    raise OptionError(f"bad team {value!r} (expected 'A' or 'B')")
+
+
+def _score(value) -> tuple[int, int]:
+    if isinstance(value, dict) and set(value) == {"A", "B"}:
+        pair = (value["A"], value["B"])
+    elif isinstance(value, list | tuple) and len(value) == 2:
+        pair = tuple(value)
+    else:
+        raise OptionError(f"bad score {value!r} (expected {{'A': n, 'B': n}})")
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in pair):
+        raise OptionError(f"bad score {value!r}: points must be whole numbers >= 0")
+    return int(pair[0]), int(pair[1])
+
+
+def _exchange_due(value) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) != {"cards", "loser"} or value["cards"] not in (1, 2):
+        raise OptionError(f"bad exchange {value!r} (expected None or {{'cards': 1|2, 'loser': 'A'|'B'}})")
+    return int(value["cards"]), _team(value["loser"])
+
+
+class Satat(Game):
+    """Satat (Mauritius): clockwise play, Troupe, 2♥, KOT, Renonce and accusations; match to 5."""
+
+    name = "satat"
+    description = "Mauritian Satat: Troupe from five cards, 2♥ beats all, KOT and KOT 52, Renonce accusations"
+    returns_unit = "points"
+
+    _CONTEXT = ("dealer", "caller", "score", "exchange", "deal_no", "match")
+
+    def new_deal(self, seed: int, **context: Any) -> SatatState:
+        """Deal a round from ``seed``. Without ``dealer``/``caller`` in ``context`` the draw picks the caller.
+
+        ``context`` (from ``next_deal_context``): ``dealer``, ``caller`` (seats; either fixes the other),
+        ``score`` (``{"A": n, "B": n}`` before the round), ``exchange`` (None or ``{"cards": 1|2,
+        "loser": "A"|"B"}``).
+        """
+        for key in context:
+            if key not in self._CONTEXT:
+                raise OptionError(f"unknown new_deal context {key!r} for satat (expected {', '.join(self._CONTEXT)})")
+        dealer, caller = _context_seat(context, "dealer"), _context_seat(context, "caller")
+        if dealer is not None and caller is not None and caller != (dealer + 3) % 4:
+            raise OptionError("the caller must be the next seat clockwise from the dealer")
+        rng = new_rng(seed)
+        deck = np.empty(52, dtype=np.int64)
+        draw = None
+        if dealer is None and caller is None:
+            log = np.empty((32, 4), dtype=np.int64)
+            caller, rounds = K.draw_caller(rng, deck, log)
+            caller = int(caller)
+            draw = [{s: int(log[r, s]) for s in range(4) if log[r, s] >= 0} for r in range(min(int(rounds), 32))]
+        elif caller is None:
+            caller = (dealer + 3) % 4
+        dealer = (caller + 1) % 4
+        hands = np.empty(4, dtype=np.uint64)
+        K.deal(rng, deck, caller, hands)
+        score = _score(context["score"]) if context.get("score") is not None else (0, 0)
+        return SatatState(self, dealer, caller, _hands_from_deck(deck, caller), score,
+                          _exchange_due(context.get("exchange")), 0, rng, seed, draw)
+
+    def from_record(self, record: dict) -> tuple[SatatState, list[str]]:
+        dealer = _record_seat(record, "dealer")
+        caller = _record_seat(record, "caller")
+        if caller != (dealer + 3) % 4:
+            raise RecordError(f"field 'caller': {seat_name(caller)} is not the next seat clockwise from "
+                              f"the dealer {seat_name(dealer)}")
+        redeals = record.get("redeals", 0)
+        if isinstance(redeals, bool) or not isinstance(redeals, int) or not 0 <= redeals <= 2:
+            raise RecordError(f"field 'redeals' must be 0, 1 or 2, not {redeals!r}")
+        hands = _record_hands(require(record, "hands", dict), "hands")
+        redealt = record.get("redealt", [])
+        if not isinstance(redealt, list) or len(redealt) not in (0, redeals):
+            raise RecordError(f"field 'redealt' must list the {redeals} deal(s) given up by the redeals")
+        earlier = [_record_hands(d, f"redealt[{i}]") for i, d in enumerate(redealt)]
+        score = (0, 0)
+        if "score_before" in record:
+            try:
+                score = _score(record["score_before"])
+            except OptionError as exc:
+                raise RecordError(f"field 'score_before': {exc}") from None
+        tricks = require(record, "tricks", list)
+        troupe = None
+        if "trump" in record:
+            try:
+                troupe = parse_suit(require(record, "trump", str))
+            except CardError as exc:
+                raise RecordError(f"field 'trump': {exc}") from None
+        elif tricks or record.get("exchange"):
+            raise RecordError("missing field 'trump'")
+        exchange_due = _record_exchange(record, hands, troupe)
+        seed = record.get("seed")
+        seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+        if earlier:  # replay the redeals: start from the first deal, each redeal brings the next
+            state = SatatState(self, dealer, caller, earlier[0], score, exchange_due, 0, None, seed)
+            state._script = earlier[1:] + [hands]
+        else:
+            state = SatatState(self, dealer, caller, hands, score, exchange_due, redeals, None, seed)
+        actions = ["redeal"] * len(earlier) + ([] if troupe is None else [SUITS[troupe]])
+        for t, trick in enumerate(tricks):
+            if not isinstance(trick, list):
+                raise RecordError(f"trick {t + 1} must be a list of plays, not {type(trick).__name__}")
+            for p, play in enumerate(trick):
+                if isinstance(play, str):
+                    actions.append(play)
+                elif isinstance(play, dict):
+                    actions.append(_accusation_text(play, t, p))
+                else:
+                    raise RecordError(f"trick {t + 1}, play {p + 1}: a play must be a card or an accusation object")
+        return state, actions
+
+    def play_random(self, n_deals: int, seed: int) -> dict:
+        """``n_deals`` random rounds (deal i from ``seed + i``: the draw, the deal, a uniformly random Troupe,
+        uniformly random rule-following cards, no redeal, no accusation) in one kernel call.
+
+        Returns ``tricks`` (n, 2), ``kind`` (n,: 1 seven, 2 KOT, 3 KOT 52), ``points`` (n, 2), ``returns``
+        (the points as float, n x 2), ``caller`` and ``troupe`` (n,).
+        """
+        n = int(n_deals)
+        if n < 0:
+            raise OptionError(f"n_deals must be >= 0, not {n_deals!r}")
+        tricks = np.zeros((n, 2), dtype=np.int64)
+        kind = np.zeros(n, dtype=np.int64)
+        points = np.zeros((n, 2), dtype=np.int64)
+        caller = np.zeros(n, dtype=np.int64)
+        troupe = np.zeros(n, dtype=np.int64)
+        K.play_random_kernel(np.uint64(int(seed) % (1 << 64)), tricks, kind, points, caller, troupe)
+        return {"tricks": tricks, "kind": kind, "points": points, "returns": points.astype(np.float64),
+                "caller": caller, "troupe": troupe}
+
+
+def _record_seat(record: dict, key: str) -> int:
+    value = require(record, key, str)
+    try:
+        return parse_seat(value)
+    except SeatError as exc:
+        raise RecordError(f"field {key!r}: {exc}") from None
+
+
+def _record_hands(given, field: str) -> list[list[int]]:
+    if not isinstance(given, dict):
+        raise RecordError(f"field {field!r} must be an object seat -> cards")
+    hands: list[list[int]] = [[] for _ in range(4)]
+    seen: dict[int, str] = {}
+    for key, cards in given.items():
+        try:
+            seat = parse_seat(key)
+        except SeatError as exc:
+            raise RecordError(f"field {field!r}: {exc}") from None
+        if not isinstance(cards, list):
+            raise RecordError(f"field {field!r}: {seat_name(seat)} must be a list of cards")
+        try:
+            hands[seat] = [parse_card(c) for c in cards]
+        except CardError as exc:
+            raise RecordError(f"field {field!r} ({seat_name(seat)}): {exc}") from None
+        for c in hands[seat]:
+            if c in seen:
+                raise RecordError(f"field {field!r}: {card_name(c)} is dealt to both {seen[c]} and {seat_name(seat)}")
+            seen[c] = seat_name(seat)
+    for s in range(4):
+        if len(hands[s]) != 13:
+            raise RecordError(f"field {field!r}: {SEATS[s]} must hold 13 cards, not {len(hands[s])}")
+    return hands
+
+
+def _record_exchange(record: dict, hands: list[list[int]], troupe: int | None) -> tuple[int, int] | None:
+    """Read and check the ``exchange`` list; return ``(cards, losing team)`` or None."""
+    entries = record.get("exchange")
+    if not entries:
+        return None
+    if not isinstance(entries, list):
+        raise RecordError("field 'exchange' must be a list of {from, to, card}")
+    moves = []
+    for i, e in enumerate(entries):
+        if not isinstance(e, dict) or set(e) != {"from", "to", "card"}:
+            raise RecordError(f"field 'exchange', entry {i + 1}: expected {{\"from\", \"to\", \"card\"}}")
+        try:
+            moves.append((parse_seat(e["from"]), parse_seat(e["to"]), parse_card(e["card"])))
+        except TekkasimError as exc:
+            raise RecordError(f"field 'exchange', entry {i + 1}: {exc}") from None
+    if len(moves) not in (4, 8):
+        raise RecordError(f"field 'exchange' must list 4 cards (after a KOT) or 8 (after a KOT 52), not {len(moves)}")
+    giver, taker, _ = moves[0]
+    if taker == (giver + 3) % 4:
+        loser = giver % 2
+    elif taker == (giver + 1) % 4:
+        loser = 1 - giver % 2
+    else:
+        raise RecordError(f"field 'exchange': {seat_name(giver)} and {seat_name(taker)} do not swap "
+                          "(each loser swaps with the opponent on its left)")
+    cards = len(moves) // 4
+    expected = exchange_for(hands, troupe, cards, loser)
+    for g in range(4):
+        r = (g + 3) % 4 if g % 2 == loser else (g + 1) % 4
+        want = sorted(c for a, b, c in expected if a == g)
+        got = sorted(c for a, b, c in moves if a == g and b == r)
+        if want != got or sum(1 for a, _, _ in moves if a == g) != cards:
+            shown = " ".join(card_name(c) for c in got) or "nothing"
+            raise RecordError(f"field 'exchange': {seat_name(g)} must give {' '.join(card_name(c) for c in want)} "
+                              f"to {seat_name(r)}, not {shown}")
+    return cards, loser
+
+
+def _accusation_text(play: dict, t: int, p: int) -> str:
+    if set(play) != {"accuse", "by", "card"} or not all(isinstance(v, str) for v in play.values()):
+        raise RecordError(f"trick {t + 1}, play {p + 1}: an accusation is {{\"accuse\": seat, \"by\": seat, "
+                          "\"card\": card}")
+    try:
+        accused, by, c = parse_seat(play["accuse"]), parse_seat(play["by"]), parse_card(play["card"])
+    except TekkasimError as exc:
+        raise RecordError(f"trick {t + 1}, play {p + 1}: {exc}") from None
+    return f"accuse:{seat_name(accused)}:by:{seat_name(by)}:{card_name(c)}"
+
+
+__all__ = ["ACCUSE", "REDEAL", "TROUPE", "Satat", "SatatState", "accuse_action", "decode_accusation", "exchange_for"]
