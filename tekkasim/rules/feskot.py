@@ -1,0 +1,778 @@
+"""Feskot: the classic Afghan partnership game of seven tricks (rules.md, "Feskot").
+
+Rules as played here
+--------------------
+* Deal: 5 cards each, then 4, then 4, counter-clockwise from the first-dealt seat (``new_deal(seed,
+  first=0)``; bottom by default). A seeded deal is ``deck = 0..51`` shuffled by ``bits.shuffle`` with
+  ``new_rng(seed)``, dealt from ``deck[0]`` (``_trick52.deal_deck``); hands are recorded in the order
+  dealt, so a seat's first five cards are its first packet.
+* The first-dealt seat chooses Prime having seen only its first five cards (phase ``"prime"``); until
+  then every seat's observation shows only its first five. It then leads trick 1.
+* Follow suit if able, else any card (no duty to trump). Highest Prime wins, else highest of the led
+  suit; the winner leads next. The deal ends when a team has 7 tricks; option ``play_out`` plays all 13.
+* Next game (``next_deal_context``): if the first-dealt seat's team won, the same seat deals first
+  again, else the next seat counter-clockwise. With option ``deal="cut"`` the context also carries the
+  next deck: the cards in the order played, then unplayed cards by seat (bottom, right, top, left),
+  each seat's in the order dealt; ``new_deal`` cuts it once at ``1 + below(rng, 51)`` from the new
+  seed (a cut moves at least one card) and deals it in packets. Without a deck (first game) it shuffles.
+* Signals (option ``signals``, default on): a card may carry ``slam`` or ``drop`` (``"9S:drop"``); they
+  never change legality, winner or score and are public in observations. With ``signals=False`` a
+  signalled play is illegal (rule ``"signals-off"``).
+* A Feskot game is one deal: ``match_winner()`` is None and deals are chained through
+  ``next_deal_context()`` (the first-dealt rotation), as a table of players would.
+
+Actions: ``0..51`` cards, ``card + 52 * signal`` (1 slam, 2 drop) via :func:`with_signal`, and
+``PRIME_BASE + suit`` for the Prime choice. Phases: ``"prime"``, ``"play"``, ``"terminal"``. The state's
+arrays are ``_trick52.Arrays`` (documented field by field there).
+
+Records (records.md): ``from_record`` returns ``[trump, plays...]``. A record may stop at the deciding
+trick or carry on to trick 13; when it carries on (found by a dry run of its plays) the state is built
+"playing on" and accepts plays to trick 13, and the result counts every trick present.
+"""
+
+from __future__ import annotations
+
+from math import factorial
+from typing import Any
+
+import numpy as np
+
+from .. import bits
+from ..cards import (
+    FULL_DECK,
+    SEATS,
+    SUIT_SYMBOLS,
+    SUITS,
+    TEAMS,
+    CardSet,
+    card_name,
+    card_symbol,
+    mask_of,
+    parse_card,
+    parse_seat,
+    parse_suit,
+)
+from ..errors import CardError, IllegalAction, RecordError, SeatError, TekkasimError
+from ..records import require
+from . import _trick52 as k
+from .base import TERMINAL, Game, Observation, Option, State
+
+SIGNAL_NAMES = ("", "slam", "drop")
+PRIME_BASE = k.PRIME_BASE
+
+
+def with_signal(card: int, signal: str | None) -> int:
+    """The action of playing ``card`` with ``signal`` (``"slam"``, ``"drop"`` or None)."""
+    if signal is None or signal == "":
+        return card
+    key = str(signal).strip().lower()
+    if key not in ("slam", "drop"):
+        raise TekkasimError(f"unknown signal {signal!r} (expected slam or drop)")
+    return card + k.SIGNAL_MULT * SIGNAL_NAMES.index(key)
+
+
+def prime_action(suit: int) -> int:
+    """The action of choosing ``suit`` (0..3) as Prime."""
+    return PRIME_BASE + suit
+
+
+class Trick52State(State):
+    """A Feskot or Tekka deal: ``arrays`` (``_trick52.Arrays``) plus the action history.
+
+    The subclasses add the ruleset's record fields, result and match context.
+    """
+
+    def __init__(self, game: Trick52Game, arrays: k.Arrays, seed: int | None):
+        self.game = game
+        self.arrays = arrays
+        self.seed = seed
+        self._history: list[int] = []
+        # (action, seat, trick, play) of every action, for records and rendering
+        self._log: list[tuple[int, int, int, int]] = []
+        self._buf = np.empty(k.MAX_ACTIONS, np.int64)
+
+    # --- small accessors ---------------------------------------------------------------------------
+    @property
+    def info(self) -> np.ndarray:
+        return self.arrays.info
+
+    def _i(self, index: int) -> int:
+        return int(self.arrays.info[index])
+
+    @property
+    def first(self) -> int:
+        return self._i(k.I_FIRST)
+
+    @property
+    def prime(self) -> int | None:
+        p = self._i(k.I_PRIME)
+        return None if p < 0 else p
+
+    def team_tricks(self) -> tuple[int, int]:
+        return self._i(k.I_TEAM_TRICKS), self._i(k.I_TEAM_TRICKS + 1)
+
+    def seat_tricks(self) -> list[int]:
+        return [self._i(k.I_SEAT_TRICKS + s) for s in range(4)]
+
+    def hand(self, seat: int) -> int:
+        """The 52-card mask of what ``seat`` still holds."""
+        return int(self.arrays.hand[seat])
+
+    def dealt(self, seat: int) -> list[int]:
+        return [int(c) for c in self.arrays.dealt[seat]]
+
+    def tricks(self) -> list[list[tuple[int, int, int]]]:
+        """Every trick begun, as lists of ``(seat, card, signal)`` in play order."""
+        a = self.arrays
+        out = []
+        for t in range(min(self._i(k.I_TRICK) + 1, 13)):
+            leader = int(a.leader[t])
+            if leader < 0 or a.plays[t, 0] < 0:
+                break
+            out.append([((leader + j) % 4, int(a.plays[t, j]), int(a.signal[t, j]))
+                        for j in range(4) if a.plays[t, j] >= 0])
+        return out
+
+    def winners(self) -> list[int]:
+        return [int(w) for w in self.arrays.winner[: self._i(k.I_TRICK)]]
+
+    # --- contract ------------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self._i(k.I_PHASE) == k.PH_TERMINAL else self._i(k.I_TO_MOVE)
+
+    def phase(self) -> str:
+        return k.PHASE_NAMES[self._i(k.I_PHASE)]
+
+    def legal_actions(self) -> list[int]:
+        n = k.legal_actions(self.arrays, self._buf)
+        return [int(a) for a in self._buf[:n]]
+
+    def apply_action(self, action) -> None:
+        a = self._check(action)
+        seat, trick, play = self._i(k.I_TO_MOVE), self._i(k.I_TRICK), self._i(k.I_PLAY)
+        k.apply_action(self.arrays, a)
+        self._history.append(a)
+        self._log.append((a, seat, trick, play))
+
+    def _check(self, action) -> int:
+        """Return ``action`` as an int if the rules allow it now, else raise ``IllegalAction``."""
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise IllegalAction(f"not an action of {self.game.name}: {action!r}", "unknown-action")
+        a = int(action)
+        phase = self._i(k.I_PHASE)
+        if phase == k.PH_TERMINAL:
+            raise IllegalAction("the deal is over", "deal-over")
+        seat = self._i(k.I_TO_MOVE)
+        who = SEATS[seat]
+        if 0 <= a < k.PRIME_BASE:
+            c, signal = a % 52, a // 52
+            if phase != k.PH_PLAY:
+                raise IllegalAction(f"a card cannot be played now: {who} must make a {self.phase()} choice",
+                                    "wrong-phase")
+            if signal and not self._i(k.I_SIGNALS):
+                raise IllegalAction("signals are off in this game", "signals-off")
+            if not self.hand(seat) >> c & 1:
+                raise IllegalAction(f"{card_name(c)} is not in {who}'s hand", "not-in-hand")
+            if not int(k.current_legal_mask(self.arrays)) >> c & 1:
+                led = SUITS[self.arrays.plays[self._i(k.I_TRICK), 0] // 13]
+                raise IllegalAction(f"{who} holds {led} and must follow suit, not play {card_name(c)}",
+                                    "follow-suit")
+            return a
+        legal = self.legal_actions()
+        if a in legal:
+            return a
+        self._explain_illegal(a, who)
+        raise IllegalAction(f"{self.action_to_string(a)} is not allowed now", "illegal")
+
+    def _explain_illegal(self, a: int, who: str) -> None:
+        """Raise a specific ``IllegalAction`` for a non-card action that is not legal (or return)."""
+        if k.PRIME_BASE <= a < k.PRIME_BASE + 4:
+            raise IllegalAction(f"Prime is chosen only before the play (now: {self.phase()})", "wrong-phase")
+        if not (k.PRIME_BASE <= a <= k.REJECT):
+            raise IllegalAction(f"not an action of {self.game.name}: {a!r}", "unknown-action")
+
+    # --- information -------------------------------------------------------------------------------
+    def _visible_hand(self, seat: int) -> int:
+        return self.hand(seat)
+
+    def _hand_sizes(self) -> list[int]:
+        return [int(self.arrays.hand[s]).bit_count() for s in range(4)]
+
+    def _public(self) -> dict:
+        return {
+            "first": self.first,
+            "prime": self.prime,
+            "tricks": [[list(p) for p in trick] for trick in self.tricks()],
+            "winners": self.winners(),
+            "team_tricks": list(self.team_tricks()),
+            "seat_tricks": self.seat_tricks(),
+            "voids": [self._i(k.I_VOIDS + s) for s in range(4)],
+            "hand_sizes": self._hand_sizes(),
+        }
+
+    def observation(self, seat: int) -> Observation:
+        seat = parse_seat(seat)
+        return Observation(seat=seat, phase=self.phase(), to_move=self.current_player(),
+                           hand=self._visible_hand(seat), public=self._public(), private={})
+
+    def _hidden_slots(self, seat: int) -> tuple[dict[int, list[int]], int]:
+        """For ``resample``: per seat, the positions of ``dealt`` that ``seat`` cannot see (and that are
+        not played); and the mask of cards ``seat`` can see in hands (its visible hand)."""
+        played = self._played_mask()
+        slots = {}
+        for s in range(4):
+            if s == seat:
+                continue
+            slots[s] = [i for i, c in enumerate(self.dealt(s)) if not played >> c & 1]
+        return slots, self._visible_hand(seat)
+
+    def _played_mask(self) -> int:
+        m = 0
+        for trick in self.tricks():
+            for _, c, _ in trick:
+                m |= 1 << c
+        return m
+
+    def resample(self, seat: int, rng) -> State:
+        """A full state that ``seat`` cannot tell from this one: every card it cannot see is redrawn
+        uniformly among the hidden places (other seats' unplayed cards, and in Feskot before Prime also
+        the seat's own last eight), respecting hand sizes and the voids revealed by not following.
+
+        Exact: the number of cards of each suit per seat is drawn with the probabilities of a uniform
+        draw over every consistent deal (a count over suits), then the cards within each suit are
+        shuffled. ``rng`` is a kernel RNG array (``bits.new_rng``), advanced in place.
+        """
+        seat = parse_seat(seat)
+        if not (isinstance(rng, np.ndarray) and rng.dtype == np.uint64 and rng.shape == (1,)):
+            raise TekkasimError("resample needs a kernel RNG state: tekkasim.bits.new_rng(seed)")
+        slots, visible = self._hidden_slots(seat)
+        played = self._played_mask()
+        pool = FULL_DECK & ~played & ~visible
+        caps = {s: len(pos) for s, pos in slots.items()}
+        void = {s: self._i(k.I_VOIDS + s) if s != seat else 0 for s in slots}
+        by_seat = _draw_hidden(pool, caps, void, rng)
+        new = self.clone()
+        a = new.arrays
+        for s, positions in slots.items():
+            cards = by_seat[s]
+            for pos, c in zip(positions, cards, strict=True):
+                a.dealt[s, pos] = c
+        for s in range(4):
+            m = 0
+            for c in a.dealt[s]:
+                m |= 1 << int(c)
+            a.hand[s] = np.uint64(m & ~played)
+        return new
+
+    def rollout(self, rng) -> k.Arrays:
+        """The arrays of this deal played on to its end with uniformly random legal actions (no signals) in
+        one kernel call; this state is unchanged. ``rng`` is a kernel RNG array, advanced in place. Read the
+        outcome with the ``_trick52.I_*`` indexes (team tricks, contract) or ``_trick52.tekka_score``."""
+        arrays = self.arrays.copy()
+        k.rollout(arrays, rng)
+        return arrays
+
+    # --- copies and text ---------------------------------------------------------------------------
+    def clone(self) -> Trick52State:
+        new = object.__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.arrays = self.arrays.copy()
+        new._history = list(self._history)
+        new._log = list(self._log)
+        new._buf = np.empty(k.MAX_ACTIONS, np.int64)
+        return new
+
+    def history(self) -> list[int]:
+        return list(self._history)
+
+    def action_to_string(self, action) -> str:
+        return action_text(int(action))
+
+    def string_to_action(self, text: str) -> int:
+        return parse_action(text)
+
+    def where(self) -> str:
+        phase = self._i(k.I_PHASE)
+        seat = self._i(k.I_TO_MOVE)
+        t, j = self._i(k.I_TRICK), self._i(k.I_PLAY)
+        if phase == k.PH_TERMINAL:
+            return f"trick {t + 1}, play {j + 1}" if t < 13 else "after trick 13"
+        name = SEATS[seat]
+        if phase == k.PH_AUCTION:
+            return f"auction, call {self._i(k.I_N_CALLS) + 1} ({name})"
+        if phase == k.PH_PRIME:
+            return f"prime choice ({name})"
+        if phase == k.PH_RAISE:
+            return f"trick {t + 1}, play {j + 1}, raise answer ({name})"
+        return f"trick {t + 1}, play {j + 1} ({name})"
+
+    # --- records -----------------------------------------------------------------------------------
+    def _record_head(self) -> dict:
+        rec: dict[str, Any] = {"format": 1, "ruleset": self.game.name, "first": SEATS[self.first]}
+        rec["hands"] = {SEATS[s]: [card_name(c) for c in self.dealt(s)] for s in range(4)}
+        return rec
+
+    def _record_tail(self, rec: dict) -> dict:
+        if self.prime is not None:
+            rec["trump"] = SUITS[self.prime]
+        rec["tricks"] = [[play_text(c, sig) for _, c, sig in trick] for trick in self.tricks()]
+        if self.is_terminal():
+            rec["result"] = self.result()
+        changed = {key: v for key, v in self.game.options.items()
+                   if v != next(o.default for o in self.game.options_spec if o.name == key)}
+        if changed:
+            rec["options"] = changed
+        if self.seed is not None:
+            rec["seed"] = self.seed
+        if not self.is_terminal():
+            rec["unfinished"] = True
+        return rec
+
+    def _render_tricks(self, lines: list[str]) -> None:
+        winners = self.winners()
+        for t, trick in enumerate(self.tricks()):
+            plays = "  ".join(f"{SEATS[s][0].upper()}:{card_symbol(c)}{'(' + SIGNAL_NAMES[sig] + ')' if sig else ''}"
+                              for s, c, sig in trick)
+            won = f"-> {SEATS[winners[t]]}" if t < len(winners) else "(in progress)"
+            lines.append(f"  {t + 1:>2}. led by {SEATS[trick[0][0]]:<6} {plays:<40} {won}")
+
+    def _render_hands(self, lines: list[str]) -> None:
+        for s in range(4):
+            hand = CardSet(mask_of(self.dealt(s)))
+            row = "  ".join(line for line in hand.by_suit().split("\n"))
+            lines.append(f"  {SEATS[s]:<6} ({TEAMS[s & 1]}) {row}")
+
+    def __repr__(self) -> str:
+        return f"<{self.game.name} deal at {self.where()}>"
+
+
+class Trick52Game(Game):
+    """What Feskot and Tekka share: seeded deals, the record header, the random kernels' wrappers."""
+
+    ruleset_code: int
+    packets: bool
+    state_class: type[Trick52State]
+
+    def _options_flags(self) -> tuple[int, int, int]:
+        """``(play_all, raises, signals)`` for the kernels."""
+        return (int(bool(self.options.get("play_out", False))), int(bool(self.options.get("raises", False))),
+                int(bool(self.options.get("signals", True))))
+
+    def _start(self, dealt: np.ndarray, first: int, seed: int | None, play_all: int | None = None) -> Trick52State:
+        arrays = k.new_arrays()
+        arrays.dealt[:] = dealt
+        flags = self._options_flags()
+        pa = flags[0] if play_all is None else play_all
+        k.init_deal(arrays, self.ruleset_code, first, pa, flags[1], flags[2])
+        return self.state_class(self, arrays, seed)
+
+    def _seeded_dealt(self, seed: int, first: int, deck: list[int] | None = None) -> np.ndarray:
+        rng = bits.new_rng(seed)
+        if deck is None:
+            cards = np.empty(52, np.int64)
+            k.shuffled_deck(rng, cards)
+        else:
+            cut = k.cut_point(rng)
+            cards = np.array(list(deck[cut:]) + list(deck[:cut]), np.int64)
+        dealt = np.full((4, 13), -1, np.int64)
+        k.deal_deck(cards, first, self.packets, dealt)
+        return dealt
+
+    # --- records -----------------------------------------------------------------------------------
+    def _parse_header(self, record: dict) -> tuple[int, np.ndarray]:
+        """``first`` and the dealt hands of a record, validated (one-line ``RecordError`` otherwise)."""
+        if not isinstance(record, dict):
+            raise RecordError("a record must be a JSON object")
+        ruleset = record.get("ruleset", self.name)
+        if ruleset != self.name:
+            raise RecordError(f"record is for {ruleset!r}, not {self.name}")
+        first_text = require(record, "first", str)
+        try:
+            first = parse_seat(first_text)
+        except SeatError as exc:
+            raise RecordError(f"field 'first': {exc}") from None
+        hands = require(record, "hands", dict)
+        dealt = np.full((4, 13), -1, np.int64)
+        seen: dict[int, str] = {}
+        given = set()
+        for key, cards in hands.items():
+            try:
+                seat = parse_seat(key)
+            except SeatError as exc:
+                raise RecordError(f"field 'hands': {exc}") from None
+            if seat in given:
+                raise RecordError(f"field 'hands': seat {SEATS[seat]} given twice")
+            given.add(seat)
+            if not isinstance(cards, list):
+                raise RecordError(f"hands.{SEATS[seat]} must be a list of cards, not {type(cards).__name__}")
+            if len(cards) != 13:
+                raise RecordError(f"hands.{SEATS[seat]} has {len(cards)} cards (expected 13)")
+            for i, text in enumerate(cards):
+                try:
+                    c = parse_card(text)
+                except CardError as exc:
+                    raise RecordError(f"hands.{SEATS[seat]}: {exc}") from None
+                if c in seen:
+                    raise RecordError(f"duplicate card {card_name(c)} (in {seen[c]} and {SEATS[seat]})")
+                seen[c] = SEATS[seat]
+                dealt[seat, i] = c
+        missing = [SEATS[s] for s in range(4) if s not in given]
+        if missing:
+            raise RecordError(f"field 'hands' lacks {', '.join(missing)} (52 distinct cards required)")
+        return first, dealt
+
+    @staticmethod
+    def _parse_trump(record: dict, needed: bool) -> str | None:
+        """The trump suit letter of a record (None if absent and not ``needed``)."""
+        if "trump" not in record and not needed:
+            return None
+        trump = require(record, "trump", str)
+        try:
+            return SUITS[parse_suit(trump)]
+        except CardError:
+            raise RecordError(f"unknown trump {trump!r} (expected C, D, H or S)") from None
+
+    @staticmethod
+    def _parse_tricks(record: dict) -> list[list[str]]:
+        tricks = record.get("tricks", [])
+        if not isinstance(tricks, list):
+            raise RecordError(f"field 'tricks' must be a list of tricks, not {type(tricks).__name__}")
+        if len(tricks) > 13:
+            raise RecordError(f"field 'tricks' has {len(tricks)} tricks (at most 13)")
+        out = []
+        for i, trick in enumerate(tricks):
+            if not isinstance(trick, list):
+                raise RecordError(f"tricks[{i}] must be a list of plays, not {type(trick).__name__}")
+            if not 1 <= len(trick) <= 4:
+                raise RecordError(f"tricks[{i}] has {len(trick)} plays (expected 1 to 4)")
+            if len(trick) < 4 and i < len(tricks) - 1:
+                raise RecordError(f"tricks[{i}] has {len(trick)} plays but is not the last trick")
+            for j, play in enumerate(trick):
+                if not isinstance(play, str):
+                    raise RecordError(f"tricks[{i}][{j}] must be text like '9S' or '9S:drop', not {play!r}")
+            out.append(list(trick))
+        return out
+
+    def _with_play_on(self, state: Trick52State, actions: list[str]) -> Trick52State:
+        """Rebuild ``state`` playing on to trick 13 if a dry run of ``actions`` reaches the decision with
+        actions left (a record that plays on past the decided trick)."""
+        if state._i(k.I_PLAY_ALL):
+            return state
+        trial = state.clone()
+        for n, text in enumerate(actions):
+            if trial.is_terminal():
+                if n < len(actions):
+                    fresh = self._start(state.arrays.dealt.copy(), state.first, state.seed, play_all=1)
+                    self._restore_context(fresh, state)
+                    return fresh
+                break
+            try:
+                trial.apply_action(trial.string_to_action(text))
+            except TekkasimError:
+                break
+        return state
+
+    def _restore_context(self, fresh: Trick52State, old: Trick52State) -> None:
+        """Copy the match context (scores ...) of ``old`` into a rebuilt state."""
+
+    def _random_outputs(self, n_deals: int, seed: int, first: int, play_all: int, raises: int) -> np.ndarray:
+        if n_deals < 0:
+            raise TekkasimError(f"n_deals must be >= 0, not {n_deals}")
+        out = np.zeros((n_deals, k.N_INFO), np.int64)
+        k.random_deals(k.new_arrays(), n_deals, k.seed_u64(seed), self.ruleset_code, first, play_all, raises, out)
+        return out
+
+
+
+# --- action text -------------------------------------------------------------------------------------
+
+
+def play_text(c: int, signal: int) -> str:
+    return card_name(c) + (":" + SIGNAL_NAMES[signal] if signal else "")
+
+
+def action_text(a: int) -> str:
+    """records.md text of an action: ``"TS"``, ``"TS:slam"``, ``"S"`` (Prime), ``"pass"``, ``"8"``,
+    ``"D13"``, ``"raise 10"``, ``"raise D13"``, ``"accept"``, ``"reject"``."""
+    if 0 <= a < k.PRIME_BASE:
+        return play_text(a % 52, a // 52)
+    if a < k.PRIME_BASE + 4:
+        return SUITS[a - k.PRIME_BASE]
+    if k.CALL_BASE <= a <= k.CALL_BASE + k.D13 and (a - k.CALL_BASE in (0, k.D13) or 8 <= a - k.CALL_BASE <= 13):
+        return call_text(a - k.CALL_BASE)
+    if k.RAISE_BASE + 9 <= a <= k.RAISE_BASE + k.D13:
+        return "raise " + call_text(a - k.RAISE_BASE)
+    if a == k.ACCEPT:
+        return "accept"
+    if a == k.REJECT:
+        return "reject"
+    raise TekkasimError(f"no action has the number {a}")
+
+
+def call_text(code: int) -> str:
+    return "pass" if code == 0 else "D13" if code == k.D13 else str(code)
+
+
+def parse_call(text: str) -> int:
+    """``"pass"``, ``"8"`` .. ``"13"``, ``"D13"`` -> call code (0, 8..13, 14)."""
+    t = text.strip().lower()
+    if t == "pass":
+        return 0
+    if t == "d13":
+        return k.D13
+    if t.isdigit() and 8 <= int(t) <= 13:
+        return int(t)
+    raise TekkasimError(f"unknown call {text!r} (expected pass, 8 to 13 or D13)")
+
+
+def parse_action(text: str) -> int:
+    """Parse any Feskot/Tekka action text (see :func:`action_text`; cards also as ``10♥``, any case)."""
+    if not isinstance(text, str):
+        raise TekkasimError(f"an action must be text, not {text!r}")
+    t = text.strip()
+    low = t.lower()
+    if low in ("accept", "reject"):
+        return k.ACCEPT if low == "accept" else k.REJECT
+    if low.startswith("raise"):
+        code = parse_call(low[5:])
+        if code < 9:
+            raise TekkasimError(f"a raise names 9 to 13 or D13, not {text!r}")
+        return k.RAISE_BASE + code
+    if low == "pass" or low == "d13" or low.isdigit():
+        return k.CALL_BASE + parse_call(low)
+    if len(t) == 1:
+        try:
+            return k.PRIME_BASE + parse_suit(t)
+        except CardError:
+            raise TekkasimError(f"unknown action {text!r}") from None
+    card_part, _, signal = t.partition(":")
+    return with_signal(parse_card(card_part), signal.strip() or None)
+
+
+# --- resampling ---------------------------------------------------------------------------------------
+
+
+def _below_big(rng: np.ndarray, n: int) -> int:
+    """Uniform in [0, n) for any n >= 1, by rejection on whole 64-bit draws."""
+    bits_needed = max(1, (n - 1).bit_length())
+    words = (bits_needed + 63) // 64
+    while True:
+        r = 0
+        for _ in range(words):
+            r = (r << 64) | int(bits.next_u64(rng))
+        r &= (1 << bits_needed) - 1
+        if r < n:
+            return r
+
+
+def _draw_hidden(pool: int, caps: dict[int, int], void: dict[int, int], rng: np.ndarray) -> dict[int, list[int]]:
+    """Deal the cards of ``pool`` to seats with ``caps`` places each, never giving a seat a suit set in
+    its ``void`` mask, uniformly over all such deals."""
+    seats = sorted(caps)
+    by_suit = [[c for c in range(13 * s, 13 * s + 13) if pool >> c & 1] for s in range(4)]
+    memo: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def splits(s: int, room: tuple[int, ...]):
+        """Every way to share suit ``s``'s hidden cards among the seats: (counts, multinomial weight)."""
+        n = len(by_suit[s])
+        allowed = [not void[seat] >> s & 1 for seat in seats]
+        out = []
+
+        def rec(i: int, left: int, acc: list[int]):
+            if i == len(seats) - 1:
+                if left <= room[i] and (left == 0 or allowed[i]):
+                    counts = acc + [left]
+                    w = factorial(n)
+                    for x in counts:
+                        w //= factorial(x)
+                    out.append((tuple(counts), w))
+                return
+            top = min(left, room[i]) if allowed[i] else 0
+            for x in range(top + 1):
+                rec(i + 1, left - x, acc + [x])
+
+        if seats:
+            rec(0, n, [])
+        elif n == 0:
+            out.append(((), 1))
+        return out
+
+    def ways(s: int, room: tuple[int, ...]) -> int:
+        if s == 4:
+            return 1 if all(r == 0 for r in room) else 0
+        key = (s, room)
+        if key not in memo:
+            memo[key] = sum(w * ways(s + 1, tuple(r - x for r, x in zip(room, counts, strict=True)))
+                            for counts, w in splits(s, room))
+        return memo[key]
+
+    room = tuple(caps[s] for s in seats)
+    total = ways(0, room)
+    if total == 0:
+        raise TekkasimError("no deal is consistent with this observation")
+    result: dict[int, list[int]] = {s: [] for s in seats}
+    for s in range(4):
+        options = []
+        for counts, w in splits(s, room):
+            rest = tuple(r - x for r, x in zip(room, counts, strict=True))
+            weight = w * ways(s + 1, rest)
+            if weight:
+                options.append((counts, weight, rest))
+        pick = _below_big(rng, sum(w for _, w, _ in options))
+        for option in options:
+            if pick < option[1]:
+                break
+            pick -= option[1]
+        counts, _, rest = option
+        cards = np.array(by_suit[s], np.int64)
+        bits.shuffle(rng, cards)
+        pos = 0
+        for seat, x in zip(seats, counts, strict=True):
+            result[seat].extend(int(c) for c in cards[pos:pos + x])
+            pos += x
+        room = rest
+    # Within a seat the order of its hidden places carries no information: shuffle it too.
+    for seat in seats:
+        cards = np.array(result[seat], np.int64)
+        bits.shuffle(rng, cards)
+        result[seat] = [int(c) for c in cards]
+    return result
+
+
+# --- Feskot -------------------------------------------------------------------------------------------
+
+
+class FeskotState(Trick52State):
+    """A Feskot deal (phases ``prime``, ``play``, ``terminal``)."""
+
+    def __init__(self, game: Feskot, arrays: k.Arrays, seed: int | None):
+        super().__init__(game, arrays, seed)
+
+    def _before_prime(self) -> bool:
+        return self._i(k.I_PRIME) < 0
+
+    def _visible_hand(self, seat: int) -> int:
+        if self._before_prime():
+            return mask_of(self.dealt(seat)[:5])
+        return self.hand(seat)
+
+    def _hand_sizes(self) -> list[int]:
+        if self._before_prime():
+            return [5, 5, 5, 5]
+        return super()._hand_sizes()
+
+    def _hidden_slots(self, seat: int) -> tuple[dict[int, list[int]], int]:
+        if self._before_prime():
+            slots = {s: list(range(13)) for s in range(4) if s != seat}
+            slots[seat] = list(range(5, 13))
+            return slots, self._visible_hand(seat)
+        return super()._hidden_slots(seat)
+
+    def winner_team(self) -> int | None:
+        a, b = self.team_tricks()
+        if a == b:
+            return None
+        return 0 if a > b else 1
+
+    def result(self) -> dict:
+        if not self.is_terminal():
+            raise TekkasimError("the deal is not over: no result yet")
+        a, b = self.team_tricks()
+        return {"tricks": {"A": a, "B": b}, "winner": TEAMS[self.winner_team()]}
+
+    def returns(self) -> tuple[float, float]:
+        a, b = self.team_tricks()
+        return float(a), float(b)
+
+    def next_deal_context(self) -> dict:
+        if not self.is_terminal():
+            raise TekkasimError("the deal is not over: no next deal yet")
+        first = self.first
+        nxt = first if (first & 1) == self.winner_team() else (first + 1) % 4
+        ctx: dict[str, Any] = {"first": nxt}
+        if self.game.options["deal"] == "cut":
+            ctx["deck"] = self.next_deck()
+        return ctx
+
+    def next_deck(self) -> list[int]:
+        """The ``deal="cut"`` deck before its cut: cards in the order played, then unplayed cards by seat."""
+        played = [c for trick in self.tricks() for _, c, _ in trick]
+        done = set(played)
+        return played + [c for s in range(4) for c in self.dealt(s) if c not in done]
+
+    def to_record(self) -> dict:
+        return self._record_tail(self._record_head())
+
+    def render(self) -> str:
+        lines = [f"Feskot, first dealt: {SEATS[self.first]}"]
+        self._render_hands(lines)
+        prime = self.prime
+        lines.append(f"Prime: {SUIT_SYMBOLS[prime] + ' ' + SUITS[prime] if prime is not None else '(not chosen)'}")
+        self._render_tricks(lines)
+        if self.is_terminal():
+            a, b = self.team_tricks()
+            lines.append(f"Result: A {a} - B {b} tricks, team {TEAMS[self.winner_team()]} wins")
+        else:
+            lines.append(f"Unfinished: next {self.where()}")
+        return "\n".join(lines)
+
+
+class Feskot(Trick52Game):
+    """Feskot (rules.md): Prime chosen from five cards, first team to 7 tricks wins."""
+
+    name = "feskot"
+    description = "Afghan four-player partnership game: Prime from five cards, first team to 7 tricks wins"
+    returns_unit = "tricks"
+    options_spec = (
+        Option("play_out", False, None, "play all 13 tricks even after a team has 7"),
+        Option("deal", "shuffle", ("shuffle", "cut"),
+               "shuffle every game, or continue the last game's trick order with one cut"),
+        Option("signals", True, None, "allow slam/drop signals on plays"),
+    )
+    ruleset_code = k.FESKOT
+    packets = True
+    state_class = FeskotState
+
+    def new_deal(self, seed: int, first: int | str = 0, deck: list[int] | None = None) -> FeskotState:
+        """Shuffle and deal from ``seed``; ``first`` is the first-dealt seat. ``deck`` (``deal="cut"`` only,
+        from ``next_deal_context``) is cut once instead of shuffled."""
+        first = parse_seat(first)
+        if deck is not None:
+            if self.options["deal"] != "cut":
+                raise TekkasimError("a deck is only carried over with the option deal='cut'")
+            deck = [int(c) for c in deck]
+            if sorted(deck) != list(range(52)):
+                raise CardError("the carried-over deck must hold each of the 52 cards once")
+        return self._start(self._seeded_dealt(seed, first, deck), first, seed)
+
+    def from_record(self, record: dict) -> tuple[FeskotState, list[str]]:
+        first, dealt = self._parse_header(record)
+        tricks = self._parse_tricks(record)
+        unfinished = record.get("unfinished", False) is True
+        trump = self._parse_trump(record, needed=bool(tricks) or not unfinished)
+        seed = record.get("seed") if isinstance(record.get("seed"), int) else None
+        state = self._start(dealt, first, seed)
+        actions = ([trump] if trump else []) + [p for trick in tricks for p in trick]
+        return self._with_play_on(state, actions), actions
+
+    def play_random(self, n_deals: int, seed: int, first: int | str = 0) -> dict:
+        """``n_deals`` random Feskot deals in one kernel call (deal i from ``seed + i``, first-dealt seat
+        ``first``; random Prime, uniformly random legal cards; every deal is a first game, shuffled).
+
+        Returns ``returns`` and ``tricks`` (n, 2) team tricks, ``winner`` (n,) 0/1, ``prime`` (n,),
+        ``n_tricks`` (n,) tricks played.
+        """
+        first = parse_seat(first)
+        if n_deals < 0:
+            raise TekkasimError(f"n_deals must be >= 0, not {n_deals}")
+        tricks = np.zeros((n_deals, 2), np.int64)
+        prime = np.zeros(n_deals, np.int64)
+        n_tricks = np.zeros(n_deals, np.int64)
+        k.feskot_random(n_deals, k.seed_u64(seed), first, self._options_flags()[0], tricks, prime, n_tricks)
+        winner = (tricks[:, 1] > tricks[:, 0]).astype(np.int64)
+        return {"returns": tricks.astype(np.float64), "tricks": tricks, "winner": winner, "prime": prime,
+                "n_tricks": n_tricks}
+
+
+__all__ = ["Feskot", "FeskotState", "Trick52Game", "Trick52State", "action_text", "parse_action", "prime_action",
+           "with_signal"]
