@@ -378,6 +378,22 @@ class Trick52Game(Game):
         k.deal_deck(cards, first, self.packets, dealt)
         return dealt
 
+    def from_hands(self, hands: dict, first: int | str = 0, **context) -> Trick52State:
+        """A deal with the given hands (seat -> 13 cards in the order dealt, as text or card ints) instead
+        of a shuffle: for hand-built positions and tests. ``context`` as for ``new_deal`` (Tekka ``score``)."""
+        if not isinstance(hands, dict):
+            raise TekkasimError("hands must map each seat to its 13 cards")
+        texts = {key: [card_name(c) if isinstance(c, int) else c for c in cards] if isinstance(cards, list) else cards
+                 for key, cards in hands.items()}
+        record = {"ruleset": self.name, "first": SEATS[parse_seat(first)], "hands": texts}
+        first_seat, dealt = self._parse_header(record)
+        state = self._start(dealt, first_seat, None)
+        if "score" in context:
+            state.score_before = _parse_score_pair(context.pop("score"))
+        if context:
+            raise TekkasimError(f"unknown deal context {', '.join(context)}")
+        return state
+
     # --- records -----------------------------------------------------------------------------------
     def _parse_header(self, record: dict) -> tuple[int, np.ndarray]:
         """``first`` and the dealt hands of a record, validated (one-line ``RecordError`` otherwise)."""
@@ -482,6 +498,16 @@ class Trick52Game(Game):
         k.random_deals(k.new_arrays(), n_deals, k.seed_u64(seed), self.ruleset_code, first, play_all, raises, out)
         return out
 
+
+
+def _parse_score_pair(value) -> tuple[int, int]:
+    """A match score: (team A, team B) or {"A": n, "B": n}, non-negative integers."""
+    if isinstance(value, dict):
+        value = (value.get("A"), value.get("B"))
+    if (not isinstance(value, list | tuple) or len(value) != 2
+            or not all(isinstance(v, int | np.integer) and not isinstance(v, bool) and v >= 0 for v in value)):
+        raise TekkasimError(f"a score must be two non-negative integers (team A, team B), not {value!r}")
+    return int(value[0]), int(value[1])
 
 
 # --- action text -------------------------------------------------------------------------------------

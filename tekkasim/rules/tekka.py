@@ -48,7 +48,7 @@ from ..cards import SEATS, SUIT_SYMBOLS, SUITS, parse_seat
 from ..errors import IllegalAction, RecordError, SeatError, TekkasimError
 from . import _trick52 as k
 from .base import Option
-from .feskot import Trick52Game, Trick52State, call_text, parse_call
+from .feskot import Trick52Game, Trick52State, _parse_score_pair, call_text, parse_call
 
 MATCH_POINTS = 104
 
@@ -74,12 +74,10 @@ def target_value(code: int) -> int | str:
 
 
 def _parse_score(value, what: str) -> tuple[int, int]:
-    if isinstance(value, dict):
-        value = (value.get("A"), value.get("B"))
-    if (not isinstance(value, list | tuple) or len(value) != 2
-            or not all(isinstance(v, int | np.integer) and not isinstance(v, bool) and v >= 0 for v in value)):
-        raise TekkasimError(f"{what} must be two non-negative integers (team A, team B), not {value!r}")
-    return int(value[0]), int(value[1])
+    try:
+        return _parse_score_pair(value)
+    except TekkasimError:
+        raise TekkasimError(f"{what} must be two non-negative integers (team A, team B), not {value!r}") from None
 
 
 class TekkaState(Trick52State):
