@@ -1,0 +1,898 @@
+"""Shengji, the double-deck promotion match (rules.md, "Shengji"; seed text ``seeds/shengji_en.md``).
+
+Two decks with jokers, 108 cards: 25 to each seat and 8 to the kitty; play counter-clockwise; teams A
+(bottom + top) and B (right + left) climb levels 2 .. A, and a team whose level would go past A wins the
+match. The engine follows rules.md to the letter; what it leaves open is decided here:
+
+* **Dealing.** The 108 cards (kinds 0..53 twice, see ``_shengji_kernels``) are shuffled with the project
+  RNG; seat s gets cards ``25 s .. 25 s + 24`` of the shuffled deck, the kitty the last 8. Declaring
+  happens after the whole deal.
+* **Level of a deal.** The dealing team's level. In a first deal the dealer is not known while seats
+  declare, so both teams must be at the same level then (``OptionError`` / ``RecordError`` otherwise).
+* **Declarations** (phase ``"declare"``). Turns go counter-clockwise from ``declare_first`` (the
+  starting seat of a first deal, default bottom; later deals: the dealer). A call is a pass ``()``, one
+  level card ``(k,)`` (declares its own suit), two identical level cards ``(k, k)`` (their suit), or a
+  joker pair ``(52, 52)`` / ``(53, 53)`` (no-trump). Strength single < level pair < SJ pair < BJ pair; a
+  call must be strictly stronger than the standing one, so a different suit of equal strength may not
+  overcall. A level pair needs two identical cards (7H 7D is no call). A seat may call again later,
+  including strengthening its own suit. The seat must hold the cards: a call it cannot hold is illegal
+  (``rule="not-in-hand"``). Three consecutive passes after a call fix it (after BJ BJ the three passes
+  are still asked for, they are the only legal action); four opening passes turn the kitty face up
+  (public) and trump is the suit of its first non-joker card, in dealt order. The kitty always has one:
+  8 cards, only 4 jokers exist. First deal: the seat of the call that fixed trump deals (no call: the
+  starting seat); later deals: the dealer is given by the previous result.
+* **Burial** (phase ``"bury"``). The dealer takes the kitty (33 cards) and buries 8, one card per
+  action ``(k,)``; any cards may be buried. Then the dealer leads (phase ``"play"``).
+* **Play.** An action is the sorted tuple of the kinds played, with repetition: ``(33,)``, ``(33, 33)``,
+  ``(29, 29, 31, 31)``. Leads are a single, a pair or a tractor, nothing else. The deal ends when the
+  hands are empty (25 tricks if every lead is a single, fewer otherwise); the *last trick* of the kitty
+  bonus is that one. Legality, winners and scoring are the compiled kernels of ``_shengji_kernels``.
+* **legal_actions() is complete and exact** — every legal lead and every legal follow as a distinct
+  multiset, no equivalence merging (two off-suit level cards of equal strength and points are *not*
+  interchangeable in general: which one is kept decides later pairs). Follows that leave a free choice
+  are enumerated combinatorially: a void player discarding 4 of 21 distinct cards has C(21, 4) = 5985.
+  ``follow_structure()`` gives the same set in a compact form a bot can search instead
+  (``must`` cards, then choose ``count`` from ``pool`` with at least ``min_pairs`` pairs of
+  ``pair_suit``), and the compiled ``check_play`` validates any proposed play.
+* **Levels after a deal.** ``returns()`` are the levels gained by A and B by the table of rules.md
+  (uncapped: +3 from K is +3). ``levels_after`` in the result caps a level at A; ``match_winner`` names
+  the team whose level went past A.
+* **Records.** Besides the fields of records.md, ``to_record`` writes ``first_deal`` (bool): true when
+  the dealer came from this deal's declarations. ``from_record`` reads it, else treats a record with
+  ``deal_no`` 0 or a null ``dealer`` as a first deal; in a first deal a recorded ``dealer`` (and a
+  recorded ``trump``) must match what the declarations give, checked when trump is fixed.
+* **Observation and resampling.** A seat sees its own hand, all declarations and plays, the kitty if it
+  was turned up, and the dealer alone the kitty it took and what it buried. ``resample`` redraws the
+  hidden cards honouring hand sizes, voids revealed by follows, the cards each seat showed in its
+  declarations, and a turned-up kitty; the world is replayed from its deal and a world where some
+  follow breaks the pair duty is drawn again (after 50 tries the true state, itself consistent, is
+  returned). Worlds are consistent but not exactly uniform.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from ..bits import new_rng, next_u64
+from ..cards import RANKS, SEATS, SUIT_SYMBOLS, SUITS, CardMultiset, card_name, card_symbol, parse_cards, parse_seat
+from ..errors import CardError, IllegalAction, OptionError, RecordError, SeatError, TekkasimError
+from ..records import FORMAT, require
+from . import _shengji_kernels as K
+from .base import TERMINAL, Game, Observation, State
+
+NO_TRUMP = K.NO_TRUMP
+TRUMP = K.TRUMP
+SJ, BJ = K.SMALL_JOKER, K.BIG_JOKER
+PHASES = ("declare", "bury", "play", "terminal")
+_RULE_OF_CODE = {
+    K.NOT_IN_HAND: ("not-in-hand", "those cards are not all in the hand"),
+    K.LEAD_SHAPE: ("lead-shape", "a lead must be a single, a pair or a tractor"),
+    K.CARD_COUNT: ("card-count", "a follow must have as many cards as the lead"),
+    K.FOLLOW_SUIT: ("follow-suit", "must play as many cards of the led suit as possible"),
+    K.FOLLOW_PAIRS: ("follow-pairs", "must include as many pairs of the led suit as possible"),
+}
+
+
+def _u(x: int) -> np.uint64:
+    return np.uint64(x)
+
+
+def _masks(cards) -> tuple[int, int]:
+    """``(one, two)`` of a list of kinds (at most two copies each, checked by the callers)."""
+    one = two = 0
+    for k in cards:
+        b = 1 << k
+        if one & b:
+            two |= b
+        one |= b
+    return one, two
+
+
+def _kinds(one: int, two: int) -> list[int]:
+    """Sorted kinds with multiplicity."""
+    out = []
+    for k in range(54):
+        if one >> k & 1:
+            out.append(k)
+            if two >> k & 1:
+                out.append(k)
+    return out
+
+
+def parse_level(value, error: type[TekkasimError] = OptionError) -> int:
+    """A level rank ``"2"`` .. ``"A"`` (``"10"`` accepted) -> 0..12."""
+    text = str(value).strip().upper() if isinstance(value, str) else None
+    if text == "10":
+        text = "T"
+    if text is None or len(text) != 1 or text not in RANKS:
+        raise error(f"bad level {value!r} (expected a rank 2 .. A as text)")
+    return RANKS.index(text)
+
+
+def _parse_levels(value, error: type[TekkasimError]) -> tuple[int, int]:
+    if value is None:
+        return 0, 0
+    if isinstance(value, dict):
+        if set(value) != {"A", "B"}:
+            raise error(f"levels must name teams A and B, not {sorted(value)!r}")
+        return parse_level(value["A"], error), parse_level(value["B"], error)
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return parse_level(value[0], error), parse_level(value[1], error)
+    raise error(f"levels must be {{'A': rank, 'B': rank}}, not {value!r}")
+
+
+def _levels_text(levels) -> dict:
+    return {"A": RANKS[min(levels[0], 12)], "B": RANKS[min(levels[1], 12)]}
+
+
+def _trump_text(trump: int) -> str:
+    return "NT" if trump == NO_TRUMP else SUITS[trump]
+
+
+def _seat_or_none(value, error: type[TekkasimError]) -> int | None:
+    if value is None:
+        return None
+    try:
+        return parse_seat(value)
+    except SeatError as exc:
+        raise error(str(exc)) from None
+
+
+def _submultisets(items: list[tuple[int, int]], r: int, start: int = 0):
+    """Every sub-multiset of ``r`` cards of ``items`` ((kind, count) sorted by kind), as kind lists."""
+    if r == 0:
+        yield []
+        return
+    if start >= len(items):
+        return
+    k, c = items[start]
+    room = sum(cnt for _, cnt in items[start:])
+    if room < r:
+        return
+    for take in range(min(c, r), -1, -1):
+        for rest in _submultisets(items, r - take, start + 1):
+            yield [k] * take + rest
+
+
+class ShengjiState(State):
+    """One Shengji deal: declarations, burial and play (phases in the module docstring).
+
+    ``arrays`` are the kernel-side data: ``hands`` (5, 2) uint64 — rows 0..3 the seats' ``(one, two)``,
+    row 4 the kitty while it lies face down, then the buried cards — and, once trump is fixed, the
+    tables ``eff``, ``strength``, ``suit_kinds``, ``strength_kinds`` of ``_shengji_kernels``.
+    """
+
+    def __init__(self, game: Shengji, dealt: list[list[int]], kitty: list[int], levels: tuple[int, int],
+                 dealer: int | None, declare_first: int, seed: int | None = None):
+        self.game = game
+        self.seed = seed
+        self.dealt = [list(h) for h in dealt]
+        self.kitty = list(kitty)
+        self.levels = (int(levels[0]), int(levels[1]))
+        self.first_deal = dealer is None
+        self.dealer = dealer
+        self.declare_first = declare_first
+        self.level = self.levels[dealer & 1] if dealer is not None else self.levels[0]
+        self.hands = np.zeros((5, 2), np.uint64)
+        for s in range(4):
+            self.hands[s] = _masks(dealt[s])
+        self.hands[4] = _masks(kitty)
+        self.declarations: list[tuple[int, tuple[int, ...]]] = []
+        self.standing = 0
+        self.caller: int | None = None
+        self.passes = 0
+        self.trump: int | None = None
+        self.turned_up = False
+        self.tables = None
+        self.buried: list[int] = []
+        self.tricks: list[dict] = []  # leader, plays (list of action tuples in play order), winner, points
+        self.trick: list[tuple[int, ...]] = []
+        self.trick_leader: int | None = None
+        self._lead = None  # (n, pairs, suit, shape) of the current trick's lead
+        self._best = (-1, 0)  # (key, seat) of the current trick's winner so far
+        self.voids = np.zeros((4, 5), bool)
+        self.attacker_points = 0
+        self.kitty_bonus = 0
+        self._phase = "declare"
+        self._to_move = declare_first
+        self._history: list[tuple[int, ...]] = []
+        self._expect: dict = {}  # from a first-deal record: the dealer and trump it states
+
+    # --- views --------------------------------------------------------------------------------------
+    @property
+    def arrays(self) -> dict:
+        out = {"hands": self.hands}
+        if self.tables is not None:
+            out.update(zip(("eff", "strength", "suit_kinds", "strength_kinds"), self.tables, strict=True))
+        return out
+
+    def hand(self, seat: int) -> CardMultiset:
+        """The cards ``seat`` holds now."""
+        return CardMultiset(int(self.hands[seat, 0]), int(self.hands[seat, 1]))
+
+    def _hand_counter(self, seat: int) -> Counter:
+        return Counter(_kinds(int(self.hands[seat, 0]), int(self.hands[seat, 1])))
+
+    def effective_suit(self, kind: int) -> int:
+        """0..3 for a plain suit, 4 for trump (trump must be fixed)."""
+        return int(self.tables[0][kind])
+
+    # --- turn -----------------------------------------------------------------------------------------
+    def current_player(self) -> int:
+        return TERMINAL if self._phase == "terminal" else self._to_move
+
+    def phase(self) -> str:
+        return self._phase
+
+    def legal_actions(self) -> list[tuple[int, ...]]:
+        if self._phase == "declare":
+            return [()] + self._calls(self._to_move)
+        if self._phase == "bury":
+            return [(k,) for k in sorted(set(self._hand_counter(self.dealer)))]
+        if self._phase == "play":
+            if not self.trick:
+                return self._leads(self._to_move)
+            return sorted(self._follows(self._to_move))
+        return []
+
+    def _calls(self, seat: int) -> list[tuple[int, ...]]:
+        out = np.empty(16, np.int64)
+        n = K.declaration_options(self.hands[seat, 0], self.hands[seat, 1], self.level, self.standing, out)
+        return [(int(c) >> 1,) * (1 + (int(c) & 1)) for c in out[:n]]
+
+    def _leads(self, seat: int) -> list[tuple[int, ...]]:
+        one, two = int(self.hands[seat, 0]), int(self.hands[seat, 1])
+        buf = np.empty((K.TRACTOR_CAP, 4), np.int64)
+        nt = K.list_tractors(_u(two), self.tables[3], buf)
+        leads = [(k,) for k in _kinds(one, 0)] + [(k, k) for k in _kinds(two, 0)]
+        for row in buf[:nt]:
+            m = int(K.tractor_mask(_u(two), self.tables[3], row))
+            leads.append(tuple(_kinds(m, m)))
+        return sorted(leads)
+
+    def follow_structure(self, seat: int | None = None) -> dict:
+        """The legal follows of ``seat`` (default: the player to move) in compact form: ``must`` (cards
+        that every legal follow contains), then ``count`` more cards chosen from ``pool`` (a Counter) with
+        at least ``min_pairs`` pairs among the chosen cards (pairs of the led suit only, which is all the
+        pool then holds)."""
+        if self._phase != "play" or not self.trick:
+            raise IllegalAction("follow_structure is for a player following a lead", "wrong-phase")
+        seat = self._to_move if seat is None else seat
+        n, pairs, e, _ = self._lead
+        hand = self._hand_counter(seat)
+        suit = Counter({k: c for k, c in hand.items() if self.effective_suit(k) == e})
+        h = sum(suit.values())
+        if h <= n:
+            return {"must": sorted(suit.elements()), "pool": hand - suit, "count": n - h, "min_pairs": 0}
+        held_pairs = sum(1 for c in suit.values() if c == 2)
+        return {"must": [], "pool": suit, "count": n, "min_pairs": min(pairs, held_pairs)}
+
+    def _follows(self, seat: int) -> list[tuple[int, ...]]:
+        spec = self.follow_structure(seat)
+        items = sorted(spec["pool"].items())
+        out = []
+        for chosen in _submultisets(items, spec["count"]):
+            if spec["min_pairs"] and sum(1 for v in Counter(chosen).values() if v == 2) < spec["min_pairs"]:
+                continue
+            out.append(tuple(sorted(spec["must"] + chosen)))
+        return out
+
+    # --- actions ----------------------------------------------------------------------------------
+    def apply_action(self, action) -> None:
+        if self._phase == "terminal":
+            raise IllegalAction("the deal is over", "deal-over")
+        action = self._normalize(action)
+        if self._phase == "declare":
+            self._declare(action)
+        elif self._phase == "bury":
+            self._bury(action)
+        else:
+            self._play(action)
+        self._history.append(action)
+
+    @staticmethod
+    def _normalize(action) -> tuple[int, ...]:
+        if not isinstance(action, tuple | list) or not all(
+                isinstance(k, int | np.integer) and not isinstance(k, bool) and 0 <= k < 54 for k in action):
+            raise IllegalAction(f"an action is a tuple of card kinds 0..53, not {action!r}", "malformed")
+        return tuple(sorted(int(k) for k in action))
+
+    def _declare(self, call: tuple[int, ...]) -> None:
+        seat = self._to_move
+        if call:
+            shown = " ".join(card_name(k) for k in call)
+            level_card = all(k < 52 and k % 13 == self.level for k in call)
+            joker_pair = len(call) == 2 and call[0] == call[1] and call[0] >= 52
+            if not (len(call) == 1 and level_card or len(call) == 2 and call[0] == call[1] and level_card
+                    or joker_pair):
+                raise IllegalAction(f"{shown} is no call: a call is one level card ({RANKS[self.level]}), two "
+                                    "identical level cards or a joker pair", "declare-form")
+            hand = self._hand_counter(seat)
+            if any(hand[k] < call.count(k) for k in call):
+                raise IllegalAction(f"{SEATS[seat]} does not hold {shown}", "not-in-hand")
+            strength = int(K.call_strength(call[0], len(call) == 2))
+            if strength <= self.standing:
+                raise IllegalAction(f"{shown} does not overcall the standing call (a call must be strictly "
+                                    "stronger)", "outbid")
+            self.standing, self.caller, self.passes = strength, seat, 0
+            self.trump = NO_TRUMP if call[0] >= 52 else call[0] // 13
+        else:
+            self.passes += 1
+        self.declarations.append((seat, call))
+        self._to_move = (seat + 1) % 4
+        if self.standing == 0 and self.passes == 4:
+            self.turned_up = True
+            self.trump = next(k // 13 for k in self.kitty if k < 52)
+            self._fix_trump()
+        elif self.standing > 0 and self.passes == 3:
+            self._fix_trump()
+
+    def _fix_trump(self) -> None:
+        if self.dealer is None:
+            self.dealer = self.caller if self.caller is not None else self.declare_first
+        expected = self._expect
+        if "dealer" in expected and expected["dealer"] != self.dealer:
+            raise IllegalAction(f"the record's dealer is {SEATS[expected['dealer']]}, but the declarations make "
+                                f"{SEATS[self.dealer]} the dealer", "record-dealer")
+        if "trump" in expected and expected["trump"] != self.trump:
+            raise IllegalAction(f"the record's trump is {_trump_text(expected['trump'])}, but the declarations "
+                                f"give {_trump_text(self.trump)}", "record-trump")
+        self.tables = K.new_tables(self.trump, self.level)
+        d = self.dealer
+        self.hands[d] = K.add(self.hands[d, 0], self.hands[d, 1], self.hands[4, 0], self.hands[4, 1])
+        self.hands[4] = 0
+        self._phase = "bury"
+        self._to_move = d
+
+    def _bury(self, action: tuple[int, ...]) -> None:
+        if len(action) != 1:
+            raise IllegalAction("bury one card per action", "bury-one")
+        k = action[0]
+        d = self.dealer
+        if not int(self.hands[d, 0]) >> k & 1:
+            raise IllegalAction(f"the dealer does not hold {card_name(k)}", "not-in-hand")
+        b = 1 << k
+        self.hands[d] = K.remove(self.hands[d, 0], self.hands[d, 1], _u(b), _u(0))
+        self.hands[4] = K.add(self.hands[4, 0], self.hands[4, 1], _u(b), _u(0))
+        self.buried.append(k)
+        if len(self.buried) == 8:
+            self._phase = "play"
+            self.trick_leader = d
+
+    def _play(self, action: tuple[int, ...]) -> None:
+        seat = self._to_move
+        one, two = _masks(action)
+        if any(action.count(k) > 2 for k in action):
+            raise IllegalAction("no card has more than two copies", "not-in-hand")
+        eff, strength, suit_kinds, _ = self.tables
+        h1, h2 = self.hands[seat, 0], self.hands[seat, 1]
+        if self.trick:
+            n, pairs, e, shape = self._lead
+            code = K.check_play(h1, h2, _u(one), _u(two), n, pairs, e, eff, strength, suit_kinds)
+        else:
+            code = K.check_play(h1, h2, _u(one), _u(two), 0, 0, 0, eff, strength, suit_kinds)
+        if code != K.OK:
+            rule, text = _RULE_OF_CODE[int(code)]
+            raise IllegalAction(text, rule)
+        if not self.trick:
+            shape, e, top = K.play_shape(_u(one), _u(two), eff, strength, suit_kinds)
+            self._lead = (len(action), bin(two).count("1"), int(e), int(shape))
+            self._best = (int(top) + (16 if e == TRUMP else 0), seat)
+        else:
+            n, pairs, e, shape = self._lead
+            void = (int(h1) & int(suit_kinds[e])) == 0
+            key = int(K.play_key(_u(one), _u(two), shape, e, void, eff, strength, suit_kinds))
+            if key > self._best[0]:
+                self._best = (key, seat)
+            if sum(1 for k in action if eff[k] == e) < n:
+                self.voids[seat, e] = True
+        self.hands[seat] = K.remove(h1, h2, _u(one), _u(two))
+        self.trick.append(action)
+        self._to_move = (seat + 1) % 4
+        if len(self.trick) == 4:
+            self._end_trick()
+
+    def _end_trick(self) -> None:
+        winner = self._best[1]
+        pts = sum(int(K.points(_u(_masks(p)[0]), _u(_masks(p)[1]))) for p in self.trick)
+        self.tricks.append({"leader": self.trick_leader, "plays": self.trick, "winner": winner, "points": pts})
+        last = int(self.hands[winner, 0]) == 0
+        if (winner & 1) != (self.dealer & 1):
+            self.attacker_points += pts
+            if last:
+                self.kitty_bonus = int(K.points(self.hands[4, 0], self.hands[4, 1])) * 2 * len(self.trick[0])
+                self.attacker_points += self.kitty_bonus
+        self.trick, self._lead, self.trick_leader = [], None, winner
+        self._to_move = winner
+        if last:
+            self._phase = "terminal"
+
+    # --- outcome ----------------------------------------------------------------------------------
+    def _outcome(self) -> tuple[tuple[int, int], tuple[int, int], int, int | None]:
+        """``(gains, levels after (uncapped), next dealer, match winner)``."""
+        d_gain, a_gain, take_over = K.level_change(self.attacker_points)
+        defenders = self.dealer & 1
+        gains = [0, 0]
+        gains[defenders] = int(d_gain)
+        gains[1 - defenders] = int(a_gain)
+        after = (self.levels[0] + gains[0], self.levels[1] + gains[1])
+        next_dealer = (self.dealer + 1) % 4 if take_over else (self.dealer + 2) % 4
+        winner = next((t for t in (0, 1) if after[t] > 12), None)
+        return (gains[0], gains[1]), after, next_dealer, winner
+
+    def _require_terminal(self, what: str) -> None:
+        if self._phase != "terminal":
+            raise IllegalAction(f"{what} is only known when the deal is over", "not-terminal")
+
+    def result(self) -> dict:
+        self._require_terminal("the result")
+        _, after, next_dealer, winner = self._outcome()
+        return {"defenders": "AB"[self.dealer & 1], "attacker_points": self.attacker_points,
+                "kitty_bonus": self.kitty_bonus, "levels_after": _levels_text(after),
+                "next_dealer": SEATS[next_dealer], "match_winner": None if winner is None else "AB"[winner]}
+
+    def returns(self) -> tuple[float, float]:
+        """Levels gained by A and B in this deal (uncapped)."""
+        self._require_terminal("returns")
+        gains = self._outcome()[0]
+        return float(gains[0]), float(gains[1])
+
+    def next_deal_context(self) -> dict:
+        self._require_terminal("the next deal")
+        _, after, next_dealer, _ = self._outcome()
+        return {"levels": _levels_text(after), "dealer": next_dealer, "declare_first": next_dealer}
+
+    def match_winner(self) -> int | None:
+        return self._outcome()[3] if self._phase == "terminal" else None
+
+    # --- information ------------------------------------------------------------------------------
+    def observation(self, seat: int) -> Observation:
+        seat = parse_seat(seat)
+        public = {
+            "levels": _levels_text(self.levels), "level": RANKS[self.level], "declare_first": self.declare_first,
+            "dealer": self.dealer,
+            "declarations": [(s, c) for s, c in self.declarations],
+            "trump": self.trump if self._phase != "declare" else None,
+            "kitty_turned_up": list(self.kitty) if self.turned_up else None,
+            "buried_count": len(self.buried),
+            "tricks": [(t["leader"], [tuple(p) for p in t["plays"]], t["winner"], t["points"]) for t in self.tricks],
+            "trick": (self.trick_leader, [tuple(p) for p in self.trick]),
+            "attacker_points": self.attacker_points,
+        }
+        private = {}
+        if self._phase != "declare" and seat == self.dealer:
+            private = {"kitty": list(self.kitty), "buried": list(self.buried)}
+        return Observation(seat, self._phase, self.current_player(), self.hand(seat), public, private)
+
+    def _played_by(self) -> list[Counter]:
+        played = [Counter() for _ in range(4)]
+        for t in self.tricks:
+            for j, p in enumerate(t["plays"]):
+                played[(t["leader"] + j) % 4].update(p)
+        for j, p in enumerate(self.trick):
+            played[(self.trick_leader + j) % 4].update(p)
+        return played
+
+    def resample(self, seat: int, rng) -> ShengjiState:
+        """A full state consistent with ``seat``'s observation (rules in the module docstring)."""
+        seat = parse_seat(seat)
+        if self._phase == "terminal":
+            return self.clone()
+        rnd = _as_random(rng)
+        for _ in range(50):
+            world = self._draw_world(seat, rnd)
+            if world is not None:
+                return world
+        return self.clone()
+
+    def _draw_world(self, o: int, rnd: random.Random) -> ShengjiState | None:
+        declaring = self._phase == "declare"
+        d = self.dealer
+        dealer_view = not declaring and o == d
+        played = self._played_by()
+        hidden = Counter({k: 2 for k in range(54)}) - self._hand_counter(o)
+        for p in played:
+            hidden -= p
+        if dealer_view:
+            hidden -= Counter(self.buried)
+        caps = [0 if s == o else len(self.hand(s)) for s in range(4)]
+        caps.append(8 if declaring else (0 if dealer_view else len(self.buried)))
+        # restricted copies: (kind, allowed buckets) for cards a seat is known to hold or the kitty held
+        restricted: list[tuple[int, frozenset]] = []
+        shown = [Counter() for _ in range(4)]
+        for s, call in self.declarations:
+            for k, c in Counter(call).items():
+                shown[s][k] = max(shown[s][k], c)
+        for s in range(4):
+            if s == o:
+                continue
+            for k, c in shown[s].items():
+                need = c - played[s][k]
+                allowed = frozenset({s, 4}) if (not declaring and s == d) else frozenset({s})
+                restricted += [(k, allowed)] * max(0, need)
+        if self.turned_up and not dealer_view:
+            kit = Counter(self.kitty)
+            for k, c in kit.items():
+                restricted += [(k, frozenset({d, 4}))] * max(0, c - played[d][k])
+        free = hidden.copy()
+        for k, _ in restricted:
+            free[k] -= 1
+        if any(v < 0 for v in free.values()):
+            return None
+        cards = list(restricted) + [(k, None) for k in free.elements()]
+        allowed_of = []
+        for k, allowed in cards:
+            base = {s for s in range(5) if caps[s] > 0}
+            if self.tables is not None:
+                e = self.effective_suit(k)
+                base = {s for s in base if s == 4 or not self.voids[s, e]}
+            allowed_of.append(frozenset(base if allowed is None else base & allowed))
+        assignment = _assign(allowed_of, caps, rnd)
+        if assignment is None:
+            return None
+        got = [Counter() for _ in range(5)]
+        for (k, _), b in zip(cards, assignment, strict=True):
+            got[b][k] += 1
+        current = [self._hand_counter(s) if s == o else got[s] for s in range(4)]
+        # the world's deal: current hands plus what each seat played (and, for the dealer, its burial
+        # minus the kitty it took)
+        if declaring:
+            kitty = list(got[4].elements())
+            rnd.shuffle(kitty)
+            buried_seq: list[int] = []
+        else:
+            if dealer_view:
+                buried = Counter(self.buried)
+                buried_seq = list(self.buried)
+            else:
+                buried = got[4]
+                buried_seq = list(buried.elements())
+                rnd.shuffle(buried_seq)
+            total = current[d] + played[d] + buried
+            if self.turned_up or dealer_view:
+                kitty = list(self.kitty)
+            else:
+                kitty = _pick_kitty(total, buried, shown[d], rnd)
+                if kitty is None:
+                    return None
+        dealt = []
+        for s in range(4):
+            h = current[s] + played[s]
+            if not declaring and s == d:
+                h = h + buried - Counter(kitty)
+            if s == o:
+                dealt.append(list(self.dealt[o]))
+            else:
+                cards_s = list(h.elements())
+                rnd.shuffle(cards_s)
+                dealt.append(cards_s)
+        if sum(len(h) for h in dealt) != 100:
+            return None
+        world = ShengjiState(self.game, dealt, kitty, self.levels, None if self.first_deal else self.dealer,
+                             self.declare_first)
+        burials = iter(buried_seq)
+        try:
+            for action in self._history:
+                if world._phase == "bury":
+                    action = (next(burials),)
+                world.apply_action(action)
+        except TekkasimError:
+            return None
+        return world
+
+    # --- copies, text, records --------------------------------------------------------------------
+    def clone(self) -> ShengjiState:
+        other = object.__new__(ShengjiState)
+        other.__dict__.update(self.__dict__)
+        other.dealt = [list(h) for h in self.dealt]
+        other.kitty = list(self.kitty)
+        other.hands = self.hands.copy()
+        other.declarations = list(self.declarations)
+        other.buried = list(self.buried)
+        other.tricks = [dict(t) for t in self.tricks]
+        other.trick = list(self.trick)
+        other.voids = self.voids.copy()
+        other._history = list(self._history)
+        other._expect = dict(self._expect)
+        return other
+
+    def history(self) -> list[tuple[int, ...]]:
+        return list(self._history)
+
+    def action_to_string(self, action) -> str:
+        action = self._normalize(action)
+        return "pass" if not action else " ".join(card_name(k) for k in action)
+
+    def string_to_action(self, text: str) -> tuple[int, ...]:
+        if not isinstance(text, str):
+            raise CardError(f"an action is text like '7H 7H' or 'pass', not {text!r}")
+        if text.strip().lower() == "pass":
+            if self._phase != "declare":
+                raise IllegalAction("'pass' is only a declaration", "malformed")
+            return ()
+        kinds = parse_cards(text, jokers=True)
+        if not kinds:
+            raise CardError("an empty action (expected cards, or 'pass' when declaring)")
+        return tuple(sorted(kinds))
+
+    def where(self) -> str:
+        seat = SEATS[self._to_move]
+        if self._phase == "declare":
+            return f"declarations, call {len(self.declarations) + 1} ({seat})"
+        if self._phase == "bury":
+            return f"burial, card {len(self.buried) + 1} ({seat})"
+        if self._phase == "play":
+            return f"trick {len(self.tricks) + 1}, play {len(self.trick) + 1} ({seat})"
+        return f"after trick {len(self.tricks)} (deal over)"
+
+    def to_record(self) -> dict:
+        rec: dict[str, Any] = {
+            "format": FORMAT, "ruleset": "shengji", "levels": _levels_text(self.levels),
+            "level": RANKS[self.level], "first_deal": self.first_deal,
+            "dealer": None if self.dealer is None else SEATS[self.dealer],
+            "declare_first": SEATS[self.declare_first],
+            "hands": {SEATS[s]: [card_name(k) for k in self.dealt[s]] for s in range(4)},
+            "kitty": [card_name(k) for k in self.kitty],
+            "declarations": [self.action_to_string(c) for _, c in self.declarations],
+            "buried": [card_name(k) for k in self.buried],
+        }
+        if self.trump is not None and self._phase != "declare":
+            rec["trump"] = _trump_text(self.trump)
+        tricks = [[self.action_to_string(p) for p in t["plays"]] for t in self.tricks]
+        if self.trick:
+            tricks.append([self.action_to_string(p) for p in self.trick])
+        rec["tricks"] = tricks
+        if self._phase == "terminal":
+            rec["result"] = self.result()
+        else:
+            rec["unfinished"] = True
+        if self.seed is not None:
+            rec["seed"] = self.seed
+        return rec
+
+    def render(self) -> str:
+        lines = [f"Shengji  level {RANKS[self.level]}  levels A {RANKS[self.levels[0]]} B {RANKS[self.levels[1]]}"
+                 f"  dealer {SEATS[self.dealer] if self.dealer is not None else '(first deal: not yet known)'}"
+                 f"  declaring from {SEATS[self.declare_first]}"]
+        for s in range(4):
+            cards = CardMultiset.from_cards(self.dealt[s]).cards()
+            lines.append(f"  {SEATS[s]:>6} ({'AB'[s & 1]}): {' '.join(card_symbol(k) for k in cards)}")
+        lines.append(f"  kitty: {' '.join(card_symbol(k) for k in self.kitty)}")
+        calls = ", ".join(f"{SEATS[s]} {self.action_to_string(c)}" for s, c in self.declarations)
+        lines.append(f"declarations: {calls or '-'}")
+        if self.trump is not None and self._phase != "declare":
+            how = " (kitty turned up)" if self.turned_up else ""
+            shown = "no-trump" if self.trump == NO_TRUMP else SUIT_SYMBOLS[self.trump]
+            lines.append(f"trump: {shown}{how}; dealer {SEATS[self.dealer]} (team {'AB'[self.dealer & 1]} defends)")
+        if self.buried:
+            lines.append(f"buried: {' '.join(card_symbol(k) for k in self.buried)}")
+        for i, t in enumerate(self.tricks, 1):
+            plays = "  ".join(f"{SEATS[(t['leader'] + j) % 4][0].upper()}:"
+                              f"{' '.join(card_symbol(k) for k in p)}" for j, p in enumerate(t["plays"]))
+            lines.append(f"trick {i:>2}: {plays}  -> {SEATS[t['winner']]}"
+                         + (f" +{t['points']}" if t["points"] else ""))
+        if self.trick:
+            plays = "  ".join(f"{SEATS[(self.trick_leader + j) % 4][0].upper()}:"
+                              f"{' '.join(card_symbol(k) for k in p)}" for j, p in enumerate(self.trick))
+            lines.append(f"trick {len(self.tricks) + 1:>2}: {plays}  ...")
+        if self._phase == "terminal":
+            r = self.result()
+            lines.append(f"result: attackers {r['attacker_points']} points (kitty bonus {r['kitty_bonus']}); "
+                         f"levels after A {r['levels_after']['A']} B {r['levels_after']['B']}; "
+                         f"next dealer {r['next_dealer']}"
+                         + (f"; team {r['match_winner']} wins the match" if r["match_winner"] else ""))
+        else:
+            lines.append(f"(in progress: {self.where()})")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+def _as_random(rng) -> random.Random:
+    if isinstance(rng, random.Random):
+        return rng
+    if isinstance(rng, np.ndarray):
+        return random.Random(int(next_u64(rng)))
+    if isinstance(rng, np.random.Generator):
+        return random.Random(int(rng.integers(1 << 62)))
+    if isinstance(rng, int | np.integer) and not isinstance(rng, bool):
+        return random.Random(int(rng))
+    if hasattr(rng, "next_u64"):
+        return random.Random(rng.next_u64())
+    raise OptionError(f"resample needs an RNG (bits.new_rng array, Generator, Random or int), not {type(rng).__name__}")
+
+
+def _assign(allowed_of: list[frozenset], caps: list[int], rnd: random.Random) -> list[int] | None:
+    """A random assignment of cards to buckets (each card to one allowed bucket, bucket sizes exactly
+    ``caps``), keeping Hall's condition (every bucket set can take the cards confined to it) after each
+    step, so it never dead-ends when an assignment exists."""
+    nb = len(caps)
+    caps = list(caps)
+    full = (1 << nb) - 1
+    counts = [0] * (1 << nb)
+    for a in allowed_of:
+        counts[sum(1 << b for b in a)] += 1
+
+    def feasible() -> bool:
+        need = list(counts)  # need[S]: cards whose allowed buckets lie inside S (zeta transform)
+        room = [0] * (1 << nb)
+        for b in range(nb):
+            room[1 << b] = caps[b]
+        for b in range(nb):
+            bit = 1 << b
+            for subset in range(1 << nb):
+                if subset & bit:
+                    need[subset] += need[subset ^ bit]
+                    if subset != bit:
+                        room[subset] += room[subset ^ bit]
+        return need[full] == room[full] and all(n <= r for n, r in zip(need, room, strict=True))
+
+    if not feasible():
+        return None
+    order = list(range(len(allowed_of)))
+    rnd.shuffle(order)
+    out = [-1] * len(allowed_of)
+    for i in order:
+        cls = sum(1 << b for b in allowed_of[i])
+        choices = [b for b in sorted(allowed_of[i]) if caps[b] > 0]
+        rnd.shuffle(choices)
+        counts[cls] -= 1
+        for b in choices:
+            caps[b] -= 1
+            if feasible():
+                out[i] = b
+                break
+            caps[b] += 1
+        else:
+            return None
+    return out
+
+
+def _pick_kitty(total: Counter, buried: Counter, shown: Counter, rnd: random.Random) -> list[int] | None:
+    """A kitty for a world seen by a non-dealer: 8 of the dealer's cards (``total``) that leave the cards
+    the dealer declared in its dealt hand; buried cards first, the rest at random."""
+    keep = Counter(shown)
+    pool = list((buried).elements()) + [k for k in rnd.sample(list(total.elements()), sum(total.values()))]
+    left = total.copy()
+    kitty: list[int] = []
+    for k in pool:
+        if len(kitty) == 8:
+            break
+        if left[k] - 1 >= keep[k] and left[k] > 0:
+            left[k] -= 1
+            kitty.append(k)
+    return kitty if len(kitty) == 8 else None
+
+
+class Shengji(Game):
+    """The double-deck promotion match. ``new_deal(seed, levels=None, dealer=None, declare_first=None)``:
+    ``levels`` ``{"A": rank, "B": rank}`` (default both "2"), ``dealer`` a seat or None for the first deal
+    of a match, ``declare_first`` the seat that speaks first (default: the dealer, else bottom)."""
+
+    name = "shengji"
+    description = "double-deck promotion match: 108 cards, levels 2..A, kitty, pairs and tractors"
+
+    def _context(self, context: dict, error: type[TekkasimError]):
+        unknown = set(context) - {"levels", "dealer", "declare_first"}
+        if unknown:
+            raise error(f"unknown shengji deal context {sorted(unknown)!r} (levels, dealer, declare_first)")
+        levels = _parse_levels(context.get("levels"), error)
+        dealer = _seat_or_none(context.get("dealer"), error)
+        declare_first = _seat_or_none(context.get("declare_first"), error)
+        if declare_first is None:
+            declare_first = dealer if dealer is not None else 0
+        if dealer is None and levels[0] != levels[1]:
+            raise error("a first deal (no dealer yet) needs both teams at the same level")
+        return levels, dealer, declare_first
+
+    def new_deal(self, seed: int, **context: Any) -> ShengjiState:
+        levels, dealer, declare_first = self._context(context, OptionError)
+        deck = np.empty(108, np.int64)
+        K.deal_cards(new_rng(seed), deck)
+        cards = [int(k) for k in deck]
+        hands = [cards[25 * s:25 * s + 25] for s in range(4)]
+        return ShengjiState(self, hands, cards[100:], levels, dealer, declare_first, seed=int(seed))
+
+    def from_cards(self, hands, kitty, **context: Any) -> ShengjiState:
+        """A deal from given cards (four hands of 25 and a kitty of 8, as kinds or card text)."""
+        hands = [parse_cards(h, jokers=True) if not _all_ints(h) else list(h) for h in hands]
+        kitty = parse_cards(kitty, jokers=True) if not _all_ints(kitty) else list(kitty)
+        _check_cards(hands, kitty, OptionError)
+        levels, dealer, declare_first = self._context(context, OptionError)
+        return ShengjiState(self, hands, kitty, levels, dealer, declare_first)
+
+    def from_record(self, record: dict) -> tuple[ShengjiState, list[str]]:
+        hands_field = require(record, "hands", dict)
+        hands = []
+        for name in SEATS:
+            cards = hands_field.get(name, hands_field.get(name[0].upper()))
+            if not isinstance(cards, list):
+                raise RecordError(f"hands: missing or malformed hand for {name}")
+            try:
+                hands.append(parse_cards(cards, jokers=True))
+            except CardError as exc:
+                raise RecordError(f"hands.{name}: {exc}") from None
+        try:
+            kitty = parse_cards(require(record, "kitty", list), jokers=True)
+        except CardError as exc:
+            raise RecordError(f"kitty: {exc}") from None
+        _check_cards(hands, kitty, RecordError)
+        levels = _parse_levels(record.get("levels"), RecordError)
+        dealer = _seat_or_none(record.get("dealer"), RecordError)
+        declare_first = _seat_or_none(record.get("declare_first"), RecordError)
+        first = record.get("first_deal")
+        if first is None:
+            first = dealer is None or record.get("deal_no") == 0
+        if not isinstance(first, bool):
+            raise RecordError("field 'first_deal' must be true or false")
+        if not first and dealer is None:
+            raise RecordError("field 'dealer' is required unless the record is a first deal")
+        if declare_first is None:
+            declare_first = 0 if first else dealer
+        if first and levels[0] != levels[1]:
+            raise RecordError("a first deal needs both teams at the same level")
+        team_level = levels[0] if first else levels[dealer & 1]
+        level = parse_level(require(record, "level", str), RecordError)
+        if level != team_level:
+            raise RecordError(f"level {RANKS[level]} is not the dealer's team's level {RANKS[team_level]}")
+        trump = record.get("trump")
+        if trump is not None:
+            if not isinstance(trump, str) or trump.strip().upper() not in ("C", "D", "H", "S", "NT"):
+                raise RecordError(f"field 'trump' must be C, D, H, S or NT, not {trump!r}")
+            t = trump.strip().upper()
+            trump = NO_TRUMP if t == "NT" else SUITS.index(t)
+        state = ShengjiState(self, hands, kitty, levels, None if first else dealer, declare_first)
+        if first and dealer is not None:
+            state._expect["dealer"] = dealer
+        if trump is not None:
+            state._expect["trump"] = trump
+        actions: list[str] = []
+        for key in ("declarations", "buried"):
+            items = record.get(key, [])
+            if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
+                raise RecordError(f"field {key!r} must be a list of strings")
+            actions += items
+        tricks = record.get("tricks", [])
+        if not isinstance(tricks, list) or not all(isinstance(t, list) and all(isinstance(p, str) for p in t)
+                                                   for t in tricks):
+            raise RecordError("field 'tricks' must be a list of tricks, each a list of play strings")
+        for t in tricks:
+            actions += t
+        return state, actions
+
+    def play_random(self, n_deals: int, seed: int, **context: Any) -> dict:
+        """Random deals in one compiled call (policy: ``_shengji_kernels.play_random_deal``); deal i uses
+        seed ``seed + i``. Returns arrays: ``returns`` (levels gained by A, B), ``attacker_points``,
+        ``kitty_bonus``, ``trump`` (4 = NT), ``level``, ``dealer``, ``calls``, ``levels_after`` (uncapped,
+        13 = past A), ``next_dealer``, ``match_winner`` (-1 none), ``tricks``."""
+        levels, dealer, declare_first = self._context(context, OptionError)
+        n = int(n_deals)
+        out = np.zeros((n, 13), np.int64)
+        K.play_random_many(n, np.uint64(int(seed) % (1 << 64)), levels[0], levels[1],
+                           -1 if dealer is None else dealer, declare_first, out)
+        return {"returns": out[:, 6:8].astype(np.float64), "attacker_points": out[:, 4], "kitty_bonus": out[:, 5],
+                "trump": out[:, 0], "level": out[:, 1], "dealer": out[:, 2], "calls": out[:, 3],
+                "levels_after": out[:, 8:10].copy(), "next_dealer": out[:, 10], "match_winner": out[:, 11],
+                "tricks": out[:, 12]}
+
+
+def _all_ints(items) -> bool:
+    return not isinstance(items, str) and all(isinstance(k, int | np.integer) for k in items)
+
+
+def _check_cards(hands: list[list[int]], kitty: list[int], error: type[TekkasimError]) -> None:
+    for s, h in enumerate(hands):
+        if len(h) != 25:
+            raise error(f"{SEATS[s]} has {len(h)} cards, a shengji hand has 25")
+    if len(kitty) != 8:
+        raise error(f"the kitty has {len(kitty)} cards, it must have 8")
+    counts = Counter(k for h in hands for k in h) + Counter(kitty)
+    for k, c in sorted(counts.items()):
+        if c > 2:
+            raise error(f"{card_name(k)} appears {c} times; the two decks have two of each card")
