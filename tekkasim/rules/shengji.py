@@ -53,7 +53,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -159,6 +158,39 @@ def _submultisets(items: list[tuple[int, int]], r: int, start: int = 0):
             yield [k] * take + rest
 
 
+def enumerate_leads(one: int, two: int, strength_kinds) -> list[tuple[int, ...]]:
+    """Every legal lead of the hand ``(one, two)``, sorted: singles, pairs and tractors (from the compiled
+    ``list_tractors``)."""
+    buf = np.empty((K.TRACTOR_CAP, 4), np.int64)
+    nt = K.list_tractors(_u(two), strength_kinds, buf)
+    leads = [(k,) for k in _kinds(one, 0)] + [(k, k) for k in _kinds(two, 0)]
+    for row in buf[:nt]:
+        m = int(K.tractor_mask(_u(two), strength_kinds, row))
+        leads.append(tuple(_kinds(m, m)))
+    return sorted(leads)
+
+
+def follow_spec(hand: Counter, n: int, pairs: int, e: int, eff) -> dict:
+    """The legal follows of ``hand`` to a lead of ``n`` cards with ``pairs`` pairs in effective suit ``e``
+    (``eff``: the kinds' effective suits), in the form of :meth:`ShengjiState.follow_structure`."""
+    suit = Counter({k: c for k, c in hand.items() if eff[k] == e})
+    h = sum(suit.values())
+    if h <= n:
+        return {"must": sorted(suit.elements()), "pool": hand - suit, "count": n - h, "min_pairs": 0}
+    held_pairs = sum(1 for c in suit.values() if c == 2)
+    return {"must": [], "pool": suit, "count": n, "min_pairs": min(pairs, held_pairs)}
+
+
+def enumerate_follows(spec: dict) -> list[tuple[int, ...]]:
+    """Every follow described by a :meth:`ShengjiState.follow_structure` dict, as sorted kind tuples."""
+    out = []
+    for chosen in _submultisets(sorted(spec["pool"].items()), spec["count"]):
+        if spec["min_pairs"] and sum(1 for v in Counter(chosen).values() if v == 2) < spec["min_pairs"]:
+            continue
+        out.append(tuple(sorted(spec["must"] + chosen)))
+    return out
+
+
 class ShengjiState(State):
     """One Shengji deal: declarations, burial and play (phases in the module docstring).
 
@@ -246,14 +278,7 @@ class ShengjiState(State):
         return [(int(c) >> 1,) * (1 + (int(c) & 1)) for c in out[:n]]
 
     def _leads(self, seat: int) -> list[tuple[int, ...]]:
-        one, two = int(self.hands[seat, 0]), int(self.hands[seat, 1])
-        buf = np.empty((K.TRACTOR_CAP, 4), np.int64)
-        nt = K.list_tractors(_u(two), self.tables[3], buf)
-        leads = [(k,) for k in _kinds(one, 0)] + [(k, k) for k in _kinds(two, 0)]
-        for row in buf[:nt]:
-            m = int(K.tractor_mask(_u(two), self.tables[3], row))
-            leads.append(tuple(_kinds(m, m)))
-        return sorted(leads)
+        return enumerate_leads(int(self.hands[seat, 0]), int(self.hands[seat, 1]), self.tables[3])
 
     def follow_structure(self, seat: int | None = None) -> dict:
         """The legal follows of ``seat`` (default: the player to move) in compact form: ``must`` (cards
@@ -264,23 +289,10 @@ class ShengjiState(State):
             raise IllegalAction("follow_structure is for a player following a lead", "wrong-phase")
         seat = self._to_move if seat is None else seat
         n, pairs, e, _ = self._lead
-        hand = self._hand_counter(seat)
-        suit = Counter({k: c for k, c in hand.items() if self.effective_suit(k) == e})
-        h = sum(suit.values())
-        if h <= n:
-            return {"must": sorted(suit.elements()), "pool": hand - suit, "count": n - h, "min_pairs": 0}
-        held_pairs = sum(1 for c in suit.values() if c == 2)
-        return {"must": [], "pool": suit, "count": n, "min_pairs": min(pairs, held_pairs)}
+        return follow_spec(self._hand_counter(seat), n, pairs, e, self.tables[0])
 
     def _follows(self, seat: int) -> list[tuple[int, ...]]:
-        spec = self.follow_structure(seat)
-        items = sorted(spec["pool"].items())
-        out = []
-        for chosen in _submultisets(items, spec["count"]):
-            if spec["min_pairs"] and sum(1 for v in Counter(chosen).values() if v == 2) < spec["min_pairs"]:
-                continue
-            out.append(tuple(sorted(spec["must"] + chosen)))
-        return out
+        return enumerate_follows(self.follow_structure(seat))
 
     # --- actions ----------------------------------------------------------------------------------
     def apply_action(self, action) -> None:
