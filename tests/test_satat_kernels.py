@@ -34,6 +34,9 @@ def test_random_rounds_equal_the_twin_deal_for_deal():
     assert out["caller"].tolist() == ref["caller"] and out["troupe"].tolist() == ref["troupe"]
     assert set(out["kind"].tolist()) >= {R.SEVEN, R.KOT}  # both common endings occur in 1500 rounds
     assert np.array_equal(out["returns"], out["points"].astype(float))
+    tricks, kind, points = np.zeros((1500, 2), np.int64), np.zeros(1500, np.int64), np.zeros((1500, 2), np.int64)
+    K.play_random_rounds(np.uint64(424242), tricks, kind, points)  # the plain composition of the kernels
+    assert kind.tolist() == ref["kind"] and tricks.tolist() == ref["tricks"] and points.tolist() == ref["points"]
 
 
 def test_random_round_through_the_state_equals_the_kernel():

@@ -31,14 +31,18 @@ def draw_value(c: int) -> int:
 
 
 def draw_caller(rng: Rng) -> tuple[int, list[dict[int, int]]]:
-    """The draw: the drawing seats take the top cards of a freshly shuffled deck in seat order; the
-    tied highest draw again. Returns the caller and every round of the draw (seat -> card)."""
+    """The draw: with the whole deck back each round, the drawing seats in seat order each take a random
+    card of those left (the j-th takes position ``j + below(52 - j)`` and swaps it to the front); the tied
+    highest draw again. Returns the caller and every round of the draw (seat -> card)."""
     seats = [0, 1, 2, 3]
     log = []
     while True:
         deck = list(range(52))
-        rng.shuffle(deck)
-        drawn = {s: deck[j] for j, s in enumerate(seats)}
+        drawn = {}
+        for j, s in enumerate(seats):
+            k = j + rng.below(52 - j)
+            deck[j], deck[k] = deck[k], deck[j]
+            drawn[s] = deck[j]
         log.append(drawn)
         best = max(draw_value(c) for c in drawn.values())
         tied = [s for s in seats if draw_value(drawn[s]) == best]

@@ -164,22 +164,25 @@ def draw_value(c):
 
 @njit(cache=True)
 def draw_caller(rng, deck, log):
-    """The draw for the first caller; returns (caller, rounds). Each round the drawing seats take the top
-    cards of a freshly shuffled deck in seat order; ``log[round, seat]`` gets the card (-1 not drawing;
-    rounds past ``log.shape[0]`` are not logged)."""
+    """The draw for the first caller; returns (caller, rounds). Each round the whole deck is back and the
+    drawing seats, in seat order, each take a uniformly random card of those left (a partial Fisher-Yates
+    from the front: the j-th drawer takes ``deck[j + below(52 - j)]``). ``log[round, seat]`` gets the card
+    (-1 not drawing; rounds past ``log.shape[0]`` are not logged)."""
     seats = 15
     rounds = 0
     while True:
         for i in range(52):
             deck[i] = i
-        shuffle(rng, deck)
         if rounds < log.shape[0]:
             for s in range(4):
                 log[rounds, s] = -1
         j, best, tied = 0, -2, 0
         for s in range(4):
             if seats >> s & 1:
-                c = deck[j]
+                k = j + below(rng, 52 - j)
+                c = deck[k]
+                deck[k] = deck[j]
+                deck[j] = c
                 j += 1
                 if rounds < log.shape[0]:
                     log[rounds, s] = c
@@ -337,7 +340,78 @@ def random_round(rng, hands, st):
 
 @njit(cache=True)
 def play_random_kernel(seed, tricks, kind, points, caller_out, troupe_out):
-    """Deal i from seed + i: the draw, the deal, a random Troupe, random rule-following play."""
+    """Deal i from seed + i: the draw, the deal, a random Troupe, random rule-following play.
+
+    The lean twin of ``init_round`` + ``random_round`` (same RNG draws, same outcomes; the tests compare
+    both with the reference): no Renonce can occur, so the round lives in local integers.
+    """
+    rng = np.zeros(1, dtype=np.uint64)
+    deck = np.empty(52, dtype=np.int64)
+    log = np.empty((0, 4), dtype=np.int64)
+    hands = np.empty(4, dtype=np.uint64)
+    for i in range(kind.shape[0]):
+        rng[0] = seed + np.uint64(i)
+        caller, _ = draw_caller(rng, deck, log)
+        deal(rng, deck, caller, hands)
+        troupe = below(rng, 4)
+        leader = caller
+        won_a, won_b, kot, t, end = 0, 0, -1, 0, NONE
+        while end == NONE:
+            seat = leader
+            lead = -1
+            best_key, best_seat = -2, leader
+            for j in range(4):
+                h = hands[seat]
+                c = random_card(rng, legal_mask(h, lead, troupe))
+                hands[seat] = h ^ bit(c)
+                if j == 0:
+                    lead = c
+                s = c // 13
+                if c == TWO_HEARTS:
+                    key = 1000
+                elif s == troupe:
+                    key = 100 + c % 13
+                elif s == lead // 13:
+                    key = c % 13
+                else:
+                    key = -1
+                if key > best_key:
+                    best_key, best_seat = key, seat
+                seat = (seat + 3) & 3
+            team = best_seat & 1
+            if team == 0:
+                won_a += 1
+                won = won_a
+            else:
+                won_b += 1
+                won = won_b
+            leader = best_seat
+            if kot >= 0:
+                if team != kot:
+                    end = KOT
+                elif t == 12:
+                    end = KOT52
+            elif won == 7:
+                if t == 6:
+                    kot = team
+                else:
+                    end = SEVEN
+            t += 1
+        scorer = kot if kot >= 0 else team
+        gained = 1 if end == SEVEN else (2 if end == KOT else 3)
+        tricks[i, 0] = won_a
+        tricks[i, 1] = won_b
+        kind[i] = end
+        points[i, 0] = gained if scorer == 0 else 0
+        points[i, 1] = gained if scorer == 1 else 0
+        caller_out[i] = caller
+        troupe_out[i] = troupe
+
+
+@njit(cache=True)
+def play_random_rounds(seed, tricks, kind, points):
+    """The plain composition ``draw_caller`` + ``deal`` + ``init_round`` + ``random_round`` per deal; the
+    tests check that ``play_random_kernel`` gives the same outcomes."""
     rng = np.zeros(1, dtype=np.uint64)
     deck = np.empty(52, dtype=np.int64)
     log = np.empty((0, 4), dtype=np.int64)
@@ -347,14 +421,11 @@ def play_random_kernel(seed, tricks, kind, points, caller_out, troupe_out):
         rng[0] = seed + np.uint64(i)
         caller, _ = draw_caller(rng, deck, log)
         deal(rng, deck, caller, hands)
-        troupe = below(rng, 4)
-        init_round(st, troupe, caller)
+        init_round(st, below(rng, 4), caller)
         random_round(rng, hands, st)
         tricks[i, 0] = st[WON_A]
         tricks[i, 1] = st[WON_B]
         kind[i] = st[KIND]
         points[i, 0] = st[POINTS_A]
         points[i, 1] = st[POINTS_B]
-        caller_out[i] = caller
-        troupe_out[i] = troupe
 

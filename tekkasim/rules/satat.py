@@ -5,10 +5,11 @@ Rules: ``shared/seeds/satat.txt`` as settled by ``spec/rules.md`` (Satat section
 
 Round flow
 ----------
-1. First round of a match (``new_deal(seed)`` without context): the draw. The drawing seats take the top
-   cards of a freshly shuffled deck in seat order (bottom, right, top, left); rank order K high, Q, J,
-   T ... 2, A low, 2♥ an ordinary 2; the seats tied for highest draw again from a fresh shuffle. The
-   highest drawer is the caller, the dealer is the seat before it clockwise (``(caller + 1) % 4``).
+1. First round of a match (``new_deal(seed)`` without context): the draw. In seat order (bottom, right,
+   top, left) each drawing seat takes a uniformly random card of those left in the full deck; rank order
+   K high, Q, J, T ... 2, A low, 2♥ an ordinary 2; the seats tied for highest draw again, the cards back
+   in the deck. The highest drawer is the caller, the dealer is the seat before it clockwise
+   (``(caller + 1) % 4``). ``State.draw`` and the record's ``draw`` keep every round of it.
 2. Deal (from the deal's seeded RNG): shuffle, then 5 to each seat clockwise from the caller, then 8 to
    each. Seat ``(caller + 3k) % 4`` gets deck cards ``5k..5k+4`` then ``20+8k..27+8k``; ``hands`` of the
    record are in this order, so the first five are the first five dealt.

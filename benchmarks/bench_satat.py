@@ -1,0 +1,60 @@
+"""Satat throughput: random rounds per second on one core in the compiled kernel (draw, deal, random
+Troupe, random rule-following play to the end of the round), against Feskot's random deals in the same run
+(goal: Satat within 1.5x of Feskot), and against the pure-Python twin and the Python State API."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from tekkasim.reference import satat as reference
+from tekkasim.rules import get_game
+
+
+def _rate(fn, n: int, repeats: int = 3) -> float:
+    """Best rate (items per second) of ``fn(n)`` over a few repeats."""
+    best = float("inf")
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        fn(n, r)
+        best = min(best, time.perf_counter() - t0)
+    return n / best
+
+
+def _state_api(game, n: int, seed: int) -> None:
+    rng = random.Random(seed)
+    for i in range(n):
+        state = game.new_deal(seed * n + i)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+
+
+def run(quick: bool) -> list[dict]:
+    satat = get_game("satat")
+    satat.play_random(10, 0)  # compile or load the cache outside the timing
+    n = 20_000 if quick else 1_000_000
+    rate = _rate(lambda k, r: satat.play_random(k, 1000 + r * k), n)
+    rows = []
+    try:
+        feskot = get_game("feskot")
+        feskot.play_random(10, 0)
+        feskot_rate = _rate(lambda k, r: feskot.play_random(k, 1000 + r * k), n)
+    except (ImportError, NotImplementedError):
+        feskot_rate = None
+    row = {"name": "random satat rounds (compiled, one core)", "value": rate, "unit": "rounds/s"}
+    if feskot_rate:
+        row |= {"reference": "feskot random deals, same run", "ratio": feskot_rate / rate,
+                "goal": "ratio <= 1.5 (Satat within 1.5x of Feskot)"}
+        rows.append(row)
+        rows.append({"name": "random feskot deals (compiled, same run)", "value": feskot_rate, "unit": "deals/s"})
+    else:
+        rows.append(row | {"note": "feskot not available: Satat alone"})
+    m = 300 if quick else 3000
+    ref_rate = _rate(lambda k, r: reference.play_random(k, 5000 + r * k), m, repeats=1)
+    rows.append({"name": "random satat rounds (pure-Python twin)", "value": ref_rate, "unit": "rounds/s",
+                 "reference": "compiled kernel", "ratio": rate / ref_rate, "goal": "speed-up, no target"})
+    k = 50 if quick else 500
+    api_rate = _rate(lambda j, r: _state_api(satat, j, r), k, repeats=1)
+    rows.append({"name": "random satat rounds (Python State API)", "value": api_rate, "unit": "rounds/s"})
+    return rows
