@@ -526,9 +526,10 @@ class SatatState(State):
         if self._troupe < 0:
             return f"troupe ({seat_name(self.caller)})"
         t, n = int(self._st[K.TRICK]), int(self._st[K.N_TABLE])
-        if n == 4:
-            t, n = t + 1, 0
-        return f"trick {t + 1}, play {n + 1} ({seat_name(self.current_player())})"
+        seat = seat_name(self.current_player())
+        if n == 4:  # the complete trick is still on the table: an accusation now concerns it
+            return f"trick {t + 2}, play 1 ({seat}; trick {t + 1} still on the table)"
+        return f"trick {t + 1}, play {n + 1} ({seat})"
 
     def to_record(self) -> dict:
         rec: dict[str, Any] = {"format": 1, "ruleset": "satat"}
@@ -569,7 +570,8 @@ class SatatState(State):
                 lines.append(f"draw {i + 1}: " + ", ".join(f"{seat_name(s)} {card_symbol(c)}" for s, c in r.items()))
         lines.append("Troupe: " + ("not chosen yet" if self._troupe < 0 else card_symbol(self._troupe * 13)[1:]))
         for s in range(4):
-            lines.append(f"  {seat_name(s):>6}: {' '.join(card_symbol(c) for c in self._dealt[s])}")
+            first, rest = self._dealt[s][:5], self._dealt[s][5:]
+            lines.append(f"  {seat_name(s):>6}: {' '.join(map(card_symbol, first))} | {' '.join(map(card_symbol, rest))}")
         if self._exchange:
             lines.append("exchange: " + "; ".join(f"{seat_name(g)} -> {seat_name(r)} {card_symbol(c)}"
                                                   for g, r, c in self._exchange))
