@@ -570,8 +570,8 @@ class SatatState(State):
                 lines.append(f"draw {i + 1}: " + ", ".join(f"{seat_name(s)} {card_symbol(c)}" for s, c in r.items()))
         lines.append("Troupe: " + ("not chosen yet" if self._troupe < 0 else card_symbol(self._troupe * 13)[1:]))
         for s in range(4):
-            first, rest = self._dealt[s][:5], self._dealt[s][5:]
-            lines.append(f"  {seat_name(s):>6}: {' '.join(map(card_symbol, first))} | {' '.join(map(card_symbol, rest))}")
+            first, rest = (" ".join(map(card_symbol, part)) for part in (self._dealt[s][:5], self._dealt[s][5:]))
+            lines.append(f"  {seat_name(s):>6}: {first} | {rest}")
         if self._exchange:
             lines.append("exchange: " + "; ".join(f"{seat_name(g)} -> {seat_name(r)} {card_symbol(c)}"
                                                   for g, r, c in self._exchange))
