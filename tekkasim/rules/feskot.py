@@ -238,9 +238,8 @@ class Trick52State(State):
         uniformly among the hidden places (other seats' unplayed cards, and in Feskot before Prime also
         the seat's own last eight), respecting hand sizes and the voids revealed by not following.
 
-        Exact: the number of cards of each suit per seat is drawn with the probabilities of a uniform
-        draw over every consistent deal (a count over suits), then the cards within each suit are
-        shuffled. ``rng`` is a kernel RNG array (``bits.new_rng``), advanced in place.
+        Exact (see ``_draw_hidden``): rejection of void-breaking deals, with an exact count over suits as
+        the fallback. ``rng`` is a kernel RNG array (``bits.new_rng``), advanced in place.
         """
         seat = parse_seat(seat)
         if not (isinstance(rng, np.ndarray) and rng.dtype == np.uint64 and rng.shape == (1,)):
@@ -379,12 +378,18 @@ class Trick52Game(Game):
         return dealt
 
     def from_hands(self, hands: dict, first: int | str = 0, **context) -> Trick52State:
-        """A deal with the given hands (seat -> 13 cards in the order dealt, as text or card ints) instead
+        """A deal with the given hands (seat -> 13 cards in the order dealt: a list of card texts or ints, or
+        one space-separated text) instead
         of a shuffle: for hand-built positions and tests. ``context`` as for ``new_deal`` (Tekka ``score``)."""
         if not isinstance(hands, dict):
             raise TekkasimError("hands must map each seat to its 13 cards")
-        texts = {key: [card_name(c) if isinstance(c, int) else c for c in cards] if isinstance(cards, list) else cards
-                 for key, cards in hands.items()}
+        texts = {}
+        for key, cards in hands.items():
+            if isinstance(cards, str):
+                cards = cards.replace(",", " ").split()
+            if isinstance(cards, list):
+                cards = [card_name(c) if isinstance(c, int) else c for c in cards]
+            texts[key] = cards
         record = {"ruleset": self.name, "first": SEATS[parse_seat(first)], "hands": texts}
         first_seat, dealt = self._parse_header(record)
         state = self._start(dealt, first_seat, None)
@@ -591,9 +596,39 @@ def _below_big(rng: np.ndarray, n: int) -> int:
             return r
 
 
+REJECTION_TRIES = 200
+
+
 def _draw_hidden(pool: int, caps: dict[int, int], void: dict[int, int], rng: np.ndarray) -> dict[int, list[int]]:
     """Deal the cards of ``pool`` to seats with ``caps`` places each, never giving a seat a suit set in
-    its ``void`` mask, uniformly over all such deals."""
+    its ``void`` mask, uniformly over all such deals.
+
+    First by rejection (shuffle the pool, deal it out, keep the deal if no void is broken: uniform over the
+    valid deals), which is one kernel shuffle when there are no voids; after ``REJECTION_TRIES`` failures
+    by the exact count over suits of ``_draw_counted``. Each path alone is uniform over the valid deals, so
+    their mixture is too.
+    """
+    seats = sorted(caps)
+    cards = np.array([c for c in range(52) if pool >> c & 1], np.int64)
+    tries = REJECTION_TRIES if any(void[s] for s in seats) else 1
+    for _ in range(tries):
+        bits.shuffle(rng, cards)
+        out, pos, ok = {}, 0, True
+        for s in seats:
+            hand = [int(c) for c in cards[pos:pos + caps[s]]]
+            pos += caps[s]
+            if any(void[s] >> (c // 13) & 1 for c in hand):
+                ok = False
+                break
+            out[s] = hand
+        if ok:
+            return out
+    return _draw_counted(pool, caps, void, rng)
+
+
+def _draw_counted(pool: int, caps: dict[int, int], void: dict[int, int], rng: np.ndarray) -> dict[int, list[int]]:
+    """``_draw_hidden`` by counting: the number of cards of each suit per seat is drawn with the weight of
+    the valid deals that share it (multinomials over suits), then each suit's cards are shuffled."""
     seats = sorted(caps)
     by_suit = [[c for c in range(13 * s, 13 * s + 13) if pool >> c & 1] for s in range(4)]
     memo: dict[tuple[int, tuple[int, ...]], int] = {}
