@@ -75,6 +75,7 @@ def test_legal_renonce_winner_exchange_on_many_random_cases():
         assert cards_of(int(K.legal_mask(m, lead, troupe))) == sorted(want)
         for c in hand:
             assert bool(K.is_renonce(m, lead, troupe, c)) == (lead >= 0 and c not in want)
+        assert cards_of(int(K.renonce_mask(m, lead, troupe))) == sorted(set(hand) - want)
         trick = deck[20:24] if rng.random() < 0.7 else [deck[20], 26, deck[21], deck[22]][: 4]
         rng.shuffle(trick)
         if len(set(trick)) == 4:

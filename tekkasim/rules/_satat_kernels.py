@@ -66,6 +66,12 @@ def legal_mask(hand, lead, troupe):
 
 
 @njit(cache=True)
+def renonce_mask(hand, lead, troupe):
+    """The held cards whose play now would be a Renonce (the possible plays are all of ``hand``)."""
+    return hand & ~legal_mask(hand, lead, troupe)
+
+
+@njit(cache=True)
 def is_renonce(hand, lead, troupe, card):
     """True if playing ``card`` (held) fails to follow when able."""
     return (legal_mask(hand, lead, troupe) >> np.uint64(card)) & ONE == ZERO
