@@ -76,7 +76,8 @@ replays each ``"redeal"`` action and checks it was allowed) and, for a match's f
 round of the draw). ``from_record`` returns the actions ``"redeal"`` (one per ``redealt`` deal), the Troupe
 suit letter, then the cards; an accusation, written into its trick as ``{"accuse": seat, "by": seat,
 "card": card}``, comes back as the text ``"accuse:<accused>:by:<accuser>:<card>"``. A record with
-``redeals`` but no ``redealt`` starts from ``hands`` with the redeals already counted.
+``redeals`` but no ``redealt`` starts from ``hands`` with the redeals already counted; a further redeal
+of a state read from a record is dealt from the record's ``seed`` (0 if none).
 
 Information
 -----------
@@ -436,9 +437,8 @@ class SatatState(State):
                 else:
                     dealt.append(pool[:13])
                     pool = pool[13:]
-            world._dealt = dealt
+            world._dealt = dealt  # a genuine deal: the exchange, if due, follows from it by the rules
             world._hands[:] = [_mask(h) for h in dealt]
-            world._resampled = True
             return world
         played = [[] for _ in range(4)]  # cards each seat played, in order
         for t in range(self._n_tricks()):
