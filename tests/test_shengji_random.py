@@ -1,0 +1,266 @@
+"""Shengji: the compiled kernels against the pure-Python reference on many random states (more than
+10,000 validator verdicts per run, plus shapes, trick winners, lead/follow enumeration, level changes
+and whole random deals with the same RNG stream)."""
+
+import random
+from collections import Counter
+from itertools import product
+
+import numpy as np
+import pytest
+
+from tekkasim.bits import new_rng
+from tekkasim.reference import shengji as R
+from tekkasim.reference.bits import Rng
+from tekkasim.rules import _shengji_kernels as K
+from tekkasim.rules import get_game
+from tekkasim.rules.shengji import enumerate_follows, enumerate_leads, follow_spec
+
+RULE = {K.OK: None, K.NOT_IN_HAND: "not-in-hand", K.LEAD_SHAPE: "lead-shape", K.CARD_COUNT: "card-count",
+        K.FOLLOW_SUIT: "follow-suit", K.FOLLOW_PAIRS: "follow-pairs"}
+DECK = [k for k in range(54)] * 2
+TABLES = {(t, lv): K.new_tables(t, lv) for t in range(5) for lv in range(13)}
+
+
+def masks(cards) -> tuple[np.uint64, np.uint64]:
+    one = two = 0
+    for k in cards:
+        if one >> k & 1:
+            two |= 1 << k
+        one |= 1 << k
+    return np.uint64(one), np.uint64(two)
+
+
+def random_position(rng: random.Random):
+    """A random trump, level and 108-card deck order: half the time uniform, half the time "pairy" (runs
+    of consecutive kinds with both copies side by side, lightly mixed), so that slices of it hold the
+    pairs and tractors that uniform deals rarely give."""
+    trump, level = rng.randrange(5), rng.randrange(13)
+    if rng.random() < 0.5:
+        deck = list(DECK)
+        rng.shuffle(deck)
+        return trump, level, deck
+    runs, k = [], 0
+    while k < 54:
+        length = rng.randint(1, 4)
+        runs.append([c for c in range(k, min(k + length, 54)) for _ in range(2)])
+        k += length
+    rng.shuffle(runs)
+    deck = [c for run in runs for c in run]
+    for _ in range(15):
+        i, j = rng.randrange(108), rng.randrange(108)
+        deck[i], deck[j] = deck[j], deck[i]
+    return trump, level, deck
+
+
+def test_validator_matches_reference_on_10000_states():
+    rng = random.Random(20261129)
+    ref_rng = Rng(7)
+    seen = Counter()
+    for _ in range(10_500):
+        trump, level, deck = random_position(rng)
+        eff, strength, suit_kinds, strength_kinds = TABLES[trump, level]
+        hand = deck[:rng.randint(1, 25)]
+        lead = None
+        if rng.random() < 0.75:
+            leads = R.legal_leads(Counter(deck[40:65]), trump, level)
+            lead = leads[rng.randrange(len(leads))]
+        n = 1 if lead is None else len(lead)
+        pick = rng.random()
+        if lead is not None and pick < 0.4 and len(hand) >= n:
+            play = R.random_follow(Counter(hand), lead, trump, level, ref_rng)
+        elif lead is None and pick < 0.4:
+            options = R.legal_leads(Counter(hand), trump, level)
+            play = options[rng.randrange(len(options))]
+        elif lead is not None and pick < 0.6 and sum(
+                R.effective_suit(k, trump, level) == R.effective_suit(lead[0], trump, level) for k in hand) >= n:
+            in_suit = [k for k in hand if R.effective_suit(k, trump, level) == R.effective_suit(lead[0], trump, level)]
+            play = rng.sample(in_suit, n)  # right suit, pairs by chance: tests the pair duty
+        elif pick < 0.85:
+            size = max(1, n + rng.choice((0, 0, 0, 0, -1, 1)) if lead else rng.randint(1, 6))
+            play = rng.sample(hand, min(size, len(hand)))
+        else:
+            play = rng.sample(deck, n)  # mostly cards the hand does not hold
+        if lead is None:
+            code = K.check_play(*masks(hand), *masks(play), 0, 0, 0, eff, strength, suit_kinds)
+        else:
+            pairs = sum(1 for v in Counter(lead).values() if v == 2)
+            code = K.check_play(*masks(hand), *masks(play), len(lead), pairs, int(eff[lead[0]]), eff, strength,
+                                suit_kinds)
+        if any(play.count(k) > 2 for k in play):
+            continue  # not a multiset of the two decks; the Python layer rejects it before the kernel
+        expected = R.play_error(Counter(hand), play, lead, trump, level)
+        assert RULE[int(code)] == expected, (trump, level, hand, lead, play)
+        seen[expected] += 1
+    assert sum(seen.values()) >= 10_000
+    assert all(seen[rule] >= 100 for rule in RULE.values()), seen
+
+
+def test_shapes_match_reference():
+    rng = random.Random(5)
+    found = Counter()
+    for _ in range(4000):
+        trump, level, deck = random_position(rng)
+        eff, strength, suit_kinds, _ = TABLES[trump, level]
+        hand = Counter(deck[:25])
+        pairs = [k for k in hand if hand[k] == 2]
+        if pairs and rng.random() < 0.6:
+            play = [k for k in rng.sample(pairs, rng.randint(1, min(4, len(pairs)))) for _ in range(2)]
+        else:
+            play = rng.sample(deck[:25], rng.randint(1, 4))
+        if any(play.count(k) > 2 for k in play):
+            continue
+        got = K.play_shape(*masks(play), eff, strength, suit_kinds)
+        got = None if got[0] < 0 else tuple(int(x) for x in got)
+        ref = R.shape(play, trump, level)
+        assert got == ref, (trump, level, play)
+        found[None if ref is None else min(ref[0], 2)] += 1
+    assert found[2] > 50 and found[1] > 500 and found[None] > 500
+
+
+def _ruff_or_follow(hand: Counter, lead: list[int], trump: int, level: int, rng: random.Random, ref_rng: Rng):
+    """A legal follow; a void player sometimes plays a trump play of the lead's shape when it has one."""
+    e = R.effective_suit(lead[0], trump, level)
+    void = all(R.effective_suit(k, trump, level) != e for k in hand.elements())
+    if void and rng.random() < 0.7:
+        trumps = Counter({k: v for k, v in hand.items() if R.effective_suit(k, trump, level) == R.TRUMP})
+        same = [p for p in R.legal_leads(trumps, trump, level) if len(p) == len(lead)
+                and R.shape(p, trump, level)[0] == R.shape(lead, trump, level)[0]]
+        if same:
+            return same[rng.randrange(len(same))]
+    return R.random_follow(hand, lead, trump, level, ref_rng)
+
+
+def test_trick_winners_match_reference():
+    rng = random.Random(11)
+    ref_rng = Rng(3)
+    outcomes = Counter()
+    for _ in range(3000):
+        trump, level, deck = random_position(rng)
+        eff, strength, suit_kinds, _ = TABLES[trump, level]
+        cut = rng.randint(4, 25)  # late in a deal hands are short and voids common
+        hands = [Counter(deck[cut * s:cut * s + cut]) for s in range(4)]
+        leads = R.legal_leads(hands[0], trump, level)
+        lead = max(rng.sample(leads, min(3, len(leads))), key=len)  # favour pairs and tractors
+        if len(lead) > cut:
+            continue
+        plays = [lead]
+        for s in (1, 2, 3):
+            plays.append(_ruff_or_follow(hands[s], lead, trump, level, rng, ref_rng))
+        shape, e, top = K.play_shape(*masks(lead), eff, strength, suit_kinds)
+        best, who = top + (16 if e == K.TRUMP else 0), 0
+        for s in (1, 2, 3):
+            assert R.play_error(hands[s], plays[s], lead, trump, level) is None
+            void = (int(masks(list(hands[s].elements()))[0]) & int(suit_kinds[e])) == 0
+            key = K.play_key(*masks(plays[s]), shape, e, void, eff, strength, suit_kinds)
+            if key > best:
+                best, who = key, s
+        ref = R.trick_winner(plays, hands, trump, level)
+        assert who == ref, (trump, level, plays)
+        ruff = who > 0 and R.effective_suit(plays[who][0], trump, level) != R.effective_suit(lead[0], trump, level)
+        outcomes["ruff" if ruff else ("follower" if who else "leader")] += 1
+        outcomes["tractor"] += len(lead) >= 4
+    assert outcomes["ruff"] > 100 and outcomes["follower"] > 300 and outcomes["tractor"] > 100, outcomes
+
+
+def test_lead_enumeration_matches_reference():
+    rng = random.Random(2)
+    tractors = 0
+    for _ in range(1500):
+        trump, level, deck = random_position(rng)
+        _, _, _, strength_kinds = TABLES[trump, level]
+        hand = deck[:rng.randint(1, 25)]
+        got = enumerate_leads(*(int(m) for m in masks(hand)), strength_kinds)
+        ref = sorted(tuple(sorted(p)) for p in R.legal_leads(Counter(hand), trump, level))
+        assert got == ref
+        tractors += sum(len(p) >= 4 for p in got)
+    assert tractors > 200
+
+
+def _brute_follows(hand: Counter, lead, trump, level):
+    items = sorted(hand.items())
+    out = set()
+    for counts in product(*[range(c + 1) for _, c in items]):
+        if sum(counts) != len(lead):
+            continue
+        play = [k for (k, _), c in zip(items, counts, strict=True) for _ in range(c)]
+        if R.play_error(hand, play, lead, trump, level) is None:
+            out.add(tuple(play))
+    return sorted(out)
+
+
+def test_follow_enumeration_is_complete_and_exact():
+    rng = random.Random(9)
+    total = 0
+    for _ in range(400):
+        trump, level, deck = random_position(rng)
+        eff = TABLES[trump, level][0]
+        hand = Counter(deck[:rng.randint(2, 9)])
+        leads = R.legal_leads(Counter(deck[20:45]), trump, level)
+        lead = max(rng.sample(leads, 3), key=len)
+        if len(lead) > sum(hand.values()):
+            continue
+        e = R.effective_suit(lead[0], trump, level)
+        pairs = sum(1 for v in Counter(lead).values() if v == 2)
+        got = sorted(enumerate_follows(follow_spec(hand, len(lead), pairs, e, eff)))
+        assert got == _brute_follows(hand, lead, trump, level)
+        total += len(got)
+    assert total > 1000
+
+
+def test_level_change_matches_reference():
+    for points in range(0, 405, 5):
+        assert tuple(K.level_change(points)) == R.level_change(points)
+
+
+@pytest.mark.parametrize("context, ref_args", [
+    ({}, ((0, 0), -1, 0)),
+    ({"levels": {"A": "K", "B": "7"}, "dealer": "left"}, ((11, 5), 3, 3)),
+    ({"levels": {"A": "A", "B": "A"}, "declare_first": "top"}, ((12, 12), -1, 2)),
+])
+def test_random_deals_match_reference(context, ref_args):
+    game = get_game("shengji")
+    out = game.play_random(60, 424242, **context)
+    keys = ["trump", "level", "dealer", "calls", "attacker_points", "kitty_bonus"]
+    for i in range(60):
+        ref = R.random_deal(424242 + i, *ref_args)
+        got = [int(out[k][i]) for k in keys] + [int(x) for x in out["returns"][i]] + [
+            int(x) for x in out["levels_after"][i]] + [int(out["next_dealer"][i]), int(out["match_winner"][i]),
+                                                       int(out["tricks"][i])]
+        assert got == ref, i
+
+
+def test_random_deals_look_like_shengji():
+    out = get_game("shengji").play_random(3000, 1)
+    assert set(np.unique(out["trump"])) == {0, 1, 2, 3, 4}
+    assert out["tricks"].min() >= 13 and out["tricks"].max() <= 25
+    assert (out["attacker_points"] - out["kitty_bonus"]).max() <= 200
+    assert (out["kitty_bonus"] > 0).any() and (out["calls"] == 0).any()
+    assert set(np.unique(out["returns"][:, 0])) >= {0, 1, 2}
+
+
+def test_resampled_worlds_respect_voids_and_differ_from_the_truth():
+    game = get_game("shengji")
+    rng = random.Random(4)
+    differ = checked = 0
+    for seed in range(3):
+        state = game.new_deal(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            if state.phase() != "play" or rng.random() > 0.25 or state.is_terminal():
+                continue
+            seat = state.current_player()
+            world = state.resample(seat, new_rng(seed))
+            eff = state.tables[0]
+            for s in range(4):
+                assert len(world.hand(s)) == len(state.hand(s))
+                for e in range(5):
+                    if state.voids[s, e]:
+                        assert all(eff[k] != e for k in world.hand(s).cards())
+            assert world.hand(seat) == state.hand(seat)
+            for s, call in state.declarations:  # what a seat showed was in its dealt hand
+                assert all(world.dealt[s].count(k) >= call.count(k) for k in call)
+            checked += 1
+            differ += any(world.hand(s) != state.hand(s) for s in range(4) if s != seat)
+    assert checked > 20 and differ >= checked - 2
