@@ -663,7 +663,15 @@ def _exchange_due(value) -> tuple[int, int] | None:
 
 
 class Satat(Game):
-    """Satat (Mauritius): clockwise play, Troupe, 2♥, KOT, Renonce and accusations; match to 5."""
+    """Satat (Mauritius): clockwise play, Troupe, 2♥, KOT, Renonce and accusations; match to 5.
+
+    >>> state = Satat().new_deal(4)
+    >>> state.where(), state.legal_actions() == [TROUPE, TROUPE + 1, TROUPE + 2, TROUPE + 3]
+    ('troupe (bottom)', True)
+    >>> state.apply_action(state.string_to_action("S"))
+    >>> state.where(), state.action_to_string(state.legal_actions()[0])
+    ('trick 1, play 1 (bottom)', '3C')
+    """
 
     name = "satat"
     description = "Mauritian Satat: Troupe from five cards, 2♥ beats all, KOT and KOT 52, Renonce accusations"
