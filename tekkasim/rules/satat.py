@@ -240,6 +240,8 @@ class SatatState(State):
         if self.phase() != "play":
             return False
         seat = self.current_player()
+        if not int(self._hands[seat]) >> card & 1:
+            raise IllegalAction(f"{seat_name(seat)} does not hold {card_name(card)}", "not-in-hand")
         return bool(K.is_renonce(self._hands[seat], K.current_lead(self._st), self._troupe, card))
 
     # --- contract ---------------------------------------------------------------------------------
@@ -272,6 +274,7 @@ class SatatState(State):
 
     def accusations(self, by_seat: int) -> list[int]:
         """The accusation actions open to ``by_seat`` now: one per opponent card on the current table."""
+        by_seat = parse_seat(by_seat)
         if self.phase() != "play":
             return []
         return sorted(accuse_action(s, by_seat, c) for s, c in self.table() if s % 2 != by_seat % 2)
