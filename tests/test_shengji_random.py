@@ -8,6 +8,8 @@ from itertools import product
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tekkasim.bits import new_rng
 from tekkasim.reference import shengji as R
@@ -264,3 +266,20 @@ def test_resampled_worlds_respect_voids_and_differ_from_the_truth():
             checked += 1
             differ += any(world.hand(s) != state.hand(s) for s in range(4) if s != seat)
     assert checked > 20 and differ >= checked - 2
+
+
+@settings(max_examples=300)
+@given(st.integers(0, 4), st.integers(0, 12), st.permutations(DECK), st.integers(1, 25), st.integers(0, 80),
+       st.integers(1, 6))
+def test_validator_property(trump, level, deck, hand_size, start, play_size):
+    """Hypothesis: any hand, any lead shape from another hand, any proposed cards of the hand."""
+    eff, strength, suit_kinds, _ = TABLES[trump, level]
+    hand = deck[:hand_size]
+    leads = R.legal_leads(Counter(deck[25:50]), trump, level)
+    lead = leads[start % len(leads)]
+    play = hand[:play_size]
+    pairs = sum(1 for v in Counter(lead).values() if v == 2)
+    code = K.check_play(*masks(hand), *masks(play), len(lead), pairs, int(eff[lead[0]]), eff, strength, suit_kinds)
+    assert RULE[int(code)] == R.play_error(Counter(hand), play, lead, trump, level)
+    legal = R.play_error(Counter(hand), play, None, trump, level) is None
+    assert legal == (K.check_play(*masks(hand), *masks(play), 0, 0, 0, eff, strength, suit_kinds) == K.OK)
