@@ -54,7 +54,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..bits import ONE, ZERO, below, bit, lowest, new_rng, popcount, random_card, shuffle, suit_mask
+from ..bits import ONE, ZERO, below, bit, kth, lowest, new_rng, popcount, random_card, shuffle, suit_mask
 
 # --- action encoding -------------------------------------------------------------------------------
 SIGNAL_MULT = 52
@@ -192,7 +192,7 @@ def card_power(c, led, prime):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def trick_winner(cards, leader, prime):
     """Seat that wins a complete trick: ``cards`` in play order from ``leader``."""
     led = cards[0] // 13
@@ -206,7 +206,7 @@ def trick_winner(cards, leader, prime):
     return (leader + best) & 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tekka_decided(info):
     """True once the Tekka contract is made or failed, whatever the remaining tricks bring."""
     declarer = info[I_DECLARER]
@@ -220,7 +220,7 @@ def tekka_decided(info):
     return ours >= target or theirs > 13 - target
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decided(info):
     """True once the deal's result can no longer change (Feskot: a team has 7 tricks)."""
     if info[I_RULESET] == FESKOT:
@@ -228,7 +228,7 @@ def decided(info):
     return tekka_decided(info)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tekka_score(info):
     """``(made, points A, points B)`` of a Tekka contract from the tricks won so far."""
     declarer = info[I_DECLARER]
@@ -290,7 +290,7 @@ def init_deal(d, ruleset, first, play_all, raises, signals):
         info[I_DECLARER] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _settle(info):
     """After a trick or an accepted raise: note a decision and end the deal if it is over."""
     if decided(info):
@@ -300,7 +300,7 @@ def _settle(info):
         info[I_TO_MOVE] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_card(d, c, signal):
     """The player to move plays card ``c`` with ``signal``."""
     info = d.info
@@ -331,7 +331,7 @@ def apply_card(d, c, signal):
     _settle(info)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_prime(d, suit):
     info = d.info
     info[I_PRIME] = suit
@@ -340,7 +340,7 @@ def apply_prime(d, suit):
     d.leader[0] = leader
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_call(d, code):
     """A Tekka call: 0 pass, 8..13, 14 = D13 (which any later seat may call again and then holds)."""
     info = d.info
@@ -365,7 +365,7 @@ def apply_call(d, code):
     info[I_TO_MOVE] = info[I_DECLARER]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_raise_request(d, code):
     info = d.info
     info[I_PENDING] = code
@@ -374,7 +374,7 @@ def apply_raise_request(d, code):
     info[I_TO_MOVE] = (info[I_DECLARER] + 1) & 3  # the next opponent in play order
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_raise_answer(d, accept):
     info = d.info
     if accept:
@@ -387,7 +387,7 @@ def apply_raise_answer(d, accept):
         _settle(info)  # a raise can fail at once (D13 after a trick lost)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_action(d, a):
     """Apply any action (assumed legal) for the player to move."""
     if a < PRIME_BASE:
@@ -402,7 +402,7 @@ def apply_action(d, a):
         apply_raise_answer(d, a == ACCEPT)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def current_legal_mask(d):
     """The cards the player to move may play (phase ``play`` only)."""
     info = d.info
@@ -411,6 +411,20 @@ def current_legal_mask(d):
     if info[I_PLAY] > 0:
         led = d.plays[info[I_TRICK], 0] // 13
     return legal_mask(d.hand[seat], led)
+
+
+@njit(cache=True, inline="always")
+def n_raises(info):
+    """How many raise requests the player to move may make now (0 unless the declarer on its turn)."""
+    if (
+        info[I_RAISES] == 1
+        and info[I_TO_MOVE] == info[I_DECLARER]
+        and info[I_RAISED] == 0
+        and info[I_DECIDED] == 0
+        and info[I_TARGET] != D13
+    ):
+        return 14 - max(info[I_TARGET] + 1, 9) + 1  # the targets above the contract, then D13
+    return 0
 
 
 @njit(cache=True)
@@ -425,13 +439,7 @@ def legal_actions(d, out):
             out[n] = lowest(m)
             n += 1
             m &= m - ONE
-        if (
-            info[I_RAISES] == 1
-            and info[I_TO_MOVE] == info[I_DECLARER]
-            and info[I_RAISED] == 0
-            and info[I_DECIDED] == 0
-            and info[I_TARGET] != D13
-        ):
+        if n_raises(info) > 0:
             for code in range(max(info[I_TARGET] + 1, 9), 14):
                 out[n] = RAISE_BASE + code
                 n += 1
@@ -458,9 +466,20 @@ def legal_actions(d, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_action(d, rng, buf):
-    """A uniformly random legal action (index ``below(rng, n)`` into the sorted legal list)."""
+    """A uniformly random legal action: index ``below(rng, n)`` into the sorted legal list. In play the
+    list is the legal cards (ascending) then the raise requests, so the index is read off the card mask
+    directly (the same draw, without building the list)."""
+    info = d.info
+    if info[I_PHASE] == PH_PLAY:
+        m = current_legal_mask(d)
+        nc = popcount(m)
+        nr = n_raises(info)
+        i = below(rng, nc + nr)
+        if i < nc:
+            return kth(m, i)
+        return RAISE_BASE + (D13 if i == nc + nr - 1 else max(info[I_TARGET] + 1, 9) + i - nc)
     n = legal_actions(d, buf)
     return buf[below(rng, n)]
 
