@@ -111,6 +111,11 @@ def _lockstep(game, ruleset, seed, rnd, raises=False, play_all=False):
         assert state.seat_tricks() == deal.seat_tricks()
         obs_voids = state.observation(0).public["voids"]
         assert obs_voids == [sum(1 << s for s in v) for v in deal.voids()]
+        # the 52 cards are conserved: held + played = dealt, seat by seat
+        for seat in range(4):
+            played = {c for t in deal.tricks for p, c, _ in t if p == seat}
+            assert state.hand(seat) == sum(1 << c for c in deal.held[seat])
+            assert set(deal.held[seat]) | played == set(deal.dealt[seat]) and not set(deal.held[seat]) & played
         compared += 1
         if not legal:
             break
@@ -119,8 +124,12 @@ def _lockstep(game, ruleset, seed, rnd, raises=False, play_all=False):
             a += 52 * rnd.choice([1, 2])
         state.apply_action(a)
         deal.apply(a)
+    assert len(deal.winners) <= 13 and sum(deal.team_tricks()) == len(deal.winners)
     if ruleset == "tekka":
         made, score = deal.tekka_result()
+        ctx = state.next_deal_context()
+        assert ctx["first"] == ref.tekka_next_first(deal.first, score)
+        assert ctx["score"] == tuple(score)
         result = state.result()
         assert result["made"] == made and [result["score"]["A"], result["score"]["B"]] == score
         assert state.contract()["target"] == ("D13" if deal.target == ref.D13 else deal.target)
@@ -128,6 +137,9 @@ def _lockstep(game, ruleset, seed, rnd, raises=False, play_all=False):
         assert raises_seen == [(t, j, "D13" if c == ref.D13 else c, acc) for t, j, c, acc in deal.raise_log]
     else:
         assert [state.result()["tricks"][t] for t in "AB"] == deal.team_tricks()
+        winner = 0 if deal.team_tricks()[0] > deal.team_tricks()[1] else 1
+        assert state.next_deal_context()["first"] == ref.feskot_next_first(deal.first, winner)
+        assert state.next_deck() == ref.next_deck(deal)
     return compared
 
 
