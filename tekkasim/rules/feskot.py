@@ -25,6 +25,16 @@ Actions: ``0..51`` cards, ``card + 52 * signal`` (1 slam, 2 drop) via :func:`wit
 ``PRIME_BASE + suit`` for the Prime choice. Phases: ``"prime"``, ``"play"``, ``"terminal"``. The state's
 arrays are ``_trick52.Arrays`` (documented field by field there).
 
+Beyond the base contract: ``game.from_hands(hands, first=...)`` builds a deal from given hands (tests,
+studies); ``state.rollout(rng)`` plays a copy of the state's arrays to the end with random legal actions in
+one kernel call (``_trick52.rollout``), for Monte Carlo; ``state.resample(seat, rng)`` is exact (uniform
+over every deal consistent with the seat's observation, voids included).
+
+>>> from tekkasim.rules import get_game
+>>> state = get_game("feskot").new_deal(7, first="top")
+>>> state.phase(), state.where(), len(state.legal_actions())
+('prime', 'prime choice (top)', 4)
+
 Records (records.md): ``from_record`` returns ``[trump, plays...]``. A record may stop at the deciding
 trick or carry on to trick 13; when it carries on (found by a dry run of its plays) the state is built
 "playing on" and accepts plays to trick 13, and the result counts every trick present.
@@ -480,17 +490,15 @@ class Trick52Game(Game):
         if state._i(k.I_PLAY_ALL):
             return state
         trial = state.clone()
-        for n, text in enumerate(actions):
-            if trial.is_terminal():
-                if n < len(actions):
-                    fresh = self._start(state.arrays.dealt.copy(), state.first, state.seed, play_all=1)
-                    self._restore_context(fresh, state)
-                    return fresh
-                break
+        for text in actions:
+            if trial.is_terminal():  # decided, and the record goes on
+                fresh = self._start(state.arrays.dealt.copy(), state.first, state.seed, play_all=1)
+                self._restore_context(fresh, state)
+                return fresh
             try:
                 trial.apply_action(trial.string_to_action(text))
             except TekkasimError:
-                break
+                return state  # verify will name this action
         return state
 
     def _restore_context(self, fresh: Trick52State, old: Trick52State) -> None:
