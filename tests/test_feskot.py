@@ -394,11 +394,11 @@ def test_resample_keeps_the_observation_and_respects_voids():
 
 def test_counted_resampler_is_uniform_too():
     """The exact fallback sampler alone, on a position where rejection is tight."""
-    from tekkasim.rules.feskot import _draw_counted, _draw_hidden
+    from tekkasim.rules.feskot import _draw_counted
 
     pool = sum(1 << c for c in parse_cards("2S 3S 4S 2H 3H 4D 5D"))
     caps, void = {1: 3, 2: 2, 3: 2}, {1: 0b1000, 2: 0b0100, 3: 0}  # right void in S, top in H
-    for draw in (_draw_counted, _draw_hidden):
+    for draw in (_draw_counted,):
         counts: dict = {}
         for i in range(4000):
             out = draw(pool, caps, void, new_rng(i))

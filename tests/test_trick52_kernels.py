@@ -251,3 +251,34 @@ def test_rollout_from_state_arrays_matches_reference():
             deal.apply(legal[rng.below(len(legal))])
         assert arrays.info[k.I_TEAM_TRICKS:k.I_TEAM_TRICKS + 2].tolist() == deal.team_tricks()
         assert not state.is_terminal() or state.team_tricks() == tuple(deal.team_tricks())
+
+
+def test_resample_kernel_equals_reference():
+    """``resample_hidden`` against ``reference.resample_by_rejection`` on random states, same RNG draws;
+    few tries so that rejections and failures both happen."""
+    rnd = random.Random(16)
+    compared = failures = 0
+    for seed in range(120):
+        ruleset = ("feskot", "tekka")[seed % 2]
+        game = get_game(ruleset)
+        state = game.new_deal(seed)
+        deal, _ = ref.new_deal(ruleset, seed, 0)
+        while not state.is_terminal():
+            seat = rnd.randrange(4)
+            tries = rnd.choice([1, 3, 50])
+            arrays = state.arrays.copy()
+            ok = k.resample_hidden(arrays, seat, new_rng(seed * 1000 + compared), tries)
+            hands = ref.resample_by_rejection(deal, seat, Rng(seed * 1000 + compared), tries)
+            if hands is None:
+                assert not ok and np.array_equal(arrays.dealt, state.arrays.dealt)
+                failures += 1
+            else:
+                assert ok and arrays.dealt.tolist() == hands
+                played = {c for t in deal.tricks for _, c, _ in t}
+                for s in range(4):
+                    assert int(arrays.hand[s]) == sum(1 << c for c in hands[s] if c not in played)
+            compared += 1
+            a = rnd.choice(state.legal_actions())
+            state.apply_action(a)
+            deal.apply(a)
+    assert compared > 2000 and failures > 10

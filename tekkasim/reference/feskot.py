@@ -310,3 +310,23 @@ def next_deck(deal: RefDeal) -> list[int]:
     played = [c for trick in deal.tricks for _, c, _ in trick]
     rest = [c for seat in range(4) for c in deal.dealt[seat] if c not in played]
     return played + rest
+
+
+def resample_by_rejection(deal: RefDeal, seat: int, rng: Rng, tries: int) -> list[list[int]] | None:
+    """Twin of ``_trick52.resample_hidden``: the hands in order dealt after redealing every card ``seat``
+    cannot see (other seats' unplayed cards; in Feskot before Prime also its own last eight), rejecting
+    deals that break a shown void; None if all ``tries`` failed."""
+    played = {c for trick in deal.tricks for _, c, _ in trick}
+    before_prime = deal.ruleset == "feskot" and deal.prime is None
+    places = [(s, i) for s in range(4) for i in range(13)
+              if deal.dealt[s][i] not in played and (s != seat or (before_prime and i >= 5))]
+    pool = [deal.dealt[s][i] for s, i in places]
+    voids = deal.voids()
+    for _ in range(tries):
+        rng.shuffle(pool)
+        if all(suit(c) not in voids[s] for (s, _), c in zip(places, pool, strict=True)):
+            hands = [list(h) for h in deal.dealt]
+            for (s, i), c in zip(places, pool, strict=True):
+                hands[s][i] = c
+            return hands
+    return None

@@ -601,9 +601,64 @@ def tekka_scores(infos, made_out, score_out):
         score_out[i, 1] = b
 
 
+@njit(cache=True)
+def resample_hidden(d, seat, rng, tries):
+    """Determinization in place: redeal every card ``seat`` cannot see, uniformly, by rejection.
+
+    The hidden places are the unplayed cards of the other seats and, in Feskot before Prime, the seat's own
+    last eight (it has seen only its first five). Their cards are shuffled together and put back place by
+    place (seats 0..3, positions in the order dealt); a deal that gives a seat a suit it has shown void in
+    is rejected. Returns True with ``d`` changed, or False (``d`` unchanged) if all ``tries`` failed, for
+    the caller's exact fallback. Accepted deals are uniform over the valid ones.
+    """
+    info = d.info
+    before_prime = info[I_RULESET] == FESKOT and info[I_PRIME] < 0
+    played = ZERO
+    for t in range(13):
+        for j in range(4):
+            if d.plays[t, j] >= 0:
+                played |= bit(d.plays[t, j])
+    slot_seat = np.empty(52, np.int64)
+    slot_pos = np.empty(52, np.int64)
+    pool = np.empty(52, np.int64)
+    n = 0
+    for s in range(4):
+        for i in range(13):
+            c = d.dealt[s, i]
+            if played & bit(c):
+                continue
+            if s == seat and not (before_prime and i >= 5):
+                continue
+            slot_seat[n] = s
+            slot_pos[n] = i
+            pool[n] = c
+            n += 1
+    for _ in range(tries):
+        for i in range(n - 1, 0, -1):
+            j = below(rng, i + 1)
+            tmp = pool[i]
+            pool[i] = pool[j]
+            pool[j] = tmp
+        ok = True
+        for i in range(n):
+            if (info[I_VOIDS + slot_seat[i]] >> (pool[i] // 13)) & 1:
+                ok = False
+                break
+        if ok:
+            for i in range(n):
+                d.dealt[slot_seat[i], slot_pos[i]] = pool[i]
+            for s in range(4):
+                h = ZERO
+                for i in range(13):
+                    h |= bit(d.dealt[s, i])
+                d.hand[s] = h & ~played
+            return True
+    return False
+
+
 __all__ = [
     "ACCEPT", "CALL_BASE", "D13", "DROP", "FESKOT", "I_CALLS", "N_INFO", "PASS", "PH_AUCTION", "PH_PLAY",
     "PH_PRIME", "PH_RAISE", "PH_TERMINAL", "PRIME_BASE", "RAISE_BASE", "REJECT", "SIGNAL_MULT", "SLAM", "TEKKA",
-    "Arrays", "apply_action", "legal_actions", "new_arrays", "popcount", "rollout", "tekka_score", "tekka_scores",
-    "trick_winner",
+    "Arrays", "apply_action", "legal_actions", "new_arrays", "popcount", "resample_hidden", "rollout", "tekka_score",
+    "tekka_scores", "trick_winner",
 ]

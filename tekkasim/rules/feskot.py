@@ -248,23 +248,26 @@ class Trick52State(State):
         uniformly among the hidden places (other seats' unplayed cards, and in Feskot before Prime also
         the seat's own last eight), respecting hand sizes and the voids revealed by not following.
 
-        Exact (see ``_draw_hidden``): rejection of void-breaking deals, with an exact count over suits as
-        the fallback. ``rng`` is a kernel RNG array (``bits.new_rng``), advanced in place.
+        Exact: first ``_trick52.resample_hidden`` (one kernel call: shuffle the hidden cards into the hidden
+        places, rejecting deals that break a void, up to ``REJECTION_TRIES`` times), then, if every try
+        failed, an exact count over suits (``_draw_counted``). Each path is uniform over the consistent
+        deals, so their mixture is too. ``rng`` is a kernel RNG array (``bits.new_rng``), advanced in place.
         """
         seat = parse_seat(seat)
         if not (isinstance(rng, np.ndarray) and rng.dtype == np.uint64 and rng.shape == (1,)):
             raise TekkasimError("resample needs a kernel RNG state: tekkasim.bits.new_rng(seed)")
+        new = self.clone()
+        if k.resample_hidden(new.arrays, seat, rng, REJECTION_TRIES):
+            return new
         slots, visible = self._hidden_slots(seat)
         played = self._played_mask()
         pool = FULL_DECK & ~played & ~visible
         caps = {s: len(pos) for s, pos in slots.items()}
         void = {s: self._i(k.I_VOIDS + s) if s != seat else 0 for s in slots}
-        by_seat = _draw_hidden(pool, caps, void, rng)
-        new = self.clone()
+        by_seat = _draw_counted(pool, caps, void, rng)
         a = new.arrays
         for s, positions in slots.items():
-            cards = by_seat[s]
-            for pos, c in zip(positions, cards, strict=True):
+            for pos, c in zip(positions, by_seat[s], strict=True):
                 a.dealt[s, pos] = c
         for s in range(4):
             m = 0
@@ -604,39 +607,14 @@ def _below_big(rng: np.ndarray, n: int) -> int:
             return r
 
 
-REJECTION_TRIES = 200
-
-
-def _draw_hidden(pool: int, caps: dict[int, int], void: dict[int, int], rng: np.ndarray) -> dict[int, list[int]]:
-    """Deal the cards of ``pool`` to seats with ``caps`` places each, never giving a seat a suit set in
-    its ``void`` mask, uniformly over all such deals.
-
-    First by rejection (shuffle the pool, deal it out, keep the deal if no void is broken: uniform over the
-    valid deals), which is one kernel shuffle when there are no voids; after ``REJECTION_TRIES`` failures
-    by the exact count over suits of ``_draw_counted``. Each path alone is uniform over the valid deals, so
-    their mixture is too.
-    """
-    seats = sorted(caps)
-    cards = np.array([c for c in range(52) if pool >> c & 1], np.int64)
-    tries = REJECTION_TRIES if any(void[s] for s in seats) else 1
-    for _ in range(tries):
-        bits.shuffle(rng, cards)
-        out, pos, ok = {}, 0, True
-        for s in seats:
-            hand = [int(c) for c in cards[pos:pos + caps[s]]]
-            pos += caps[s]
-            if any(void[s] >> (c // 13) & 1 for c in hand):
-                ok = False
-                break
-            out[s] = hand
-        if ok:
-            return out
-    return _draw_counted(pool, caps, void, rng)
+REJECTION_TRIES = 200  # kernel rejection tries before the exact counted draw
 
 
 def _draw_counted(pool: int, caps: dict[int, int], void: dict[int, int], rng: np.ndarray) -> dict[int, list[int]]:
-    """``_draw_hidden`` by counting: the number of cards of each suit per seat is drawn with the weight of
-    the valid deals that share it (multinomials over suits), then each suit's cards are shuffled."""
+    """Deal the cards of ``pool`` to seats with ``caps`` places each, never giving a seat a suit set in its
+    ``void`` mask, uniformly over all such deals, by counting: the number of cards of each suit per seat is
+    drawn with the weight of the valid deals that share it (multinomials over suits), then each suit's cards
+    are shuffled. The exact fallback of ``resample`` when rejection keeps failing."""
     seats = sorted(caps)
     by_suit = [[c for c in range(13 * s, 13 * s + 13) if pool >> c & 1] for s in range(4)]
     memo: dict[tuple[int, tuple[int, ...]], int] = {}
