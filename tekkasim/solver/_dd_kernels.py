@@ -189,36 +189,76 @@ def representatives(legal, hand, rem, variant):
     return out
 
 
+TT_WAYS = 32  # entries per bucket (one bucket per suit-length pattern + leader, several rank patterns)
+RESULT = np.uint64(1 << 63)  # search() returns RESULT | relevant-cards mask
+
+
 @njit(cache=True)
 def tt_new(bits):
-    return np.zeros((1 << bits, 3), dtype=np.uint64)
+    """An empty transposition table of ``2**bits`` entries (about 56 bytes each), in buckets of
+    ``TT_WAYS``: ``tt[bucket, field, way]`` with fields key0, key1, relevant cards, owners (2 planes),
+    bounds, and ``tt[bucket, 6, 0]`` the bucket's next slot to overwrite (oldest first)."""
+    return np.zeros((1 << (bits - 5), 7, TT_WAYS), dtype=np.uint64)
 
 
 @njit(cache=True, inline="always")
-def _keys(st, rem, leader, trump, variant):
-    p0 = pext(st[1] | st[3], rem)
-    p1 = pext(st[2] | st[3], rem)
-    l0 = np.uint64(popcount(rem & _smask(0)))
-    l1 = np.uint64(popcount(rem & _smask(1)))
-    l2 = np.uint64(popcount(rem & _smask(2)))
-    l3 = np.uint64(popcount(rem & _smask(3)))
-    flag = ZERO
-    if variant == SATAT and (rem & H2BIT) != ZERO:
-        flag = ONE
-    k0 = p0 | (l0 << np.uint64(52)) | (l1 << np.uint64(56)) | (l2 << np.uint64(60))
+def _seg(s, r):
+    """The cards of suit ``s`` ranked ``r`` or higher: a relevance segment."""
+    return ((SUIT13 << np.uint64(r)) & SUIT13) << np.uint64(13 * s)
+
+
+@njit(cache=True, inline="always")
+def _segments(m):
+    """Widen a card mask to whole top segments per suit (from its lowest card of each suit up)."""
+    out = ZERO
+    for s in range(4):
+        ms = m & _smask(s)
+        if ms != ZERO:
+            out |= _smask(s) & ~((ONE << np.uint64(lowest(ms))) - ONE)
+    return out
+
+
+@njit(cache=True, inline="always")
+def _trick_rel(trick, win_str, lead, trump, variant):
+    """Relevance of one complete trick: the winner's rank matters only if it beat a card of its own
+    suit (a ruff alone, a 2♥ or a lone card of the led suit wins whatever its rank)."""
+    if win_str >= 100:
+        return ZERO
+    if win_str >= 40:
+        s = trump
+        r = win_str - 40
+    else:
+        s = lead
+        r = win_str - 20
+    if popcount(trick & _rule_suit(s, variant)) >= 2:
+        return _seg(s, r)
+    return ZERO
+
+
+@njit(cache=True, inline="always")
+def _bucket_keys(st, leader, trump, variant):
+    """Suit lengths of every hand (4 bits each) and the leader, trump, variant and 2♥'s owner."""
+    k0 = ZERO
+    for h in range(4):
+        for s in range(4):
+            k0 = (k0 << np.uint64(4)) | np.uint64(popcount(st[h] & _rule_suit(s, variant)))
+    owner2 = 4
+    if variant == SATAT:
+        for h in range(4):
+            if (st[h] & H2BIT) != ZERO:
+                owner2 = h
     k1 = (
-        p1
-        | (l3 << np.uint64(52))
-        | (np.uint64(leader) << np.uint64(56))
-        | (np.uint64(trump) << np.uint64(58))
-        | (np.uint64(variant) << np.uint64(61))
-        | (flag << np.uint64(62))
+        np.uint64(leader)
+        | (np.uint64(trump) << np.uint64(2))
+        | (np.uint64(variant) << np.uint64(5))
+        | (np.uint64(owner2) << np.uint64(6))
+        | (ONE << np.uint64(10))  # never 0: an all-zero row is an empty entry
     )
     return k0, k1
 
 
 @njit(cache=True, inline="always")
-def _slot(k0, k1, size):
+def _bucket(k0, k1, size):
     h = k0 * _HASH1 + k1
     h ^= h >> np.uint64(29)
     h *= _HASH2
@@ -227,26 +267,30 @@ def _slot(k0, k1, size):
 
 
 @njit(cache=True)
-def last_trick_winner(st, leader, trump, variant):
-    """Each hand holds one card: the seat that wins the last trick."""
+def last_trick(st, leader, trump, variant):
+    """Each hand holds one card: ``RESULT`` if team A wins the last trick, or-ed with its relevance."""
     c = lowest(st[leader])
     lead = lead_suit_of(c, trump, variant)
     best = strength(c, trump, lead, variant)
     win = leader
-    seat = leader
-    for _ in range(3):
-        seat = next_seat(seat, variant)
-        c = lowest(st[seat])
-        s = strength(c, trump, lead, variant)
-        if s > best:
-            best = s
-            win = seat
-    return win
+    for h in range(4):
+        if h != leader:
+            x = lowest(st[h])
+            v = strength(x, trump, lead, variant)
+            if v > best:
+                best = v
+                win = h
+    trick = st[0] | st[1] | st[2] | st[3]
+    rel = _trick_rel(trick, best, lead, trump, variant)
+    if (win & 1) == 0:
+        return RESULT | rel
+    return rel
 
 
 @njit(cache=True)
 def quick_tricks(st, rem, seat, trump, variant):
-    """Tricks the side of ``seat`` surely wins by leading its own top cards from ``seat``'s hand.
+    """``(q, rel)``: tricks the side of ``seat`` surely wins by leading its own top cards from ``seat``'s
+    hand, and the cards that count depends on.
 
     A suit's top run (cards of ``seat`` with no other remaining card above them) is counted in no-trump,
     in the trump suit, and in side suits when neither opponent holds a trump: the leader never loses the
@@ -255,24 +299,61 @@ def quick_tricks(st, rem, seat, trump, variant):
     """
     hand = st[seat]
     opp = st[seat ^ 1] | st[seat ^ 3]
+    if variant == SATAT and (opp & H2BIT) != ZERO:
+        return 0, ZERO
     opp_trumps = trump < 4 and (opp & _rule_suit(trump, variant)) != ZERO
     q = 0
+    rel = ZERO
     for s in range(4):
         if opp_trumps and s != trump:
             continue
         rs = rem & _rule_suit(s, variant)
+        last = -1
         while rs != ZERO:
-            top = np.uint64(highest(rs))
-            if (hand >> top) & ONE == ZERO:
+            top = highest(rs)
+            if (hand >> np.uint64(top)) & ONE == ZERO:
                 break
             q += 1
-            rs ^= ONE << top
-    if variant == SATAT:
-        if (opp & H2BIT) != ZERO:
-            return 0  # an opponent's 2♥ can take the lead at any moment: nothing is sure
-        if (hand & H2BIT) != ZERO:
-            q += 1
-    return q
+            last = top
+            rs ^= ONE << np.uint64(top)
+        if last >= 0:
+            rel |= _seg(s, last % 13)
+    if variant == SATAT and (hand & H2BIT) != ZERO:
+        q += 1
+    return q, rel
+
+
+@njit(cache=True)
+def sure_trumps(st, rem, side, trump, variant):
+    """``(k, rel)``: tricks one hand of ``side`` (0 = A, 1 = B) wins whatever happens with its run of top
+    trumps (each wins the trick it is played to); Satat: plus its 2♥, minus one if the other side holds 2♥."""
+    best = 0
+    brel = ZERO
+    other2 = variant == SATAT and ((st[side ^ 1] | st[side ^ 3]) & H2BIT) != ZERO
+    for h in (side, side ^ 2):
+        k = 0
+        rel = ZERO
+        if trump < 4:
+            rs = rem & _rule_suit(trump, variant)
+            last = -1
+            while rs != ZERO:
+                top = highest(rs)
+                if (st[h] >> np.uint64(top)) & ONE == ZERO:
+                    break
+                k += 1
+                last = top
+                rs ^= ONE << np.uint64(top)
+            if last >= 0:
+                rel = _seg(trump, last % 13)
+        if variant == SATAT:
+            if (st[h] & H2BIT) != ZERO:
+                k += 1
+            elif other2 and k > 0:
+                k -= 1
+        if k > best:
+            best = k
+            brel = rel
+    return best, brel
 
 
 @njit(cache=True, inline="always")
@@ -329,14 +410,18 @@ def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
 
 
 @njit(cache=True)
-def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
+def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trump, variant, hint):
+    """Write the representatives into ``moves[depth]``, best first; ``hint`` (a card that refuted this
+    position or a sibling before, or -1) goes first. Returns their number."""
     n = 0
     m = reps
     while m != ZERO:
         c = lowest(m)
         m &= m - ONE
         sc = _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant)
-        # insertion sort on (score desc); scores kept in the row's tail half? use a parallel encoding
+        if c == hint:
+            sc += 1000
+        # insertion sort, score descending: score and card packed in one integer
         v = sc * 64 + c
         i = n
         while i > 0 and moves[depth, i - 1] < v:
@@ -351,57 +436,88 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
 
 # An explicit signature: numba's cache mis-links self-recursive functions compiled lazily (numba issue
 # 6061, a segfault on the second run); with the types fixed up front the recursive call is resolved.
-_SEARCH_SIG = types.boolean(
-    types.uint64[::1], types.uint64[:, ::1], types.int64[:, ::1], types.int64, types.int64, types.int64,
+_SEARCH_SIG = types.uint64(
+    types.uint64[::1], types.uint64[:, :, ::1], types.int64[:, ::1], types.int64, types.int64, types.int64,
     types.int64, types.int64, types.int64, types.int64, types.uint64, types.uint64, types.int64, types.int64,
 )
 
 
 @njit(_SEARCH_SIG, cache=True)
 def search(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left, target):
-    """True when team A can take at least ``target`` of the ``n_left`` tricks left (the current one
+    """Whether team A can take at least ``target`` of the ``n_left`` tricks left (the current one
     included), with ``seat`` to play at position ``pos`` of the current trick.
 
     ``lead``/``win_seat``/``win_str`` describe the trick so far (ignored at ``pos == 0``), ``rem`` holds
     every card still in a hand or on the table, ``trick`` the cards on the table.
+
+    Returns ``RESULT`` (bit 63) when the answer is yes, or-ed with the *relevant cards*: top segments of
+    each suit (all ranks from some rank up) outside which the cards may be exchanged between hands of
+    equal suit lengths without changing the answer. They key the table entries (partition search, as in
+    DDS's "winning ranks"): a stored result applies to every position that agrees on the suit lengths
+    of each hand and on who holds each relevant card.
     """
     st[4] += ONE
     if pos == 0:
         if target <= 0:
-            return True
+            return RESULT
         if target > n_left:
-            return False
+            return ZERO
         if n_left == 1:
-            return (last_trick_winner(st, seat, trump, variant) & 1) == 0
-        k0, k1 = _keys(st, rem, seat, trump, variant)
-        slot = _slot(k0, k1, tt.shape[0])
-        if tt[slot, 0] == k0 and tt[slot, 1] == k1:
-            b = tt[slot, 2]
-            if np.int64(b & MASK8) >= target:
-                st[5] += ONE
-                return True
-            if np.int64(b >> np.uint64(8)) < target:
-                st[5] += ONE
-                return False
-        q = quick_tricks(st, rem, seat, trump, variant)
-        if (seat & 1) == 0:
+            return last_trick(st, seat, trump, variant)
+        hint = np.int64(-1)
+        remx = rem & NOT_H2 if variant == SATAT else rem
+        k0, k1 = _bucket_keys(st, seat, trump, variant)
+        bk = _bucket(k0, k1, tt.shape[0])
+        p0 = pext(st[1] | st[3], remx)
+        p1 = pext(st[2] | st[3], remx)
+        for j in range(TT_WAYS):
+            if tt[bk, 0, j] == k0 and tt[bk, 1, j] == k1:
+                rc = tt[bk, 2, j]
+                if (p0 & rc) == tt[bk, 3, j] and (p1 & rc) == tt[bk, 4, j]:
+                    b = tt[bk, 5, j]
+                    best = np.int64((b >> np.uint64(16)) & MASK8) - 1
+                    if best >= 0:
+                        hint = best
+                    if np.int64(b & MASK8) >= target:
+                        st[5] += ONE
+                        return RESULT | _segments(pdep(rc, remx))
+                    if np.int64((b >> np.uint64(8)) & MASK8) < target:
+                        st[5] += ONE
+                        return _segments(pdep(rc, remx))
+        q, qrel = quick_tricks(st, rem, seat, trump, variant)
+        side = seat & 1
+        if side == 0:
             if q >= target:
                 st[6] += ONE
-                return True
+                return RESULT | qrel
         elif n_left - q < target:
             st[6] += ONE
-            return False
+            return qrel
+        if trump < 4 or variant == SATAT:
+            k, krel = sure_trumps(st, rem, side ^ 1, trump, variant)
+            if side == 1:
+                if k >= target:
+                    st[6] += ONE
+                    return RESULT | krel
+            elif n_left - k < target:
+                st[6] += ONE
+                return krel
+    else:
+        hint = np.int64(-1)
     hand = st[seat]
     legal = legal_mask(hand, pos, lead, variant)
     reps = representatives(legal, hand, rem, variant)
     depth = 4 * (13 - n_left) + pos
-    nm = _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trump, variant)
+    nm = _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trump, variant, hint)
     maximizing = (seat & 1) == 0
-    result = not maximizing
+    want = RESULT if maximizing else ZERO
     nxt = next_seat(seat, variant)
     # every argument of the recursive calls is a typed variable, never a literal (see _SEARCH_SIG)
     npos = np.int64(pos + 1)
     none = np.int64(-1)
+    rel = ZERO
+    cut = False
+    best_card = np.int64(-1)
     for i in range(nm):
         c = moves[depth, i]
         b = ONE << np.uint64(c)
@@ -419,33 +535,79 @@ def search(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, re
                 wstr = np.int64(cs)
             if pos == 3:
                 won = np.int64(1) if (ws & 1) == 0 else np.int64(0)
-                nrem = rem & ~(trick | b)
-                r = search(st, tt, moves, trump, variant, ws, np.int64(0), none, none, none, nrem, np.uint64(0),
-                           np.int64(n_left - 1), np.int64(target - won))
+                full = trick | b
+                r = search(st, tt, moves, trump, variant, ws, np.int64(0), none, none, none, rem & ~full,
+                           np.uint64(0), np.int64(n_left - 1), np.int64(target - won))
+                r |= _trick_rel(full, wstr, lead, trump, variant)
             else:
                 r = search(st, tt, moves, trump, variant, nxt, npos, lead, ws, wstr, rem, trick | b, n_left, target)
         st[seat] = hand
-        if r == maximizing:
-            result = maximizing
+        if (r & RESULT) == want:
+            rel = r & ~RESULT
+            cut = True
+            best_card = c
+            st[12 + pos] += ONE
+            if i == 0:
+                st[8 + pos] += ONE
             break
+        rel |= r
+    rel &= ~RESULT
+    if not cut:
+        # every move was refuted. Equivalent cards were searched once: a run whose top card is relevant
+        # must stay a run in any position that reuses this result, so its whole length becomes relevant.
+        for s in range(4):
+            sm = _rule_suit(s, variant)
+            lg = legal & sm
+            if (lg & (lg - ONE)) == ZERO:
+                continue
+            rs = rem & sm
+            cm = pext(lg, rs)
+            while cm != ZERO:
+                top = highest(cm)
+                low = top
+                while low > 0 and (cm >> np.uint64(low - 1)) & ONE:
+                    low -= 1
+                if (pdep(ONE << np.uint64(top), rs) & rel) == ZERO:
+                    break
+                if low != top:
+                    rel |= _seg(s, lowest(pdep(ONE << np.uint64(low), rs)) % 13)
+                cm &= (ONE << np.uint64(low)) - ONE
+    result = want if cut else (RESULT ^ want)
     if pos == 0:
-        k0, k1 = _keys(st, rem, seat, trump, variant)
-        slot = _slot(k0, k1, tt.shape[0])
-        if tt[slot, 0] == k0 and tt[slot, 1] == k1:
-            lb = np.int64(tt[slot, 2] & MASK8)
-            ub = np.int64(tt[slot, 2] >> np.uint64(8))
-        else:
-            lb = 0
-            ub = n_left
-        if result:
+        remx = rem & NOT_H2 if variant == SATAT else rem
+        k0, k1 = _bucket_keys(st, seat, trump, variant)
+        bk = _bucket(k0, k1, tt.shape[0])
+        rc = pext(rel, remx)
+        o0 = pext(st[1] | st[3], remx) & rc
+        o1 = pext(st[2] | st[3], remx) & rc
+        lb = 0
+        ub = n_left
+        slot = -1
+        old_best = ZERO
+        for j in range(TT_WAYS):
+            if (tt[bk, 0, j] == k0 and tt[bk, 1, j] == k1 and tt[bk, 2, j] == rc and tt[bk, 3, j] == o0
+                    and tt[bk, 4, j] == o1):
+                slot = j
+                lb = np.int64(tt[bk, 5, j] & MASK8)
+                ub = np.int64((tt[bk, 5, j] >> np.uint64(8)) & MASK8)
+                old_best = (tt[bk, 5, j] >> np.uint64(16)) & MASK8
+                break
+        if slot < 0:
+            slot = np.int64(tt[bk, 6, 0])
+            tt[bk, 6, 0] = np.uint64((slot + 1) % TT_WAYS)
+        if result != ZERO:
             if target > lb:
                 lb = target
         elif target - 1 < ub:
             ub = target - 1
-        tt[slot, 0] = k0
-        tt[slot, 1] = k1
-        tt[slot, 2] = np.uint64(lb) | (np.uint64(ub) << np.uint64(8))
-    return result
+        tt[bk, 0, slot] = k0
+        tt[bk, 1, slot] = k1
+        tt[bk, 2, slot] = rc
+        tt[bk, 3, slot] = o0
+        tt[bk, 4, slot] = o1
+        bst = np.uint64(best_card + 1) if best_card >= 0 else old_best
+        tt[bk, 5, slot] = np.uint64(lb) | (np.uint64(ub) << np.uint64(8)) | (bst << np.uint64(16))
+    return result | rel
 
 
 @njit(cache=True)
@@ -455,7 +617,8 @@ def solve_exact(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_st
     hi = n_left
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if search(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left, mid):
+        r = search(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left, mid)
+        if r & RESULT:
             lo = mid
         else:
             hi = mid - 1

@@ -199,7 +199,7 @@ class Solver:
         if not isinstance(tt_bits, int) or not 10 <= tt_bits <= 28:
             raise OptionError(f"tt_bits must be an integer in 10..28, not {tt_bits!r}")
         self.tt = K.tt_new(tt_bits)
-        self.st = np.zeros(8, dtype=np.uint64)
+        self.st = np.zeros(16, dtype=np.uint64)
         self.moves = np.zeros((53, 14), dtype=np.int64)
         self.out = np.zeros(52, dtype=np.int64)
 
@@ -238,9 +238,9 @@ class Solver:
         self._load(p)
         args = p._args()
         if p.to_move % 2 == 0:
-            return bool(K.search(self.st, self.tt, self.moves, *args, target))
+            return bool(K.search(self.st, self.tt, self.moves, *args, target) & K.RESULT)
         # the side to move reaches target  <=>  team A cannot reach n_left - target + 1
-        return not bool(K.search(self.st, self.tt, self.moves, *args, p.n_left - target + 1))
+        return not bool(K.search(self.st, self.tt, self.moves, *args, p.n_left - target + 1) & K.RESULT)
 
     def card_values(self, hands, trump, leader, table=(), ruleset: str = "feskot") -> dict[int, int]:
         """For each legal card of the seat to move: the tricks its side takes (among the tricks left,
