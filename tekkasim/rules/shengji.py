@@ -64,7 +64,7 @@ from typing import Any
 
 import numpy as np
 
-from ..bits import new_rng, next_u64
+from ..bits import below, new_rng, next_u64
 from ..cards import RANKS, SEATS, SUIT_SYMBOLS, SUITS, CardMultiset, card_name, card_symbol, parse_cards, parse_seat
 from ..errors import CardError, IllegalAction, OptionError, RecordError, SeatError, TekkasimError
 from ..records import FORMAT, require
@@ -269,6 +269,13 @@ class ShengjiState(State):
         return self._phase
 
     def legal_actions(self) -> list[tuple[int, ...]]:
+        """Every legal action, sorted, exact and complete (no merging of equivalent follows).
+
+        Worst case: a follow of a void (or short) player to a long tractor, where the free choice of
+        cards is enumerated: about 6,000 follows to a 2-pair tractor (20 ms), 60,000 to a 3-pair tractor
+        (0.3 s) and 300,000 to a 4-pair tractor (1.6 s). A random player should call
+        :meth:`random_legal_action` instead, which never enumerates; a searching bot can use
+        :meth:`follow_structure`."""
         if self._phase == "declare":
             return [()] + self._calls(self._to_move)
         if self._phase == "bury":
@@ -278,6 +285,33 @@ class ShengjiState(State):
                 return self._leads(self._to_move)
             return sorted(self._follows(self._to_move))
         return []
+
+    def random_legal_action(self, rng) -> tuple[int, ...]:
+        """One random legal action without enumerating the legal list, by the compiled random policy of
+        ``Shengji.play_random`` (module docstring, "Random play"): declarations, burials and leads are
+        uniform over the legal actions; a follow is *built* at random (short in the led suit: all of it
+        plus uniformly random other cards; else the required number of random pairs of the suit, then
+        random cards of the suit), which is legal but only near-uniform over the follows (it does not
+        weight multisets by how many ways they arise). Constant cost even where ``legal_actions()`` would
+        list 300,000 follows.
+
+        ``rng``: a kernel RNG state ``bits.new_rng(seed)`` (advanced in place); a ``random.Random``,
+        numpy ``Generator`` or int seed is turned into one."""
+        if self._phase == "terminal":
+            raise IllegalAction("the deal is over", "deal-over")
+        rng = _as_kernel_rng(rng)
+        if self._phase in ("declare", "bury"):
+            legal = self.legal_actions()  # at most 16 calls or 33 kinds
+            return legal[int(below(rng, len(legal)))]
+        seat = self._to_move
+        one, two = self.hands[seat, 0], self.hands[seat, 1]
+        if not self.trick:
+            buf = np.empty((K.TRACTOR_CAP, 4), np.int64)
+            po, pt = K.random_lead(rng, one, two, self.tables[3], buf)
+        else:
+            n, pairs, e, _ = self._lead
+            po, pt = K.random_follow(rng, one, two, n, pairs, e, self.tables[2])
+        return tuple(_kinds(int(po), int(pt)))
 
     def _calls(self, seat: int) -> list[tuple[int, ...]]:
         out = np.empty(16, np.int64)
@@ -497,19 +531,70 @@ class ShengjiState(State):
             played[(self.trick_leader + j) % 4].update(p)
         return played
 
-    def resample(self, seat: int, rng) -> ShengjiState:
-        """A full state consistent with ``seat``'s observation (rules in the module docstring)."""
+    def resample(self, seat: int, rng, tries: int = 50) -> ShengjiState:
+        """A full state consistent with ``seat``'s observation, the hidden cards redrawn (module docstring,
+        "Observation and resampling"). ``rng``: a kernel RNG state ``bits.new_rng(seed)`` (advanced), or a
+        ``random.Random``, numpy ``Generator``, ``reference.bits.Rng`` or int seed. ``tries``: constrained
+        draws validated by replay before the direct fallback world. Never returns the true hidden cards as
+        such: the only clone returned is of a finished deal seen by its dealer, from whom nothing is hidden."""
         seat = parse_seat(seat)
-        if self._phase == "terminal":
+        if not isinstance(tries, int) or tries < 0:
+            raise OptionError(f"tries must be a non-negative int, not {tries!r}")
+        if self._phase == "terminal" and seat == self.dealer:
             return self.clone()
         rnd = _as_random(rng)
-        for _ in range(50):
-            world = self._draw_world(seat, rnd)
+        caps = self.known_caps(seat)
+        for _ in range(tries):
+            world = self._draw_world(seat, rnd, caps)
             if world is not None:
                 return world
-        return self.clone()
+        return self._fallback_world(seat, rnd)
 
-    def _draw_world(self, o: int, rnd: random.Random) -> ShengjiState | None:
+    def known_caps(self, seat: int) -> list[dict[int, int]]:
+        """What the public plays (seen from ``seat``) prove about each other seat's *current* hand:
+        ``caps[s][k]`` is the most copies of kind k seat s can hold now (0 or 1; kinds not listed: 2).
+
+        * a void (a follow with fewer cards of the led effective suit than the lead) caps every kind of
+          that suit at 0;
+        * the pair duty: a follow made wholly of the led suit to a lead with p pairs, showing fewer than p
+          pairs, proves the seat then held no other pair of that suit, so for each kind k of the suit the
+          follow did not play twice, (copies held now) + (copies played in that follow and later) <= 1.
+        """
+        seat = parse_seat(seat)
+        caps: list[dict[int, int]] = [{} for _ in range(4)]
+        if self.tables is None:
+            return caps
+        eff = self.tables[0]
+        kinds_of = [[k for k in range(54) if eff[k] == e] for e in range(5)]
+        for s in range(4):
+            for e in range(5):
+                if s != seat and self.voids[s, e]:
+                    caps[s].update((k, 0) for k in kinds_of[e])
+        tricks = [(t["leader"], t["plays"]) for t in self.tricks]
+        if self.trick:
+            tricks.append((self.trick_leader, self.trick))
+        later = [Counter() for _ in range(4)]  # walking backwards: what each seat played after this play
+        for leader, plays in reversed(tricks):
+            lead = Counter(plays[0])
+            pairs = sum(1 for v in lead.values() if v == 2)
+            e = int(eff[plays[0][0]])
+            for j in range(len(plays) - 1, -1, -1):
+                s = (leader + j) % 4
+                play = Counter(plays[j])
+                if j and pairs and s != seat and all(eff[k] == e for k in play) \
+                        and sum(1 for v in play.values() if v == 2) < pairs:
+                    for k in kinds_of[e]:
+                        if play[k] < 2:
+                            caps[s][k] = max(0, min(caps[s].get(k, 2), 1 - play[k] - later[s][k]))
+                later[s].update(play)
+        return caps
+
+    def _draw_world(self, o: int, rnd: random.Random, caps: list[dict[int, int]],
+                    replay: bool = True) -> ShengjiState | None:
+        """One constrained draw (None when it fails). ``caps`` from :meth:`known_caps` (the fallback
+        passes fewer); with ``replay`` the world is rebuilt from its deal and every action re-applied
+        (a world some action of which is illegal is refused), else it is this state with the hidden
+        cards swapped in."""
         declaring = self._phase == "declare"
         d = self.dealer
         dealer_view = not declaring and o == d
@@ -519,8 +604,8 @@ class ShengjiState(State):
             hidden -= p
         if dealer_view:
             hidden -= Counter(self.buried)
-        caps = [0 if s == o else len(self.hand(s)) for s in range(4)]
-        caps.append(8 if declaring else (0 if dealer_view else len(self.buried)))
+        caps_size = [0 if s == o else len(self.hand(s)) for s in range(4)]
+        caps_size.append(8 if declaring else (0 if dealer_view else len(self.buried)))
         # restricted copies: (kind, allowed buckets) for cards a seat is known to hold or the kitty held
         restricted: list[tuple[int, frozenset]] = []
         shown = [Counter() for _ in range(4)]
@@ -544,19 +629,37 @@ class ShengjiState(State):
         if any(v < 0 for v in free.values()):
             return None
         cards = list(restricted) + [(k, None) for k in free.elements()]
-        allowed_of = []
-        for k, allowed in cards:
-            base = {s for s in range(5) if caps[s] > 0}
-            if self.tables is not None:
-                e = self.effective_suit(k)
-                base = {s for s in base if s == 4 or not self.voids[s, e]}
-            allowed_of.append(frozenset(base if allowed is None else base & allowed))
-        assignment = _assign(allowed_of, caps, rnd)
+        room = {s for s in range(5) if caps_size[s] > 0}
+        allowed_of: list[set] = []
+        copies: dict[int, list[int]] = {}
+        for i, (k, allowed) in enumerate(cards):
+            base = {s for s in room if s == 4 or caps[s].get(k, 2) > 0}
+            allowed_of.append(base if allowed is None else base & allowed)
+            copies.setdefault(k, []).append(i)
+        # a cap of 1 on a kind with two hidden copies: keep the bucket in one copy only (the one with the
+        # fewest options, so a restricted copy keeps it). Copies are interchangeable, so this loses no
+        # outcome unless three buckets cap the same kind at 1; then a random outcome is lost per draw.
+        for k, idx in copies.items():
+            if len(idx) < 2:
+                continue
+            ones = [s for s in range(4) if caps[s].get(k, 2) == 1]
+            rnd.shuffle(ones)
+            for s in ones:
+                having = [i for i in idx if s in allowed_of[i]]
+                if len(having) > 1:
+                    rnd.shuffle(having)
+                    keep = min(having, key=lambda i: len(allowed_of[i]))
+                    for i in having:
+                        if i != keep:
+                            allowed_of[i].discard(s)
+        assignment = _assign([frozenset(a) for a in allowed_of], caps_size, rnd)
         if assignment is None:
             return None
         got = [Counter() for _ in range(5)]
         for (k, _), b in zip(cards, assignment, strict=True):
             got[b][k] += 1
+        if any(got[s][k] > c for s in range(4) for k, c in caps[s].items()):
+            return None
         current = [self._hand_counter(s) if s == o else got[s] for s in range(4)]
         # the world's deal: current hands plus what each seat played (and, for the dealer, its burial
         # minus the kitty it took)
@@ -592,6 +695,19 @@ class ShengjiState(State):
                 dealt.append(cards_s)
         if sum(len(h) for h in dealt) != 100:
             return None
+        if not replay:
+            world = self.clone()
+            world.seed = None  # the true deal's seed would give the true hands away
+            world.dealt, world.kitty = dealt, kitty
+            for s in range(4):
+                if s != o:
+                    world.hands[s] = _masks(current[s].elements())
+            if declaring:
+                world.hands[4] = _masks(kitty)
+            elif not dealer_view:
+                world.hands[4] = _masks(buried_seq)
+                world.buried = list(buried_seq)
+            return world
         world = ShengjiState(self.game, dealt, kitty, self.levels, None if self.first_deal else self.dealer,
                              self.declare_first)
         burials = iter(buried_seq)
@@ -603,6 +719,23 @@ class ShengjiState(State):
         except TekkasimError:
             return None
         return world
+
+    def _fallback_world(self, o: int, rnd: random.Random) -> ShengjiState:
+        """The world when every constrained draw failed: hands assigned directly, not replayed. It keeps
+        hand sizes, the observer's own cards and private view, voids, declared cards and a turned-up
+        kitty, and relaxes the pair duty (another seat may hold a pair its earlier follow proved it did
+        not have); if even that cannot be met (an inconsistent state), voids are relaxed as well."""
+        caps = self.known_caps(o)
+        voids_only = [{k: c for k, c in cs.items() if c == 0 and self._void_kind(s, k)} for s, cs in enumerate(caps)]
+        for relaxed in (voids_only, [{} for _ in range(4)]):
+            for _ in range(20):
+                world = self._draw_world(o, rnd, relaxed, replay=False)
+                if world is not None:
+                    return world
+        raise TekkasimError("no world is consistent with this state (hand sizes and declared cards)")
+
+    def _void_kind(self, s: int, k: int) -> bool:
+        return self.tables is not None and bool(self.voids[s, int(self.tables[0][k])])
 
     # --- copies, text, records --------------------------------------------------------------------
     def clone(self) -> ShengjiState:
@@ -727,6 +860,13 @@ def _as_random(rng) -> random.Random:
     raise OptionError(f"resample needs an RNG (bits.new_rng array, Generator, Random or int), not {type(rng).__name__}")
 
 
+def _as_kernel_rng(rng) -> np.ndarray:
+    """A kernel RNG state: ``rng`` itself when it is one (``bits.new_rng``), else one seeded from it."""
+    if isinstance(rng, np.ndarray) and rng.dtype == np.uint64 and rng.shape == (1,):
+        return rng
+    return new_rng(_as_random(rng).getrandbits(64))
+
+
 def _assign(allowed_of: list[frozenset], caps: list[int], rnd: random.Random) -> list[int] | None:
     """A random assignment of cards to buckets (each card to one allowed bucket, bucket sizes exactly
     ``caps``), keeping Hall's condition (every bucket set can take the cards confined to it) after each
@@ -796,6 +936,7 @@ class Shengji(Game):
 
     name = "shengji"
     description = "double-deck promotion match: 108 cards, levels 2..A, kitty, pairs and tractors"
+    returns_unit = "levels"  # returns() are the levels each team gained in the deal
 
     def _context(self, context: dict, error: type[TekkasimError]):
         unknown = set(context) - {"levels", "dealer", "declare_first"}
