@@ -14,7 +14,7 @@ from tekkasim.errors import IllegalAction, OptionError, RecordError
 from tekkasim.reference import satat as R
 from tekkasim.rules import _satat_kernels as K
 from tekkasim.rules import get_game
-from tekkasim.rules.satat import REDEAL, TROUPE, SatatState, exchange_for
+from tekkasim.rules.satat import COLLECT, REDEAL, TROUPE, SatatState, decode_accusation, exchange_for
 from tekkasim.verify import replay_record, verify_record
 
 GAME = get_game("satat")
@@ -182,8 +182,17 @@ def test_seven_tricks_not_in_a_row_score_one():
          "9S 8D 9H 6C")
     assert not state.is_terminal()
     play(state, "8S 9D TH 7C")
+    # Decided but not over: the 8th trick stays on the table, its winner (bottom) may only collect it.
+    assert state.phase() == "collect" and not state.is_terminal() and state.current_player() == 0
+    assert state.legal_actions() == [COLLECT] and state.possible_actions() == [COLLECT]
+    assert state.where() == "trick 8 on the table (collect, bottom)"
+    assert state.observation(1).public["decided"] == "seven" and state.returns() == (0.0, 0.0)
+    assert "decided: seven" in state.render()
+    play(state, "collect")
     assert state.result() == {"tricks": {"A": 7, "B": 1}, "kind": "seven", "points": {"A": 1, "B": 0},
                               "renonces": []}
+    assert state.observation(1).public["decided"] is None
+    assert state.to_record()["tricks"][-1] == ["8S", "9D", "TH", "7C"]  # no "collect" in records
 
 
 def test_kot_then_a_lost_trick_scores_two():
@@ -191,6 +200,8 @@ def test_kot_then_a_lost_trick_scores_two():
     play(state, *KOT_TRICKS)
     assert not state.is_terminal() and state.observation(1).public["kot"] == 0  # KOT: play goes on
     play(state, "2C 9D TH AC")
+    assert state.phase() == "collect" and state.current_player() == 1  # right won the trick that broke the KOT
+    play(state, "collect")
     assert state.result()["kind"] == "kot" and state.returns() == (2.0, 0.0)
     assert state.result()["tricks"] == {"A": 7, "B": 1}
     with pytest.raises(IllegalAction) as err:
@@ -204,6 +215,8 @@ def test_kot_52_scores_three_and_can_be_won_by_the_two_of_hearts():
     play(state, *KOT_TRICKS, "7S 9D TH 9C", "6S TD JH TC", "5S JD QH JC", "4S QD KH QC", "3S KD AH KC")
     play(state, "2C AD 2H")  # top's 2♥ wins the last trick for team A
     play(state, "AC")
+    assert state.phase() == "collect" and state.current_player() == 2
+    play(state, "collect")
     assert state.result() == {"tricks": {"A": 13, "B": 0}, "kind": "kot52", "points": {"A": 3, "B": 0},
                               "renonces": []}
     assert state.next_deal_context()["exchange"] == {"cards": 2, "loser": "B"}
@@ -293,10 +306,143 @@ def test_accusation_after_a_kot_scores_only_the_accusation():
     assert state.next_deal_context()["exchange"] is None  # no exchange after a round ended by accusation
 
 
-def test_no_accusation_after_the_deciding_card():
+# --- the deciding trick stays on the table: accusations, then COLLECT ------------------------------
+
+# D7 (spades): right wins trick 1, team A the next seven; right holds 2♦ in trick 8 and discards 8♣ on
+# bottom's A♦ lead (a Renonce in the trick that gives team A its 7th trick).
+D7 = {"bottom": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 2C AD",
+      "left": "KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 3C 4C",
+      "top": "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+      "right": "AC KC QC JC TC 9C 8C 7C 6C 5C 2S 3S 2D"}
+D7_TRICKS = ["2C 3C 3H AC", "KC AS 4C 4H", "KS 3D 5H 2S", "QS 4D 6H 3S", "JS 5D 7H 5C", "TS 6D 8H 6C",
+             "9S 7D 9H 7C"]
+# D6 (spades): like D4, but top holds 3♣ (for right's 3♥): team A's KOT run, then in trick 8 top
+# discards J♥ on bottom's 2♣ lead while holding 3♣ and right's A♣ breaks the KOT.
+D6 = {"bottom": D4["bottom"], "left": D3["left"],
+      "top": "2H 3C 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+      "right": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3H 2S"}
+D6_KOT = ["AS 2D 4H 2S", "KS 3D 5H 4C", "QS 4D 6H 5C", "JS 5D 7H 6C", "TS 6D 8H 7C", "9S 7D 9H 8C",
+          "8S 8D TH 9C"]
+# With D4, right discards 3♣ on the first spade lead while holding 2♠ (a Renonce), and team A still
+# wins all 13 tricks; the 13th is won by top's 2♥.
+KOT52_WITH_RENONCE = ["AS 2D 3H 3C", "KS 3D 4H 2S", *KOT_TRICKS[2:], "7S 9D TH 9C", "6S TD JH TC",
+                      "5S JD QH JC", "4S QD KH QC", "3S KD AH KC", "2C AD 2H AC"]
+
+
+def test_seven_with_a_renonce_in_the_deciding_trick_then_collect():
+    state = deal(D7, "bottom", "S")
+    play(state, *D7_TRICKS)
+    assert state.observation(0).public["won"] == (6, 1) and state.phase() == "play"
+    play(state, "AD 8D TH 8C")  # right holds 2♦: Renonce; A♦ gives team A its 7th trick
+    assert state.renonces() == [(7, 1)]
+    assert state.phase() == "collect" and state.current_player() == 0 and not state.is_terminal()
+    assert state.observation(3).public["decided"] == "seven"
+    for by in range(4):  # every seat may still accuse an opponent's card of the deciding trick
+        opponents = sorted(c for s, c in state.table() if s % 2 != by % 2)
+        assert sorted(decode_accusation(a)[2] for a in state.accusations(by)) == opponents
+    assert len(state.accusations(0)) == 2 and len(state.accusations(1)) == 2
+    with pytest.raises(IllegalAction) as err:  # no card may follow the deciding trick
+        state.apply_action(parse_card("7S"))
+    assert err.value.rule == "round-decided"
+    play(state, "collect")  # nobody accused: the bluff went through
+    assert state.result() == {"tricks": {"A": 7, "B": 1}, "kind": "seven", "points": {"A": 1, "B": 0},
+                              "renonces": [[7, "right"]]}
+    with pytest.raises(IllegalAction) as err:
+        state.apply_action(COLLECT)
+    assert err.value.rule == "after-end"
+
+
+def test_correct_accusation_right_after_the_deciding_fourth_card():
+    state = deal(D7, "bottom", "S")
+    play(state, *D7_TRICKS, "AD 8D TH 8C")
+    accuse(state, "right", "top", "8C")
+    # The deciding trick counts for nobody: team A has 6 tricks, and scores 1 for the accusation only.
+    assert state.result() == {"tricks": {"A": 6, "B": 1}, "kind": "renonce", "points": {"A": 1, "B": 0},
+                              "renonces": [[7, "right"]]}
+    assert state.arrays[1][K.WINNERS + 7] == -1 and state.observation(1).public["decided"] is None
+    assert state.next_deal_context()["caller"] == "bottom"  # the caller's team scored: no rotation
+
+
+def test_wrong_accusation_right_after_the_deciding_fourth_card():
+    state = deal(D7, "bottom", "S")
+    play(state, *D7_TRICKS, "AD 8D TH 8C")
+    accuse(state, "left", "top", "8D")  # left never failed to follow
+    assert state.result() == {"tricks": {"A": 6, "B": 1}, "kind": "renonce", "points": {"A": 0, "B": 1},
+                              "renonces": [[7, "right"]]}
+    assert state.accusation() == {"accused": 3, "by": 2, "card": parse_card("8D"), "correct": False}
+
+
+def test_the_trick_that_breaks_a_kot_can_be_accused_or_collected():
+    state = deal(D6, "bottom", "S")
+    play(state, *D6_KOT)
+    assert state.phase() == "play" and state.legal_actions() != [COLLECT]  # KOT: no collect, play goes on
+    play(state, "2C 9D JH AC")  # top holds 3♣: Renonce; right's A♣ breaks the KOT
+    assert state.phase() == "collect" and state.current_player() == 1 and state.renonces() == [(7, 2)]
+    assert state.observation(0).public["decided"] == "kot" and state.legal_actions() == [COLLECT]
+    collected, wrong = state.clone(), state.clone()
+    accuse(state, "top", "left", "JH")
+    assert state.result() == {"tricks": {"A": 7, "B": 0}, "kind": "renonce", "points": {"A": 0, "B": 1},
+                              "renonces": [[7, "top"]]}
+    assert state.next_deal_context()["exchange"] is None
+    accuse(wrong, "bottom", "left", "2C")  # bottom followed suit all round: wrong, team A scores
+    assert wrong.result()["points"] == {"A": 1, "B": 0} and wrong.result()["tricks"] == {"A": 7, "B": 0}
+    play(collected, "collect")
+    assert collected.result()["kind"] == "kot" and collected.result()["points"] == {"A": 2, "B": 0}
+    assert collected.result()["tricks"] == {"A": 7, "B": 1}
+
+
+def test_the_thirteenth_trick_of_a_kot_52_can_be_accused_or_collected():
     state = deal(D4, "bottom", "S")
-    play(state, *KOT_TRICKS, "2C 9D TH AC")
-    assert state.is_terminal() and state.accusations(1) == []
+    play(state, *KOT52_WITH_RENONCE)
+    assert state.phase() == "collect" and state.current_player() == 2
+    assert state.observation(1).public["decided"] == "kot52" and state.renonces() == [(0, 1)]
+    collected, wrong = state.clone(), state.clone()
+    accuse(state, "right", "top", "AC")  # right's Renonce of trick 1 is proved by now
+    assert state.result() == {"tricks": {"A": 12, "B": 0}, "kind": "renonce", "points": {"A": 1, "B": 0},
+                              "renonces": [[0, "right"]]}
+    accuse(wrong, "left", "bottom", "AD")
+    assert wrong.result()["points"] == {"A": 0, "B": 1} and wrong.result()["kind"] == "renonce"
+    play(collected, "collect")
+    assert collected.result()["kind"] == "kot52" and collected.result()["points"] == {"A": 3, "B": 0}
+    assert collected.next_deal_context()["exchange"] == {"cards": 2, "loser": "B"}
+
+
+def test_records_of_the_deciding_trick_verify():
+    # Collected: the record holds no "collect"; from_record adds it after the deciding trick.
+    state = deal(D7, "bottom", "S")
+    play(state, *D7_TRICKS, "AD 8D TH 8C")
+    position = state.to_record()
+    assert position["unfinished"] is True and verify_record(position).unfinished
+    rebuilt, actions = GAME.from_record(position)  # an unfinished record stops before the collect
+    assert actions[-1] == "8C"
+    play(rebuilt, *actions)
+    assert rebuilt.phase() == "collect" and rebuilt.to_record() == position
+    collected = state.clone()
+    play(collected, "collect")
+    record = collected.to_record()
+    assert "collect" not in str(record["tricks"])
+    _, actions = GAME.from_record(record)
+    assert actions[-2:] == ["8C", "collect"]
+    verdict = verify_record(record)
+    assert verdict.ok and verdict.result["kind"] == "seven" and "trick 8 right" in verdict.line()
+    # Accused right after the fourth card of the deciding trick.
+    accuse(state, "right", "top", "8C")
+    record = state.to_record()
+    assert record["tricks"][-1] == ["AD", "8D", "TH", "8C", {"accuse": "right", "by": "top", "card": "8C"}]
+    _, actions = GAME.from_record(record)
+    assert actions[-2:] == ["8C", "accuse:right:by:top:8C"]
+    verdict = verify_record(record)
+    assert verdict.ok and verdict.result["kind"] == "renonce" and verdict.result["points"] == {"A": 1, "B": 0}
+    assert verdict.result["tricks"] == {"A": 6, "B": 1}
+    # Plays after the deciding trick come after the end of the round.
+    for extra in (lambda r: r["tricks"].append(["7S"]), lambda r: r["tricks"][-1].append("7S")):
+        bad = copy.deepcopy(collected.to_record())
+        extra(bad)
+        verdict = verify_record(bad)
+        assert not verdict.ok and "'7S' comes after the deal ended" in verdict.error
+    bad = copy.deepcopy(record)
+    bad["tricks"][-1].insert(4, "7S")  # a card between the deciding trick and the accusation
+    assert not verify_record(bad).ok
 
 
 # --- exchange -------------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ from tekkasim.reference import satat as R
 from tekkasim.reference.bits import Rng
 from tekkasim.rules import _satat_kernels as K
 from tekkasim.rules import get_game
-from tekkasim.rules.satat import ACCUSE, TROUPE, decode_accusation
+from tekkasim.rules.satat import ACCUSE, COLLECT, TROUPE, decode_accusation
+from tekkasim.verify import replay_record, verify_record
 
 GAME = get_game("satat")
 
@@ -106,13 +107,15 @@ def _ref_round(state):
     return R.Round(hands, state.troupe, state.caller)
 
 
-def test_state_steps_equal_the_twin_on_10000_states():
-    """Random rounds with Renonces (about one play in six is any held card) and accusations by any seat:
-    after every action the compiled state and the twin agree on everything the rules decide."""
+def test_state_steps_equal_the_twin_on_30000_states():
+    """Random rounds with Renonces (about one play in six is any held card) and accusations by any seat,
+    also on the deciding trick before its collect (one time in two there): after every action the
+    compiled state and the twin agree on everything the rules decide."""
     rng = random.Random(7)
     states = 0
     seed = 0
-    while states < 10_500:
+    windows = {"collect": 0, "accused": 0, "correct": 0}
+    while states < 30_500:
         seed += 1
         state = GAME.new_deal(seed)
         state.apply_action(TROUPE + rng.randrange(4))
@@ -120,16 +123,33 @@ def test_state_steps_equal_the_twin_on_10000_states():
         while not state.is_terminal():
             seat = state.current_player()
             assert seat == ref.to_move
-            assert state.legal_actions() == sorted(ref.legal())
-            assert state.possible_actions() == sorted(ref.hands[seat])
             accusations = [a for s in range(4) for a in state.accusations(s)]
-            if accusations and rng.random() < 0.02:
+            assert (state.phase() == "collect") == (ref.decided != R.NONE)
+            assert state.arrays[1][K.DECIDED] == ref.decided
+            if ref.decided != R.NONE:  # the deciding trick is on the table: accuse or collect
+                assert state.legal_actions() == state.possible_actions() == [COLLECT]
+                assert len(ref.table) == 4 and len(accusations) == 8  # each seat: 2 opponent cards
+                if rng.random() < 1 / 2:
+                    a = rng.choice(accusations)
+                    accused, by, card = decode_accusation(a)
+                    state.apply_action(a)
+                    correct = ref.accuse(by, card)
+                    assert correct == state.accusation()["correct"]
+                    windows["accused"] += 1
+                    windows["correct"] += correct
+                else:
+                    state.apply_action(COLLECT)
+                    ref.collect()
+                    windows["collect"] += 1
+            elif accusations and rng.random() < 0.02:
                 a = rng.choice(accusations)
                 accused, by, card = decode_accusation(a)
                 assert (accused, card) in ref.table and accused % 2 != by % 2
                 state.apply_action(a)
                 assert ref.accuse(by, card) == state.accusation()["correct"]
             else:
+                assert state.legal_actions() == sorted(ref.legal())
+                assert state.possible_actions() == sorted(ref.hands[seat])
                 pool = ref.hands[seat] if rng.random() < 1 / 6 else ref.legal()
                 card = rng.choice(sorted(pool))
                 assert state.is_renonce(card) == R.is_renonce(ref.hands[seat], ref.lead(), ref.troupe, card)
@@ -145,7 +165,13 @@ def test_state_steps_equal_the_twin_on_10000_states():
         assert result["kind"] == {R.SEVEN: "seven", R.KOT: "kot", R.KOT52: "kot52", R.RENONCE: "renonce"}[ref.kind]
         assert [result["points"]["A"], result["points"]["B"]] == ref.points
         assert [result["tricks"]["A"], result["tricks"]["B"]] == ref.won
-    assert states >= 10_000
+        if seed % 4 == 0:  # the record (no "collect" in it) replays to the same actions and result
+            record = state.to_record()
+            replayed, error = replay_record(record)
+            assert error is None and replayed.history() == state.history() and verify_record(record).ok
+    assert states >= 30_000
+    # Both ways out of the deciding trick, and both verdicts of an accusation there, occur many times.
+    assert windows["collect"] > 150 and windows["accused"] > 150 and 0 < windows["correct"] < windows["accused"]
 
 
 def test_accusation_actions_cover_exactly_the_opponent_cards_on_the_table():

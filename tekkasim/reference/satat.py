@@ -130,7 +130,13 @@ def exchange(hands: list[list[int]], troupe: int, k: int, loser: int) -> list[tu
 
 
 class Round:
-    """The play of one round, step by step: plays (renonces allowed) and accusations."""
+    """The play of one round, step by step: plays (renonces allowed), accusations and the collect.
+
+    The trick that decides the round (the 7th trick of a team not on a KOT run, the trick that breaks a
+    KOT, the 13th of a KOT 52) leaves the round *decided* (``decided`` holds its result) but not over:
+    the trick stays on the table, its winner is to move and may only :meth:`collect`, and anyone may
+    still accuse an opponent's card on it.
+    """
 
     def __init__(self, hands, troupe: int, caller: int):
         self.hands = [set(h) for h in hands]
@@ -143,6 +149,7 @@ class Round:
         self.kot: int | None = None
         self.over = False
         self.kind = NONE
+        self.decided = NONE  # the result of the deciding trick still on the table
         self.points = [0, 0]
         self.renonces: list[tuple[int, int]] = []
 
@@ -171,14 +178,22 @@ class Round:
         self.to_move = winner
         if self.kot is not None:
             if team != self.kot:
-                self._end(KOT, self.kot, 2)
+                self.decided = KOT
             elif len(self.winners) == 13:
-                self._end(KOT52, team, 3)
+                self.decided = KOT52
         elif self.won[team] == 7:
             if all(w % 2 == team for w in self.winners):
                 self.kot = team
             else:
-                self._end(SEVEN, team, 1)
+                self.decided = SEVEN
+
+    def collect(self) -> None:
+        """The deciding trick's winner collects it: the round ends with the decided result."""
+        kind, self.decided = self.decided, NONE
+        if kind == SEVEN:
+            self._end(SEVEN, self.winners[-1] % 2, 1)
+        else:
+            self._end(kind, self.kot, 2 if kind == KOT else 3)
 
     def accuse(self, by: int, card: int) -> bool:
         """``by`` accuses the player of ``card`` on the table; the round ends. Returns correctness."""
@@ -187,6 +202,7 @@ class Round:
         if len(self.table) == 4:  # accused right after the fourth card: the trick counts for nobody
             self.won[self.winners[-1] % 2] -= 1
             self.winners[-1] = None
+        self.decided = NONE
         self._end(RENONCE, by % 2 if correct else 1 - by % 2, 1)
         return correct
 
@@ -198,7 +214,7 @@ class Round:
 
 def play_random(n_deals: int, seed: int) -> dict[str, list]:
     """The twin of ``Satat.play_random``: deal i from seed + i, the draw, a random Troupe, random
-    rule-following plays until the round ends."""
+    rule-following plays until the round is decided, then the collect."""
     out: dict[str, list] = {"tricks": [], "kind": [], "points": [], "caller": [], "troupe": []}
     for i in range(n_deals):
         rng = Rng(seed + i)
@@ -207,6 +223,9 @@ def play_random(n_deals: int, seed: int) -> dict[str, list]:
         troupe = rng.below(4)
         game = Round(hands, troupe, caller)
         while not game.over:
+            if game.decided != NONE:  # random players never accuse: collect at once, no RNG draw
+                game.collect()
+                break
             legal = 0
             for c in game.legal():
                 legal |= 1 << c

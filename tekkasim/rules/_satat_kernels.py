@@ -8,13 +8,16 @@ A round in play is two arrays (pgx style), which the Python ``State`` wraps and 
 
   ==================  ===========================================================================
   ``st[TROUPE]``      Troupe suit 0..3 (C D H S)
-  ``st[TO_MOVE]``     seat to play, -1 once the round is over
+  ``st[TO_MOVE]``     seat to play (the winner to collect while ``DECIDED``), -1 once the round is over
   ``st[TRICK]``       index (0-based) of the trick on the table
   ``st[N_TABLE]``     cards of that trick on the table, 0..4. 4 = complete but still on the table
                       (it is gathered when the next card is led), so an accusation can still be made
   ``st[WON_A/B]``     tricks won by team A / B (a trick accused right after its 4th card counts for nobody)
   ``st[KOT]``         team that won the first 7 tricks (KOT, play goes on), else -1
   ``st[OVER]``        1 when the round has ended
+  ``st[DECIDED]``     while the deciding trick is still on the table (the round is decided but not
+                      over): its result, 1 seven, 2 KOT, 3 KOT 52; else 0. ``collect`` ends the round
+                      with it, ``accuse`` replaces it
   ``st[KIND]``        0 in play, 1 seven, 2 KOT, 3 KOT 52, 4 ended by an accusation
   ``st[POINTS_A/B]``  points of the round
   ``st[RENONCERS]``   bit s set once seat s has committed a Renonce this round
@@ -41,7 +44,7 @@ FACES = np.uint64(sum(1 << (s * 13 + r) for s in range(4) for r in (9, 10, 11)))
 NONE, SEVEN, KOT, KOT52, RENONCE = 0, 1, 2, 3, 4
 
 TROUPE, TO_MOVE, TRICK, N_TABLE, WON_A, WON_B, KOT_TEAM, OVER, KIND, POINTS_A, POINTS_B = range(11)
-RENONCERS, ACCUSER, ACCUSED_CARD, ACCUSATION_OK = 11, 12, 13, 14
+RENONCERS, ACCUSER, ACCUSED_CARD, ACCUSATION_OK, DECIDED = 11, 12, 13, 14, 15
 PLAYS = 16
 RENONCE_AT = PLAYS + 52
 LEADERS = RENONCE_AT + 52
@@ -263,8 +266,9 @@ def _end(st, kind, team, points):
 
 @njit(cache=True)
 def play_card(hands, st, card):
-    """The seat to move plays ``card`` (held; a Renonce is allowed and marked). Resolves a full trick,
-    counts it and ends the round when it is decided."""
+    """The seat to move plays ``card`` (held; a Renonce is allowed and marked; never while ``DECIDED``).
+    Resolves a full trick and counts it. The trick that decides the round only sets ``st[DECIDED]``: it
+    stays on the table, open to accusations, until its winner collects it (``collect``)."""
     seat = st[TO_MOVE]
     troupe = st[TROUPE]
     if st[N_TABLE] == 4:
@@ -298,14 +302,26 @@ def play_card(hands, st, card):
     st[TO_MOVE] = winner
     if st[KOT_TEAM] >= 0:
         if team != st[KOT_TEAM]:
-            _end(st, KOT, st[KOT_TEAM], 2)
+            st[DECIDED] = KOT
         elif t == 12:
-            _end(st, KOT52, team, 3)
+            st[DECIDED] = KOT52
     elif st[WON_A + team] == 7:
         if t == 6:  # seven tricks out of the first seven: KOT, play goes on
             st[KOT_TEAM] = team
         else:
-            _end(st, SEVEN, team, 1)
+            st[DECIDED] = SEVEN
+
+
+@njit(cache=True)
+def collect(st):
+    """The winner of the deciding trick collects it (``st[DECIDED]`` set): the round ends with its result,
+    1 point for seven tricks, 2 for a KOT broken by that trick, 3 for a KOT 52."""
+    kind = st[DECIDED]
+    st[DECIDED] = NONE
+    if kind == SEVEN:
+        _end(st, SEVEN, st[WINNERS + st[TRICK]] & 1, 1)
+    else:
+        _end(st, kind, st[KOT_TEAM], 2 if kind == KOT else 3)
 
 
 @njit(cache=True)
@@ -331,15 +347,20 @@ def accuse(st, by, card):
     st[ACCUSER] = by
     st[ACCUSED_CARD] = card
     st[ACCUSATION_OK] = correct
+    st[DECIDED] = NONE  # an accusation on the deciding trick replaces its result
     _end(st, RENONCE, (by & 1) if correct else 1 - (by & 1), 1)
     return correct
 
 
 @njit(cache=True)
 def random_round(rng, hands, st):
-    """Play the round in ``st`` to its end with uniformly random rule-following cards."""
+    """Play the round in ``st`` to its end with uniformly random rule-following cards; nobody accuses,
+    so the deciding trick is collected at once (no RNG draw for it)."""
     troupe = st[TROUPE]
     while st[OVER] == 0:
+        if st[DECIDED] != NONE:
+            collect(st)
+            break
         seat = st[TO_MOVE]
         play_card(hands, st, random_card(rng, legal_mask(hands[seat], current_lead(st), troupe)))
 
@@ -349,7 +370,8 @@ def play_random_kernel(seed, tricks, kind, points, caller_out, troupe_out):
     """Deal i from seed + i: the draw, the deal, a random Troupe, random rule-following play.
 
     The lean twin of ``init_round`` + ``random_round`` (same RNG draws, same outcomes; the tests compare
-    both with the reference): no Renonce can occur, so the round lives in local integers.
+    both with the reference): no Renonce can occur, so the round lives in local integers, and as nobody
+    accuses, the deciding trick is collected implicitly (``end`` is its result).
     """
     rng = np.zeros(1, dtype=np.uint64)
     deck = np.empty(52, dtype=np.int64)

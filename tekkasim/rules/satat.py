@@ -35,8 +35,14 @@ Round flow
    change the suit to follow. Winner: 2♥, else the highest Troupe, else the highest card of the led suit.
 6. End: a team with 7 tricks ends the round for 1 point (``"seven"``), unless it won the first 7 in a row
    (KOT): play goes on; if it then loses a trick the round ends with 2 points (``"kot"``); all 13 give 3
-   (``"kot52"``). The round ends the moment its deciding trick is complete: no accusation can follow the
-   deciding card (the deal is terminal; a Renonce in the deciding trick goes unpunished).
+   (``"kot52"``). The trick that decides the round (the 7th trick of a team not on a KOT run, the trick
+   that breaks a KOT, the 13th trick of a KOT 52) does not end it by itself: after its fourth card the
+   round is *decided* but not over. Phase ``"collect"``: the trick stays on the table (as every trick
+   does until the next lead), its winner is to move and its only action is ``COLLECT`` (text
+   ``"collect"``), which ends the round with the decided result. Until then any seat may accuse an
+   opponent's card on that table, exactly as after any other fourth card: the trick then counts for
+   nobody and the accusation decides the round instead (so a Renonce in the deciding trick can be
+   punished). After the 7th trick of a KOT run there is no collect: play simply goes on.
 
 Renonce and accusations
 -----------------------
@@ -45,8 +51,9 @@ a Renonce (after a 2♥ lead, not playing Troupe while holding it; 2♥ itself i
 :meth:`~SatatState.legal_actions` lists the rule-following plays only, :meth:`~SatatState.possible_actions`
 every card held. Any seat may accuse an opponent by naming that opponent's card on the current table,
 whenever the current trick has at least one card on the table, **including after its fourth card**: a
-complete trick stays on the table (``st[N_TABLE] == 4``, phase still ``"play"``, the winner to move) until
-its winner leads the next card, and an accusation then makes that trick count for nobody.
+complete trick stays on the table (``st[N_TABLE] == 4``, the winner to move) until its winner leads the
+next card (phase ``"play"``) or, for the deciding trick, collects it (phase ``"collect"``), and an
+accusation then makes that trick count for nobody.
 :meth:`~SatatState.accusations` lists the accusation actions open to a seat now, so a tournament runner
 can offer every seat the chance after each card. Correct (the accused has committed at least one Renonce
 this round, up to and including the accused card) -> the accuser's team scores 1; wrong -> the other team
@@ -56,8 +63,15 @@ round, even after a KOT, and no exchange follows it.
 Actions (ints)
 --------------
 ``0..51`` play that card; ``TROUPE + s`` (52..55) choose Troupe suit s (C D H S); ``REDEAL`` (56) ask for a
-redeal; ``ACCUSE + (accused * 4 + by) * 52 + card`` (64..895) an accusation. Text forms (records.md):
-``"TS"``, ``"S"``, ``"redeal"``, ``"accuse:right:by:top:TS"`` (accused seat, accuser, accused card).
+redeal; ``COLLECT`` (57) the deciding trick's winner collects it and ends the round (phase ``"collect"``
+only); ``ACCUSE + (accused * 4 + by) * 52 + card`` (64..895) an accusation (58..63 unused). Text forms
+(records.md): ``"TS"``, ``"S"``, ``"redeal"``, ``"collect"``, ``"accuse:right:by:top:TS"`` (accused seat,
+accuser, accused card).
+
+Phases: ``"redeal-or-troupe"``, ``"troupe"``, ``"play"`` (a card is due; ``legal_actions`` the cards that
+follow suit, ``possible_actions`` every card held), ``"collect"`` (the deciding trick is on the table;
+``legal_actions`` and ``possible_actions`` are both ``[COLLECT]``), ``"terminal"``. Accusations are open
+in ``"play"`` (once a card is on the table) and ``"collect"``.
 
 Next round and match
 --------------------
@@ -70,7 +84,12 @@ Records
 -------
 ``hands`` are the hands **as dealt** (before the exchange); ``exchange`` lists ``{"from", "to", "card"}``
 and ``from_record`` checks that it is exactly the exchange the rules give for those hands and Troupe
-(which team lost and 1 or 2 cards are read from the list itself). Also written: ``dealer``, ``caller``,
+(which team lost and 1 or 2 cards are read from the list itself). ``tricks`` hold plays and accusation
+objects only, never ``"collect"``: ``from_record`` inserts the implied ``"collect"`` right after the
+fourth card of the deciding trick unless an accusation object follows it there, or unless the record is
+marked ``"unfinished"`` and ends with that card (a position in phase ``"collect"``, written by
+``to_record`` as unfinished, reads back as the same position). Plays after the deciding trick therefore
+come after the end of the round and are rejected. Also written: ``dealer``, ``caller``,
 ``redeals``, ``score_before``, ``redealt`` (the deals given up by the redeals, as dealt, so that verify
 replays each ``"redeal"`` action and checks it was allowed) and, for a match's first round, ``draw`` (each
 round of the draw). ``from_record`` returns the actions ``"redeal"`` (one per ``redealt`` deal), the Troupe
@@ -82,8 +101,9 @@ of a state read from a record is dealt from the record's ``seed`` (0 if none).
 Information
 -----------
 ``observation(seat).public["tricks"]`` holds every trick of the round with its leader, each play as
-``(seat, card)`` and its winner: all a seat needs to detect a Renonce from public cards. Renonce flags are
-not public. ``resample`` redraws every card the seat has not seen; because a Renonce can hide a suit,
+``(seat, card)`` and its winner: all a seat needs to detect a Renonce from public cards. Renonce flags
+are not public. ``public["decided"]`` is the decided result (``"seven"``, ``"kot"`` or ``"kot52"``) while
+the deciding trick waits to be collected, else None. ``resample`` redraws every card the seat has not seen; because a Renonce can hide a suit,
 apparent voids are **not** used as constraints (a seat that failed to follow may still hold the suit).
 Cards the seat gave in the exchange stay with their receiver until played. The resampled world's Renonce
 flags are recomputed from its own hands. A resampled world records its start-of-play hands as ``hands``
@@ -115,6 +135,7 @@ from .base import TERMINAL, Game, Observation, State
 
 TROUPE = 52
 REDEAL = 56
+COLLECT = 57
 ACCUSE = 64
 N_ACTIONS = ACCUSE + 16 * 52
 WIN_POINTS = 5
@@ -187,7 +208,8 @@ class SatatState(State):
     # --- arrays and small queries --------------------------------------------------------------
     @property
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(hands, st)``: the kernel arrays (layout in ``_satat_kernels``); valid in phase ``"play"``."""
+        """``(hands, st)``: the kernel arrays (layout in ``_satat_kernels``); valid in phases ``"play"`` and
+        ``"collect"``."""
         return self._hands, self._st
 
     @property
@@ -196,6 +218,10 @@ class SatatState(State):
 
     def _over(self) -> bool:
         return self._troupe >= 0 and self._st[K.OVER] == 1
+
+    def _decided(self) -> bool:
+        """The deciding trick is on the table, waiting for COLLECT (or an accusation)."""
+        return self._troupe >= 0 and self._st[K.DECIDED] != K.NONE
 
     def _may_redeal(self) -> bool:
         return self.redeals < 2 and not any(c % 13 in (9, 10, 11) for c in self._dealt[self.caller][:5])
@@ -253,35 +279,42 @@ class SatatState(State):
     def phase(self) -> str:
         if self._troupe < 0:
             return "redeal-or-troupe" if self._may_redeal() else "troupe"
-        return "terminal" if self._st[K.OVER] else "play"
+        if self._st[K.OVER]:
+            return "terminal"
+        return "collect" if self._st[K.DECIDED] != K.NONE else "play"
 
     def legal_actions(self) -> list[int]:
-        """Rule-following actions of the current player: Troupe choices (and a redeal when allowed), or
-        the cards that follow suit. Renonces and accusations are not listed (see ``possible_actions``
-        and ``accusations``); ``apply_action`` accepts them too."""
+        """Rule-following actions of the current player: Troupe choices (and a redeal when allowed), the
+        cards that follow suit, or ``[COLLECT]`` in phase ``"collect"``. Renonces and accusations are not
+        listed (see ``possible_actions`` and ``accusations``); ``apply_action`` accepts them too."""
         if self._troupe < 0:
             return [TROUPE + s for s in range(4)] + ([REDEAL] if self._may_redeal() else [])
         if self._st[K.OVER]:
             return []
+        if self._st[K.DECIDED] != K.NONE:
+            return [COLLECT]
         seat = int(self._st[K.TO_MOVE])
         return cards_of(int(K.legal_mask(self._hands[seat], K.current_lead(self._st), self._troupe)))
 
     def possible_actions(self) -> list[int]:
-        """Every action the current player may take: in play every card held (Renonces included)."""
-        if self._troupe < 0 or self._st[K.OVER]:
+        """Every action the current player may take: in play every card held (Renonces included); in
+        phase ``"collect"`` only ``COLLECT``."""
+        if self._troupe < 0 or self._st[K.OVER] or self._st[K.DECIDED] != K.NONE:
             return self.legal_actions()
         return cards_of(int(self._hands[int(self._st[K.TO_MOVE])]))
 
     def accusations(self, by_seat: int) -> list[int]:
-        """The accusation actions open to ``by_seat`` now: one per opponent card on the current table."""
+        """The accusation actions open to ``by_seat`` now: one per opponent card on the current table
+        (phases ``"play"`` and ``"collect"``)."""
         by_seat = parse_seat(by_seat)
-        if self.phase() != "play":
+        if self.phase() not in ("play", "collect"):
             return []
         return sorted(accuse_action(s, by_seat, c) for s, c in self.table() if s % 2 != by_seat % 2)
 
     def apply_action(self, action) -> None:
-        """Apply a Troupe choice, a redeal, a card (Renonces accepted and marked) or an accusation (by any
-        seat, not only the one to move). Raises ``IllegalAction`` naming the rule otherwise."""
+        """Apply a Troupe choice, a redeal, a card (Renonces accepted and marked), ``COLLECT`` or an
+        accusation (by any seat, not only the one to move). Raises ``IllegalAction`` naming the rule
+        otherwise."""
         if isinstance(action, bool) or not isinstance(action, int | np.integer) or not 0 <= action < N_ACTIONS:
             raise IllegalAction(f"{action!r} is not a satat action", "unknown-action")
         a = int(action)
@@ -289,6 +322,11 @@ class SatatState(State):
             raise IllegalAction("the round is over: no more actions", "after-end")
         if a >= ACCUSE:
             self._accuse(*decode_accusation(a))
+        elif a == COLLECT:
+            if not self._decided():
+                raise IllegalAction("nothing to collect: only the trick that decides the round is collected",
+                                    "collect")
+            K.collect(self._st)
         elif self._troupe < 0:
             self._choose(a)
         elif a < 52:
@@ -328,6 +366,10 @@ class SatatState(State):
 
     def _play(self, c: int) -> None:
         seat = int(self._st[K.TO_MOVE])
+        if self._st[K.DECIDED] != K.NONE:
+            kind = KIND_NAMES[int(self._st[K.DECIDED])]
+            raise IllegalAction(f"trick {int(self._st[K.TRICK]) + 1} decided the round ({kind}): no more cards; "
+                                f"{seat_name(seat)} collects it unless someone accuses", "round-decided")
         if not int(self._hands[seat]) >> c & 1:
             holder = next((s for s in range(4) if int(self._hands[s]) >> c & 1), None)
             if holder is not None:
@@ -418,6 +460,7 @@ class SatatState(State):
                   "exchange_due": self.exchange_due, "tricks": tricks, "table": self.table(),
                   "won": (int(st[K.WON_A]), int(st[K.WON_B])) if chosen else (0, 0),
                   "kot": int(st[K.KOT_TEAM]) if chosen and st[K.KOT_TEAM] >= 0 else None,
+                  "decided": KIND_NAMES[int(st[K.DECIDED])] if self._decided() else None,
                   "accusation": self.accusation()}
         private = {"gave": [c for g, _, c in self._exchange if g == seat],
                    "received": [c for _, r, c in self._exchange if r == seat]}
@@ -501,6 +544,8 @@ class SatatState(State):
             return SUITS[a - TROUPE]
         if a == REDEAL:
             return "redeal"
+        if a == COLLECT:
+            return "collect"
         if ACCUSE <= a < N_ACTIONS:
             accused, by, c = decode_accusation(a)
             return f"accuse:{seat_name(accused)}:by:{seat_name(by)}:{card_name(c)}"
@@ -513,6 +558,8 @@ class SatatState(State):
         low = t.lower()
         if low == "redeal":
             return REDEAL
+        if low == "collect":
+            return COLLECT
         if low.startswith("accuse"):
             parts = low.split(":")
             if len(parts) != 5 or parts[0] != "accuse" or parts[2] != "by":
@@ -530,6 +577,8 @@ class SatatState(State):
             return f"troupe ({seat_name(self.caller)})"
         t, n = int(self._st[K.TRICK]), int(self._st[K.N_TABLE])
         seat = seat_name(self.current_player())
+        if self._st[K.DECIDED] != K.NONE:
+            return f"trick {t + 1} on the table (collect, {seat})"
         if n == 4:  # the complete trick is still on the table: an accusation now concerns it
             return f"trick {t + 2}, play 1 ({seat}; trick {t + 1} still on the table)"
         return f"trick {t + 1}, play {n + 1} ({seat})"
@@ -590,6 +639,9 @@ class SatatState(State):
         if acc is not None:
             lines.append(f"accusation: {seat_name(acc['by'])} accuses {seat_name(acc['accused'])} "
                          f"({card_symbol(acc['card'])}): {'correct' if acc['correct'] else 'wrong'}")
+        if self._decided():
+            lines.append(f"decided: {KIND_NAMES[int(self._st[K.DECIDED])]} (the trick on the table is not "
+                         "collected yet: accusations are still open)")
         if self._over():
             r = self.result()
             lines.append(f"result: {r['kind']}, tricks A {r['tricks']['A']} - B {r['tricks']['B']}, "
@@ -760,7 +812,7 @@ class Satat(Game):
                     actions.append(_accusation_text(play, t, p))
                 else:
                     raise RecordError(f"trick {t + 1}, play {p + 1}: a play must be a card or an accusation object")
-        return state, actions
+        return state, _with_collect(state, actions, record.get("unfinished", False) is True)
 
     def play_random(self, n_deals: int, seed: int) -> dict:
         """``n_deals`` random rounds (deal i from ``seed + i``: the draw, the deal, a uniformly random Troupe,
@@ -854,6 +906,29 @@ def _record_exchange(record: dict, hands: list[list[int]], troupe: int | None) -
     return cards, loser
 
 
+def _with_collect(state: SatatState, actions: list[str], unfinished: bool) -> list[str]:
+    """``actions`` with the implied ``"collect"`` after the fourth card of the deciding trick, unless an
+    accusation follows that card, or the record is unfinished and stops there. Found by replaying on a
+    copy; at the first action that fails the rest is passed on unchanged, for verify to report."""
+    scratch = state.clone()
+    out: list[str] = []
+    for i, text in enumerate(actions):
+        out.append(text)
+        try:
+            scratch.apply_action(scratch.string_to_action(text))
+        except TekkasimError:
+            return out + actions[i + 1 :]
+        if scratch.phase() != "collect":
+            continue
+        following = actions[i + 1] if i + 1 < len(actions) else None
+        if following is None and unfinished:
+            break
+        if following is None or not following.startswith("accuse"):
+            out.append("collect")
+            scratch.apply_action(COLLECT)
+    return out
+
+
 def _accusation_text(play: dict, t: int, p: int) -> str:
     if set(play) != {"accuse", "by", "card"} or not all(isinstance(v, str) for v in play.values()):
         raise RecordError(f"trick {t + 1}, play {p + 1}: an accusation is {{\"accuse\": seat, \"by\": seat, "
@@ -865,4 +940,4 @@ def _accusation_text(play: dict, t: int, p: int) -> str:
     return f"accuse:{seat_name(accused)}:by:{seat_name(by)}:{card_name(c)}"
 
 
-__all__ = ["ACCUSE", "REDEAL", "TROUPE", "Satat", "SatatState", "accuse_action", "decode_accusation", "exchange_for"]
+__all__ = ["ACCUSE", "COLLECT", "REDEAL", "TROUPE", "Satat", "SatatState", "accuse_action", "decode_accusation", "exchange_for"]
