@@ -6,6 +6,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from tekkasim.bits import new_rng
 from tekkasim.cards import RANKS, SEATS, SUITS, parse_card, parse_cards
 from tekkasim.errors import CardError, IllegalAction, OptionError, RecordError
 from tekkasim.reference import shengji as R
@@ -581,3 +582,71 @@ def test_render_names_everything():
     text = st.render()
     for word in ("level 2", "declarations:", "kitty:", "buried:", "trick  1:", "result:", "♠"):
         assert word in text
+
+
+# --- determinization -------------------------------------------------------------------------------------
+
+
+def pair_lead_answered_without_pairs():
+    """Bottom (dealer, spades trump) leads AH AH; right, holding hearts but no heart pair, answers 3H 4H."""
+    st = deal(levels={"A": "2", "B": "2"}, dealer="bottom", bottom="2S AH AH", right="3H 4H 5H 7H 9H")
+    act(st, "2S", "pass", "pass", "pass", "3C", "3C", "4C", "4C", "5C", "5C", "6C", "6C", "AH AH", "3H 4H")
+    return st
+
+
+def test_known_caps_from_voids_and_the_pair_duty():
+    st = pair_lead_answered_without_pairs()
+    hearts = kinds("3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH")  # 2H is a trump at level 2
+    for seat in (0, 2, 3):
+        caps = st.known_caps(seat)
+        assert caps[1] == {k: 0 if k in kinds("3H 4H") else 1 for k in hearts}
+        assert all(caps[s] == {} for s in (0, 2, 3))
+    assert st.known_caps(1)[1] == {}  # nothing is hidden from right about its own hand
+    act(st, "KH KH", "5S 6S")  # left has no heart: void, every heart capped at 0
+    assert st.known_caps(0)[3] == {k: 0 for k in hearts}
+    for seed in range(30):  # the worlds honour the caps: right never holds a heart pair, nor 3H / 4H
+        world = st.resample(0, new_rng(seed))
+        held = Counter(world.hand(1).cards())
+        assert all(held[k] <= 1 for k in hearts) and held[kinds("3H")[0]] == held[kinds("4H")[0]] == 0
+        assert not any(k in hearts for k in world.hand(3).cards())
+
+
+def test_fallback_world_relaxes_only_the_pair_duty():
+    """A constructed position where no world meets the pair duty: top and left are marked void in hearts
+    and right (who answered AH AH with 3H 4H, so held no heart pair) must then hold every hidden heart,
+    pairs included. Every constrained draw fails, and the direct world breaks the pair duty alone."""
+    st = pair_lead_answered_without_pairs()
+    h = SUITS.index("H")
+    right, top = Counter(st.hand(1).cards()), Counter(st.hand(2).cards())
+    is_heart = lambda k: st.effective_suit(k) == h  # noqa: E731
+    hearts = Counter({k: c for k, c in (right + top).items() if is_heart(k)})
+    others = list((right + top - hearts).elements())
+    new_right = hearts + Counter(others[:len(st.hand(1)) - sum(hearts.values())])
+    new_top = right + top - new_right
+    st.hands[1], st.hands[2] = masks_of(new_right), masks_of(new_top)
+    st.voids[2, h] = st.voids[3, h] = True
+    caps = st.known_caps(0)
+    assert st._draw_world(0, __import__("random").Random(1), caps) is None
+    seen_top = set()
+    for seed in range(10):
+        world = st.resample(0, new_rng(seed))
+        assert world.seed is None
+        assert vars(world.observation(0)) == vars(st.observation(0))
+        assert Counter(world.hand(1).cards()) >= hearts  # the relaxed duty: right gets the heart pairs
+        assert not any(is_heart(k) for s in (2, 3) for k in world.hand(s).cards())  # voids kept
+        assert [len(world.hand(s)) for s in range(4)] == [len(st.hand(s)) for s in range(4)]
+        seen_top.add(tuple(world.hand(2).cards()))
+    assert len(seen_top) > 1  # the rest is drawn, not copied
+
+
+def masks_of(counter: Counter) -> tuple[int, int]:
+    one = two = 0
+    for k, c in counter.items():
+        one |= 1 << k
+        if c == 2:
+            two |= 1 << k
+    return one, two
+
+
+def test_levels_are_the_unit_of_returns():
+    assert GAME.returns_unit == "levels"

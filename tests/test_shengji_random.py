@@ -16,6 +16,7 @@ from tekkasim.reference import shengji as R
 from tekkasim.reference.bits import Rng
 from tekkasim.rules import _shengji_kernels as K
 from tekkasim.rules import get_game
+from tekkasim.errors import IllegalAction
 from tekkasim.rules.shengji import enumerate_follows, enumerate_leads, follow_spec
 
 RULE = {K.OK: None, K.NOT_IN_HAND: "not-in-hand", K.LEAD_SHAPE: "lead-shape", K.CARD_COUNT: "card-count",
@@ -283,3 +284,172 @@ def test_validator_property(trump, level, deck, hand_size, start, play_size):
     assert RULE[int(code)] == R.play_error(Counter(hand), play, lead, trump, level)
     legal = R.play_error(Counter(hand), play, None, trump, level) is None
     assert legal == (K.check_play(*masks(hand), *masks(play), 0, 0, 0, eff, strength, suit_kinds) == K.OK)
+
+
+# --- determinization: constraints, no leak, fallback ------------------------------------------------
+
+
+def same(a, b) -> bool:
+    """Deep equality that understands numpy arrays inside dicts, lists and objects."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.array_equal(np.asarray(a), np.asarray(b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    if hasattr(a, "__dict__") and type(a) is type(b) and not isinstance(a, type):
+        return same(vars(a), vars(b))
+    return a == b
+
+
+def positions(n: int, seed: int):
+    """``n`` random (state, observer) pairs from every phase, most of them in play; reached with the
+    compiled random policy (``random_legal_action``), the deal copied at each chosen point."""
+    game = get_game("shengji")
+    rng = random.Random(seed)
+    krng = new_rng(seed)
+    out, deal = [], 0
+    while len(out) < n:
+        state = game.new_deal(seed * 1000 + deal, dealer=None if deal % 3 else deal % 4,
+                              levels={"A": RANKS_[deal % 13], "B": RANKS_[deal % 13]})
+        deal += 1
+        while not state.is_terminal() and len(out) < n:
+            if rng.random() < 0.08:
+                out.append((state.clone(), rng.randrange(4)))
+            state.apply_action(state.random_legal_action(krng))
+        if state.is_terminal() and len(out) < n and deal % 4 == 0:
+            out.append((state.clone(), rng.randrange(4)))
+    return out
+
+
+RANKS_ = "23456789TJQKA"
+
+
+def hidden_view(state, seat) -> list[Counter]:
+    """What ``seat`` does not see: the other seats' hands and dealt hands, the kitty, the burial order."""
+    out = [Counter(state.hand(s).cards()) for s in range(4) if s != seat]
+    out += [Counter(state.dealt[s]) for s in range(4) if s != seat]
+    out.append(Counter(state.kitty))
+    out.append(Counter(enumerate(state.buried)))
+    return out
+
+
+def agreement(a: list[Counter], b: list[Counter]) -> int:
+    return sum(sum((x & y).values()) for x, y in zip(a, b, strict=True))
+
+
+def check_world(state, world, seat, pair_duty=True):
+    """Everything public (and the seat's own view) holds in ``world``."""
+    assert same(world.observation(seat), state.observation(seat)), state.where()
+    assert world.seed is None or world.phase() == "terminal" and seat == state.dealer
+    if seat == state.current_player() and state.phase() == "play" and state.trick:
+        assert world.follow_structure() == state.follow_structure()  # the legal follows, compactly
+    elif seat == state.current_player():
+        assert world.legal_actions() == state.legal_actions()
+    for s in range(4):
+        assert len(world.hand(s)) == len(state.hand(s))
+        assert len(world.dealt[s]) == 25
+        for _, call in [d for d in state.declarations if d[0] == s]:
+            assert all(world.dealt[s].count(k) >= call.count(k) for k in call)
+    total = Counter(k for h in world.dealt for k in h) + Counter(world.kitty)
+    assert total == Counter({k: 2 for k in range(54)})
+    caps = state.known_caps(seat)
+    for s in range(4):
+        held = Counter(world.hand(s).cards())
+        for k, c in caps[s].items():
+            if pair_duty or c == 0 and state.voids[s, state.effective_suit(k)]:
+                assert held[k] <= c, (s, k)
+
+
+def test_known_caps_hold_in_the_truth_and_primary_draws_succeed():
+    """The caps derived from the public plays are never violated by the true hands (they are not too
+    strict), and the constrained draw almost never needs a second try."""
+    failures = capped = 0
+    pos = positions(500, 11)
+    for state, seat in pos:
+        caps = state.known_caps(seat)
+        for s in range(4):
+            held = Counter(state.hand(s).cards())
+            assert all(held[k] <= c for k, c in caps[s].items()), (state.where(), s)
+        capped += any(c == 1 for cs in caps for c in cs.values())
+        if state.phase() != "terminal":
+            failures += state._draw_world(seat, random.Random(len(pos)), caps) is None
+    assert capped > 50
+    assert failures <= len(pos) // 100
+
+
+def test_resampled_worlds_keep_every_public_constraint():
+    rng = new_rng(5)
+    for state, seat in positions(400, 12):
+        check_world(state, state.resample(seat, rng), seat)
+
+
+def test_fallback_worlds_keep_everything_but_the_pair_duty():
+    """``tries=0`` goes straight to the direct world: not replayed, but the observation, the legal
+    actions, sizes, voids and declared cards hold."""
+    rng = new_rng(6)
+    for state, seat in positions(300, 13):
+        if state.phase() == "terminal" and seat == state.dealer:
+            continue
+        check_world(state, state.resample(seat, rng, tries=0), seat, pair_duty=False)
+
+
+@pytest.mark.parametrize("tries", [50, 0])
+def test_worlds_agree_with_the_truth_no_more_than_with_each_other(tries):
+    """No leak: the hidden cards of a world agree with the true ones no more than two independent worlds
+    agree with each other (a sampler that sometimes returned the truth would agree more), and a world
+    equals the truth outright no more often than two worlds are equal."""
+    rng = new_rng(7)
+    truth_agree = base_agree = truth_equal = base_equal = 0
+    for state, seat in positions(300, 14):
+        if state.phase() == "terminal" and seat == state.dealer:
+            continue
+        w1, w2 = (hidden_view(state.resample(seat, rng, tries=tries), seat) for _ in range(2))
+        truth = hidden_view(state, seat)
+        truth_agree += agreement(w1, truth)
+        base_agree += agreement(w1, w2)
+        truth_equal += w1 == truth
+        base_equal += w1 == w2
+    assert truth_agree <= base_agree * 1.03
+    assert truth_equal <= base_equal + 3
+
+
+def test_terminal_worlds_hide_the_kitty_from_all_but_the_dealer():
+    game = get_game("shengji")
+    state = game.new_deal(3)
+    krng = new_rng(3)
+    while not state.is_terminal():
+        state.apply_action(state.random_legal_action(krng))
+    assert same(state.resample(state.dealer, krng), state)  # nothing hidden from the dealer
+    for seat in {0, 1, 2, 3} - {state.dealer}:
+        worlds = [state.resample(seat, krng) for _ in range(5)]
+        for world in worlds:
+            check_world(state, world, seat)
+        assert any(w.kitty != state.kitty or w.buried != state.buried for w in worlds)
+
+
+def test_random_legal_action_is_legal_and_covers_the_choices():
+    krng = new_rng(8)
+    for state, _ in positions(400, 15):
+        if state.is_terminal():
+            continue
+        action = state.random_legal_action(krng)
+        if state.phase() == "play" and state.trick:
+            spec = state.follow_structure()
+            assert Counter(spec["must"]) <= Counter(action)
+            n, pairs, e, _ = state._lead
+            eff, strength, suit_kinds, _ = state.tables
+            code = K.check_play(state.hands[state.current_player(), 0], state.hands[state.current_player(), 1],
+                                *masks(action), n, pairs, e, eff, strength, suit_kinds)
+            assert code == K.OK
+        else:
+            legal = state.legal_actions()
+            assert action in legal
+            if len(legal) <= 6:  # uniform over few choices: every one shows up
+                seen = {state.random_legal_action(krng) for _ in range(200)}
+                assert seen == set(legal)
+    with pytest.raises(IllegalAction):
+        state = get_game("shengji").new_deal(1)
+        while not state.is_terminal():
+            state.apply_action(state.random_legal_action(krng))
+        state.random_legal_action(krng)

@@ -707,6 +707,8 @@ class ShengjiState(State):
             elif not dealer_view:
                 world.hands[4] = _masks(buried_seq)
                 world.buried = list(buried_seq)
+                first = len(self.declarations)  # the history's burial actions must not name the true cards
+                world._history[first:first + len(buried_seq)] = [(k,) for k in buried_seq]
             return world
         world = ShengjiState(self.game, dealt, kitty, self.levels, None if self.first_deal else self.dealer,
                              self.declare_first)
