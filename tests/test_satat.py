@@ -331,8 +331,14 @@ KOT52_WITH_RENONCE = ["AS 2D 3H 3C", "KS 3D 4H 2S", *KOT_TRICKS[2:], "7S 9D TH 9
 
 def test_seven_with_a_renonce_in_the_deciding_trick_then_collect():
     state = deal(D7, "bottom", "S")
+    with pytest.raises(IllegalAction) as err:  # nothing to collect before Troupe or during play
+        deal(D7).apply_action(COLLECT)
+    assert err.value.rule == "collect"
     play(state, *D7_TRICKS)
     assert state.observation(0).public["won"] == (6, 1) and state.phase() == "play"
+    with pytest.raises(IllegalAction) as err:
+        state.apply_action(COLLECT)
+    assert err.value.rule == "collect" and state.observation(0).public["decided"] is None
     play(state, "AD 8D TH 8C")  # right holds 2♦: Renonce; A♦ gives team A its 7th trick
     assert state.renonces() == [(7, 1)]
     assert state.phase() == "collect" and state.current_player() == 0 and not state.is_terminal()

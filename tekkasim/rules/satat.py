@@ -103,8 +103,9 @@ Information
 ``observation(seat).public["tricks"]`` holds every trick of the round with its leader, each play as
 ``(seat, card)`` and its winner: all a seat needs to detect a Renonce from public cards. Renonce flags
 are not public. ``public["decided"]`` is the decided result (``"seven"``, ``"kot"`` or ``"kot52"``) while
-the deciding trick waits to be collected, else None. ``resample`` redraws every card the seat has not seen; because a Renonce can hide a suit,
-apparent voids are **not** used as constraints (a seat that failed to follow may still hold the suit).
+the deciding trick waits to be collected, else None. ``resample`` redraws every card the seat has not
+seen; because a Renonce can hide a suit, apparent voids are **not** used as constraints (a seat that
+failed to follow may still hold the suit).
 Cards the seat gave in the exchange stay with their receiver until played. The resampled world's Renonce
 flags are recomputed from its own hands. A resampled world records its start-of-play hands as ``hands``
 with no exchange.
@@ -816,7 +817,8 @@ class Satat(Game):
 
     def play_random(self, n_deals: int, seed: int) -> dict:
         """``n_deals`` random rounds (deal i from ``seed + i``: the draw, the deal, a uniformly random Troupe,
-        uniformly random rule-following cards, no redeal, no accusation) in one kernel call.
+        uniformly random rule-following cards, no redeal, no accusation, so the deciding trick is
+        collected at once: the outcomes equal the State's with ``COLLECT`` taken) in one kernel call.
 
         Returns ``tricks`` (n, 2), ``kind`` (n,: 1 seven, 2 KOT, 3 KOT 52), ``points`` (n, 2), ``returns``
         (the points as float, n x 2), ``caller`` and ``troupe`` (n,).
@@ -940,4 +942,5 @@ def _accusation_text(play: dict, t: int, p: int) -> str:
     return f"accuse:{seat_name(accused)}:by:{seat_name(by)}:{card_name(c)}"
 
 
-__all__ = ["ACCUSE", "COLLECT", "REDEAL", "TROUPE", "Satat", "SatatState", "accuse_action", "decode_accusation", "exchange_for"]
+__all__ = ["ACCUSE", "COLLECT", "REDEAL", "TROUPE", "Satat", "SatatState", "accuse_action", "decode_accusation",
+           "exchange_for"]
