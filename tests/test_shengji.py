@@ -1,6 +1,7 @@
 """Shengji rules, one concrete position per rule (rules.md, "Shengji"): every check runs on the compiled
 kernels and on the pure-Python reference, and both must give the known answer."""
 
+import random
 from collections import Counter
 
 import numpy as np
@@ -618,7 +619,10 @@ def test_fallback_world_relaxes_only_the_pair_duty():
     st = pair_lead_answered_without_pairs()
     h = SUITS.index("H")
     right, top = Counter(st.hand(1).cards()), Counter(st.hand(2).cards())
-    is_heart = lambda k: st.effective_suit(k) == h  # noqa: E731
+
+    def is_heart(k: int) -> bool:
+        return st.effective_suit(k) == h
+
     hearts = Counter({k: c for k, c in (right + top).items() if is_heart(k)})
     others = list((right + top - hearts).elements())
     new_right = hearts + Counter(others[:len(st.hand(1)) - sum(hearts.values())])
@@ -626,7 +630,7 @@ def test_fallback_world_relaxes_only_the_pair_duty():
     st.hands[1], st.hands[2] = masks_of(new_right), masks_of(new_top)
     st.voids[2, h] = st.voids[3, h] = True
     caps = st.known_caps(0)
-    assert st._draw_world(0, __import__("random").Random(1), caps) is None
+    assert st._draw_world(0, random.Random(1), caps) is None
     seen_top = set()
     for seed in range(10):
         world = st.resample(0, new_rng(seed))

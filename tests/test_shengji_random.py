@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tekkasim.bits import new_rng
+from tekkasim.errors import IllegalAction
 from tekkasim.reference import shengji as R
 from tekkasim.reference.bits import Rng
 from tekkasim.rules import _shengji_kernels as K
 from tekkasim.rules import get_game
-from tekkasim.errors import IllegalAction
 from tekkasim.rules.shengji import enumerate_follows, enumerate_leads, follow_spec
 
 RULE = {K.OK: None, K.NOT_IN_HAND: "not-in-hand", K.LEAD_SHAPE: "lead-shape", K.CARD_COUNT: "card-count",
@@ -302,6 +302,9 @@ def same(a, b) -> bool:
     return a == b
 
 
+RANKS_ = "23456789TJQKA"
+
+
 def positions(n: int, seed: int):
     """``n`` random (state, observer) pairs from every phase, most of them in play; reached with the
     compiled random policy (``random_legal_action``), the deal copied at each chosen point."""
@@ -320,9 +323,6 @@ def positions(n: int, seed: int):
         if state.is_terminal() and len(out) < n and deal % 4 == 0:
             out.append((state.clone(), rng.randrange(4)))
     return out
-
-
-RANKS_ = "23456789TJQKA"
 
 
 def hidden_view(state, seat) -> list[Counter]:

@@ -49,11 +49,29 @@ match. The engine follows rules.md to the letter; what it leaves open is decided
   ``deal_no`` 0 or a null ``dealer`` as a first deal; in a first deal a recorded ``dealer`` (and a
   recorded ``trump``) must match what the declarations give, checked when trump is fixed.
 * **Observation and resampling.** A seat sees its own hand, all declarations and plays, the kitty if it
-  was turned up, and the dealer alone the kitty it took and what it buried. ``resample`` redraws the
-  hidden cards honouring hand sizes, voids revealed by follows, the cards each seat showed in its
-  declarations, and a turned-up kitty; the world is replayed from its deal and a world where some
-  follow breaks the pair duty is drawn again (after 50 tries the true state, itself consistent, is
-  returned). Worlds are consistent but not exactly uniform.
+  was turned up, and the dealer alone the kitty it took and what it buried. ``resample`` never returns
+  the true hidden cards as such (the one clone it returns is a finished deal seen by its dealer, from
+  whom nothing is hidden then; a finished deal seen by another seat still hides the kitty and the
+  burial order, so it gets a drawn world). It draws the hidden cards under every constraint the public
+  record proves (``known_caps``): hand sizes, the cards each seat showed in its declarations (in its
+  dealt hand), a turned-up kitty (in the dealer's hand or buried), voids (a follow short of the led
+  effective suit: no card of it now), and the pair duty (a follow wholly of the led suit to a lead of p
+  pairs, showing fewer than p pairs: the seat then held no other pair of that suit, which caps each such
+  kind at 1 - (copies played in that follow and later) in its hand now). Cards go to seats by a
+  sequential random assignment that checks Hall's condition at each step, so it never dead-ends; the
+  world is then rebuilt from its deal and every action replayed, and a world some action of which is
+  illegal is drawn again (``tries``, default 50). Measured on 3,000 random positions of every phase:
+  no first draw failed (the earlier sampler, honouring voids but not the pair duty, failed 16% of first
+  draws and returned the true state after 50 failures); about 1.6 ms per resample. The one case the
+  per-copy assignment cannot express exactly (three seats each capped at 1 copy of one kind) costs a
+  redraw, not a failure. **Fallback**, if every try fails (no random position tested reaches it; a
+  constructed one does): a world built directly, the hidden cards swapped into a copy of the state
+  without replay, keeping sizes, the observer's own cards and private view, declared cards, a turned-up
+  kitty and voids, and relaxing the pair duty only (another seat may hold a pair its earlier follow
+  proved it lacked); if even that is impossible (a state edited by hand), voids are relaxed too. Such a
+  world has no seed and is not replayable from its ``dealt`` hands. Worlds are consistent but not
+  exactly uniform (the kitty of a world is chosen buried cards first, and the assignment's sequential
+  choices are not weighted by completions).
 """
 
 from __future__ import annotations
