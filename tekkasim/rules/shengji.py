@@ -40,10 +40,12 @@ match. The engine follows rules.md to the letter; what it leaves open is decided
   actions — declarations (pass or a call), burial (a kind of the dealer's hand), leads (singles, pairs,
   tractors) — except follows, which are built at random (short: all of the led suit plus random cards;
   else the required number of random pairs of the suit, then random cards of the suit), so a void
-  player discards or trumps at random but does not seek a winning trump shape.
+  player discards or trumps at random but does not seek a winning trump shape. The same policy, one
+  decision at a time, is ``ShengjiState.random_legal_action(rng)``: a legal action without listing
+  ``legal_actions()`` (whose worst case is a void player facing a long tractor, 300,000 follows).
 * **Levels after a deal.** ``returns()`` are the levels gained by A and B by the table of rules.md
-  (uncapped: +3 from K is +3). ``levels_after`` in the result caps a level at A; ``match_winner`` names
-  the team whose level went past A.
+  (uncapped: +3 from K is +3; ``Shengji.returns_unit`` is ``"levels"``). ``levels_after`` in the
+  result caps a level at A; ``match_winner`` names the team whose level went past A.
 * **Records.** Besides the fields of records.md, ``to_record`` writes ``first_deal`` (bool): true when
   the dealer came from this deal's declarations. ``from_record`` reads it, else treats a record with
   ``deal_no`` 0 or a null ``dealer`` as a first deal; in a first deal a recorded ``dealer`` (and a
@@ -60,9 +62,10 @@ match. The engine follows rules.md to the letter; what it leaves open is decided
   kind at 1 - (copies played in that follow and later) in its hand now). Cards go to seats by a
   sequential random assignment that checks Hall's condition at each step, so it never dead-ends; the
   world is then rebuilt from its deal and every action replayed, and a world some action of which is
-  illegal is drawn again (``tries``, default 50). Measured on 3,000 random positions of every phase:
-  no first draw failed (the earlier sampler, honouring voids but not the pair duty, failed 16% of first
-  draws and returned the true state after 50 failures); about 1.6 ms per resample. The one case the
+  illegal is drawn again (``tries``, default 50). Measured on 3,000 random positions of every phase
+  (and 4,000 more from pair-rich deals): no first draw failed; about 1.6 to 1.9 ms per resample. (The
+  earlier sampler, honouring voids but not the pair duty, failed 17% of first draws and returned the
+  true state after 50 failures on about 1 position in 1,500.) The one case the
   per-copy assignment cannot express exactly (three seats each capped at 1 copy of one kind) costs a
   redraw, not a failure. **Fallback**, if every try fails (no random position tested reaches it; a
   constructed one does): a world built directly, the hidden cards swapped into a copy of the state
@@ -310,11 +313,12 @@ class ShengjiState(State):
         uniform over the legal actions; a follow is *built* at random (short in the led suit: all of it
         plus uniformly random other cards; else the required number of random pairs of the suit, then
         random cards of the suit), which is legal but only near-uniform over the follows (it does not
-        weight multisets by how many ways they arise). Constant cost even where ``legal_actions()`` would
-        list 300,000 follows.
+        weight multisets by how many ways they arise). A few microseconds even where ``legal_actions()``
+        would list 300,000 follows.
 
         ``rng``: a kernel RNG state ``bits.new_rng(seed)`` (advanced in place); a ``random.Random``,
-        numpy ``Generator`` or int seed is turned into one."""
+        numpy ``Generator`` or ``reference.bits.Rng`` is turned into one (an int seed too, which gives
+        the same action on every call)."""
         if self._phase == "terminal":
             raise IllegalAction("the deal is over", "deal-over")
         rng = _as_kernel_rng(rng)
