@@ -189,6 +189,7 @@ def representatives(legal, hand, rem, variant):
     return out
 
 
+HIST_ROW = 53  # moves[53 + 4 * pos + seat, card]: history counts of cut-offs, for move ordering
 TT_WAYS = 32  # entries per bucket (one bucket per suit-length pattern + leader, several rank patterns)
 RESULT = np.uint64(1 << 63)  # search() returns RESULT | relevant-cards mask
 
@@ -198,7 +199,7 @@ def tt_new(bits):
     """An empty transposition table of ``2**bits`` entries (about 56 bytes each), in buckets of
     ``TT_WAYS``: ``tt[bucket, field, way]`` with fields key0, key1, relevant cards, owners (2 planes),
     bounds, and ``tt[bucket, 6, 0]`` the bucket's next slot to overwrite (oldest first)."""
-    return np.zeros((1 << (bits - 5), 7, TT_WAYS), dtype=np.uint64)
+    return np.zeros(((1 << bits) // TT_WAYS, 7, TT_WAYS), dtype=np.uint64)
 
 
 @njit(cache=True, inline="always")
@@ -258,12 +259,50 @@ def _bucket_keys(st, leader, trump, variant):
 
 
 @njit(cache=True, inline="always")
+def _tops(remx):
+    """The highest remaining card of each suit."""
+    tops = ZERO
+    for s in range(4):
+        m = remx & _smask(s)
+        if m != ZERO:
+            tops |= ONE << np.uint64(highest(m))
+    return tops
+
+
+@njit(cache=True, inline="always")
+def _specific_key(k1, tops, p0, p1, remx):
+    """The bucket key of entries whose relevant cards include every suit's top card: the owners of
+    those top cards join the key, which spreads such entries over many buckets."""
+    tc = pext(tops, remx)
+    sig = pext(p0 & tc, tc) | (pext(p1 & tc, tc) << np.uint64(4))
+    return k1 | (ONE << np.uint64(11)) | (sig << np.uint64(12))
+
+
+@njit(cache=True, inline="always")
 def _bucket(k0, k1, size):
     h = k0 * _HASH1 + k1
     h ^= h >> np.uint64(29)
     h *= _HASH2
     h ^= h >> np.uint64(32)
     return np.int64(h & np.uint64(size - 1))
+
+
+@njit(cache=True, inline="always")
+def _tt_probe(tt, bk, k0, k1, p0, p1, target):
+    """The way of bucket ``bk`` whose entry matches the position and decides ``target``, or -1.
+    Ways fill in order from 0 (then are overwritten oldest first), so an empty way ends the scan."""
+    t = np.int64(target)
+    for j in range(TT_WAYS):
+        e0 = tt[bk, 0, j]
+        if e0 == ZERO:
+            return -1
+        if e0 == k0 and tt[bk, 1, j] == k1:
+            rc = tt[bk, 2, j]
+            if (p0 & rc) == tt[bk, 3, j] and (p1 & rc) == tt[bk, 4, j]:
+                b = tt[bk, 5, j]
+                if np.int64(b & MASK8) >= t or np.int64((b >> np.uint64(8)) & MASK8) < t:
+                    return j
+    return -1
 
 
 @njit(cache=True)
@@ -292,30 +331,43 @@ def quick_tricks(st, rem, seat, trump, variant):
     """``(q, rel)``: tricks the side of ``seat`` surely wins by leading its own top cards from ``seat``'s
     hand, and the cards that count depends on.
 
-    A suit's top run (cards of ``seat`` with no other remaining card above them) is counted in no-trump,
-    in the trump suit, and in side suits when neither opponent holds a trump: the leader never loses the
-    lead while cashing them. In Satat a 2♥ in ``seat``'s hand is one more sure trick, and when an
+    A suit's top run (cards of ``seat`` with no other remaining card above them) is counted in no-trump
+    and in the trump suit; in a side suit, only as many rounds as every opponent that holds a trump can
+    still follow (cashing trumps first takes no side-suit card from an opponent who follows in trumps).
+    The leader never loses the lead while cashing them. In Satat a 2♥ in ``seat``'s hand is one more sure trick, and when an
     opponent holds 2♥ nothing is counted (it can take the lead whenever it likes).
     """
     hand = st[seat]
-    opp = st[seat ^ 1] | st[seat ^ 3]
+    o1 = st[seat ^ 1]
+    o3 = st[seat ^ 3]
+    opp = o1 | o3
     if variant == SATAT and (opp & H2BIT) != ZERO:
         return 0, ZERO
-    opp_trumps = trump < 4 and (opp & _rule_suit(trump, variant)) != ZERO
+    tm = _rule_suit(trump, variant) if trump < 4 else ZERO
+    ruff1 = (o1 & tm) != ZERO
+    ruff3 = (o3 & tm) != ZERO
     q = 0
     rel = ZERO
     for s in range(4):
-        if opp_trumps and s != trump:
-            continue
-        rs = rem & _rule_suit(s, variant)
+        sm = _rule_suit(s, variant)
+        # a side-suit winner is safe while every opponent holding a trump still follows suit
+        cap = 13
+        if s != trump:
+            if ruff1:
+                cap = min(cap, popcount(o1 & sm))
+            if ruff3:
+                cap = min(cap, popcount(o3 & sm))
+        rs = rem & sm
         last = -1
-        while rs != ZERO:
+        k = 0
+        while rs != ZERO and k < cap:
             top = highest(rs)
             if (hand >> np.uint64(top)) & ONE == ZERO:
                 break
-            q += 1
+            k += 1
             last = top
             rs ^= ONE << np.uint64(top)
+        q += k
         if last >= 0:
             rel |= _seg(s, last % 13)
     if variant == SATAT and (hand & H2BIT) != ZERO:
@@ -384,6 +436,11 @@ def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
             sc = 60 - r
         elif (opp & sm) == ZERO:
             sc = 55 - r
+        elif (
+            trump < 4 and s != trump and (st[partner] & sm) == ZERO
+            and (st[partner] & _rule_suit(trump, variant)) != ZERO
+        ):
+            sc = 58 - r  # partner ruffs
         else:
             sc = 20 + r
         if ruffable:
@@ -421,8 +478,11 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
         sc = _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant)
         if c == hint:
             sc += 1000
-        # insertion sort, score descending: score and card packed in one integer
-        v = sc * 64 + c
+        # insertion sort, score descending: score, history (tie-break) and card packed in one integer
+        hist = moves[HIST_ROW + 4 * pos + seat, c]
+        if hist > 4095:
+            hist = 4095
+        v = (sc * 4096 + hist) * 64 + c
         i = n
         while i > 0 and moves[depth, i - 1] < v:
             moves[depth, i] = moves[depth, i - 1]
@@ -464,26 +524,24 @@ def search(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, re
             return ZERO
         if n_left == 1:
             return last_trick(st, seat, trump, variant)
+        st[16 + n_left] += ONE
         hint = np.int64(-1)
         remx = rem & NOT_H2 if variant == SATAT else rem
         k0, k1 = _bucket_keys(st, seat, trump, variant)
-        bk = _bucket(k0, k1, tt.shape[0])
         p0 = pext(st[1] | st[3], remx)
         p1 = pext(st[2] | st[3], remx)
-        for j in range(TT_WAYS):
-            if tt[bk, 0, j] == k0 and tt[bk, 1, j] == k1:
-                rc = tt[bk, 2, j]
-                if (p0 & rc) == tt[bk, 3, j] and (p1 & rc) == tt[bk, 4, j]:
-                    b = tt[bk, 5, j]
-                    best = np.int64((b >> np.uint64(16)) & MASK8) - 1
-                    if best >= 0:
-                        hint = best
-                    if np.int64(b & MASK8) >= target:
-                        st[5] += ONE
-                        return RESULT | _segments(pdep(rc, remx))
-                    if np.int64((b >> np.uint64(8)) & MASK8) < target:
-                        st[5] += ONE
-                        return _segments(pdep(rc, remx))
+        bk = _bucket(k0, k1, tt.shape[0])
+        j = _tt_probe(tt, bk, k0, k1, p0, p1, target)
+        if j < 0:
+            k1s = _specific_key(k1, _tops(remx), p0, p1, remx)
+            bk = _bucket(k0, k1s, tt.shape[0])
+            j = _tt_probe(tt, bk, k0, k1s, p0, p1, target)
+        if j >= 0:
+            st[5] += ONE
+            rel = _segments(pdep(tt[bk, 2, j], remx))
+            if np.int64(tt[bk, 5, j] & MASK8) >= target:
+                return RESULT | rel
+            return rel
         q, qrel = quick_tricks(st, rem, seat, trump, variant)
         side = seat & 1
         if side == 0:
@@ -546,6 +604,7 @@ def search(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, re
             rel = r & ~RESULT
             cut = True
             best_card = c
+            moves[HIST_ROW + 4 * pos + seat, c] += n_left
             st[12 + pos] += ONE
             if i == 0:
                 st[8 + pos] += ONE
@@ -576,15 +635,22 @@ def search(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, re
     if pos == 0:
         remx = rem & NOT_H2 if variant == SATAT else rem
         k0, k1 = _bucket_keys(st, seat, trump, variant)
+        p0 = pext(st[1] | st[3], remx)
+        p1 = pext(st[2] | st[3], remx)
+        tops = _tops(remx)
+        if (rel & tops) == tops:
+            k1 = _specific_key(k1, tops, p0, p1, remx)
         bk = _bucket(k0, k1, tt.shape[0])
         rc = pext(rel, remx)
-        o0 = pext(st[1] | st[3], remx) & rc
-        o1 = pext(st[2] | st[3], remx) & rc
+        o0 = p0 & rc
+        o1 = p1 & rc
         lb = 0
         ub = n_left
         slot = -1
         old_best = ZERO
         for j in range(TT_WAYS):
+            if tt[bk, 0, j] == ZERO:
+                break
             if (tt[bk, 0, j] == k0 and tt[bk, 1, j] == k1 and tt[bk, 2, j] == rc and tt[bk, 3, j] == o0
                     and tt[bk, 4, j] == o1):
                 slot = j

@@ -199,8 +199,8 @@ class Solver:
         if not isinstance(tt_bits, int) or not 10 <= tt_bits <= 28:
             raise OptionError(f"tt_bits must be an integer in 10..28, not {tt_bits!r}")
         self.tt = K.tt_new(tt_bits)
-        self.st = np.zeros(16, dtype=np.uint64)
-        self.moves = np.zeros((53, 14), dtype=np.int64)
+        self.st = np.zeros(32, dtype=np.uint64)
+        self.moves = np.zeros((69, 64), dtype=np.int64)
         self.out = np.zeros(52, dtype=np.int64)
 
     @staticmethod
