@@ -327,7 +327,7 @@ def last_trick(st, leader, trump, variant):
 
 
 @njit(cache=True)
-def quick_tricks(st, rem, seat, trump, variant):
+def quick_tricks(st, rem, seat, trump, variant, need):
     """``(q, rel)``: tricks the side of ``seat`` surely wins by leading its own top cards from ``seat``'s
     hand, and the cards that count depends on.
 
@@ -348,7 +348,11 @@ def quick_tricks(st, rem, seat, trump, variant):
     ruff3 = (o3 & tm) != ZERO
     q = 0
     rel = ZERO
+    if variant == SATAT and (hand & H2BIT) != ZERO:
+        q += 1
     for s in range(4):
+        if q >= need:
+            break  # enough: fewer counted cards make the result apply to more positions
         sm = _rule_suit(s, variant)
         # a side-suit winner is safe while every opponent holding a trump still follows suit
         cap = 13
@@ -360,7 +364,7 @@ def quick_tricks(st, rem, seat, trump, variant):
         rs = rem & sm
         last = -1
         k = 0
-        while rs != ZERO and k < cap:
+        while rs != ZERO and k < cap and q + k < need:
             top = highest(rs)
             if (hand >> np.uint64(top)) & ONE == ZERO:
                 break
@@ -370,8 +374,6 @@ def quick_tricks(st, rem, seat, trump, variant):
         q += k
         if last >= 0:
             rel |= _seg(s, last % 13)
-    if variant == SATAT and (hand & H2BIT) != ZERO:
-        q += 1
     return q, rel
 
 
@@ -442,7 +444,11 @@ def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
         ):
             sc = 58 - r  # partner ruffs
         else:
-            sc = 20 + r
+            below = rs & ((ONE << np.uint64(c)) - ONE)
+            if below != ZERO and (st[seat] >> np.uint64(highest(below))) & ONE:
+                sc = 40 + r  # top of a sequence: it forces out the higher cards cheaply
+            else:
+                sc = 20 + r
         if ruffable:
             sc -= 40
         return sc
@@ -463,7 +469,11 @@ def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
         if wins:
             return 55 - r
         return 2 - r
-    return 30 - r
+    sm = _rule_suit(s, variant)
+    if c == highest(rem & sm):
+        return 10 - r  # keep winners: discard them last
+    # discard from the suit where the hand is shortest first (it voids a suit, making ruffs possible)
+    return 30 - r - popcount(st[seat] & sm)
 
 
 @njit(cache=True)
@@ -517,6 +527,11 @@ def search(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, re
     of each hand and on who holds each relevant card.
     """
     st[4] += ONE
+    k0 = ZERO
+    k1 = ZERO
+    p0 = ZERO
+    p1 = ZERO
+    remx = rem
     if pos == 0:
         if target <= 0:
             return RESULT
@@ -526,7 +541,8 @@ def search(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, re
             return last_trick(st, seat, trump, variant)
         st[16 + n_left] += ONE
         hint = np.int64(-1)
-        remx = rem & NOT_H2 if variant == SATAT else rem
+        if variant == SATAT:
+            remx = rem & NOT_H2
         k0, k1 = _bucket_keys(st, seat, trump, variant)
         p0 = pext(st[1] | st[3], remx)
         p1 = pext(st[2] | st[3], remx)
@@ -542,8 +558,9 @@ def search(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, re
             if np.int64(tt[bk, 5, j] & MASK8) >= target:
                 return RESULT | rel
             return rel
-        q, qrel = quick_tricks(st, rem, seat, trump, variant)
         side = seat & 1
+        # the side on lead needs target tricks (team A) or n_left - target + 1 (team B, to refute)
+        q, qrel = quick_tricks(st, rem, seat, trump, variant, target if side == 0 else n_left - target + 1)
         if side == 0:
             if q >= target:
                 st[6] += ONE
@@ -633,10 +650,7 @@ def search(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, re
                 cm &= (ONE << np.uint64(low)) - ONE
     result = want if cut else (RESULT ^ want)
     if pos == 0:
-        remx = rem & NOT_H2 if variant == SATAT else rem
-        k0, k1 = _bucket_keys(st, seat, trump, variant)
-        p0 = pext(st[1] | st[3], remx)
-        p1 = pext(st[2] | st[3], remx)
+        # the hands are as on entry: k0, k1, p0, p1 and remx still describe this position
         tops = _tops(remx)
         if (rel & tops) == tops:
             k1 = _specific_key(k1, tops, p0, p1, remx)
