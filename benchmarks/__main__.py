@@ -34,7 +34,9 @@ def main() -> int:
             rows.append(row)
             ratio = f"  ratio {row['ratio']:.3g} vs {row['reference']}" if "ratio" in row else ""
             goal = f"  (goal: {row['goal']})" if "goal" in row else ""
-            print(f"{row['bench']:>8}  {row['name']:<44} {row['value']:>14,.6g} {row['unit']}{ratio}{goal}")
+            value = row["value"]
+            shown = f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.4g}"
+            print(f"{row['bench']:>8}  {row['name']:<44} {shown:>14} {row['unit']}{ratio}{goal}")
             sys.stdout.flush()
         print(f"{'':>8}  ({name} took {time.perf_counter() - t0:.1f} s)")
     if args.json:

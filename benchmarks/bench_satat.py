@@ -4,30 +4,11 @@ Troupe, random rule-following play to the end of the round), against Feskot's ra
 
 from __future__ import annotations
 
-import random
-import time
-
 from tekkasim.reference import satat as reference
 from tekkasim.rules import get_game
 
-
-def _rate(fn, n: int, repeats: int = 3) -> float:
-    """Best rate (items per second) of ``fn(n)`` over a few repeats."""
-    best = float("inf")
-    for r in range(repeats):
-        t0 = time.perf_counter()
-        fn(n, r)
-        best = min(best, time.perf_counter() - t0)
-    return n / best
-
-
-def _state_api(game, n: int, seed: int) -> None:
-    rng = random.Random(seed)
-    for i in range(n):
-        state = game.new_deal(seed * n + i)
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
+from ._common import best_rate as _rate
+from ._common import state_api as _state_api
 
 
 def run(quick: bool) -> list[dict]:

@@ -17,31 +17,15 @@ from tekkasim.bits import new_rng
 from tekkasim.reference import shengji as reference
 from tekkasim.rules import get_game
 
+from ._common import best_rate as _rate
+from ._common import state_api as _state_api
+
 GOAL = 100_000
-
-
-def _rate(fn, n: int, repeats: int = 3) -> float:
-    """Best rate (deals per second) of ``fn(n, r)`` over a few repeats."""
-    best = float("inf")
-    for r in range(repeats):
-        t0 = time.perf_counter()
-        fn(n, r)
-        best = min(best, time.perf_counter() - t0)
-    return n / best
 
 
 def _reference(n: int, seed: int) -> None:
     for i in range(n):
         reference.random_deal(seed + i)
-
-
-def _state_api(game, n: int, seed: int) -> None:
-    rng = random.Random(seed)
-    for i in range(n):
-        state = game.new_deal(seed * n + i)
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
 
 
 def run(quick: bool) -> list[dict]:
