@@ -74,9 +74,21 @@ def run(quick: bool) -> list[dict]:
     rows += [
         {"name": "DDS full deal, mean", "value": 1e3 * mean_dds, "unit": "ms"},
         {"name": "DDS full deal, median", "value": 1e3 * float(np.median(theirs)), "unit": "ms"},
-        {"name": "dd deals differing from DDS", "value": wrong, "unit": "deals", "reference": "DDS",
-         "ratio": wrong / len(deals), "goal": "0 (exact on every deal)"},
-        {"name": "dd mean time vs DDS", "value": 1e3 * mean_ours, "unit": "ms", "reference": "DDS mean",
-         "ratio": mean_ours / mean_dds, "goal": "ratio <= 1.0"},
+        {
+            "name": "dd deals differing from DDS",
+            "value": wrong,
+            "unit": "deals",
+            "reference": "DDS",
+            "ratio": wrong / len(deals),
+            "goal": "0 (exact on every deal)",
+        },
+        {
+            "name": "dd mean time vs DDS",
+            "value": 1e3 * mean_ours,
+            "unit": "ms",
+            "reference": "DDS mean",
+            "ratio": mean_ours / mean_dds,
+            "goal": "ratio <= 1.0",
+        },
     ]
     return rows

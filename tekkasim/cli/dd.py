@@ -174,12 +174,25 @@ def _check_sizes(hands: list[int], where: str) -> None:
 @click.option("--right", metavar="CARDS", help="right's hand.")
 @click.option("--top", metavar="CARDS", help="top's hand.")
 @click.option("--left", metavar="CARDS", help="left's hand.")
-@click.option("--ruleset", "-r", "ruleset_opt", type=click.Choice(["feskot", "tekka", "satat"]), default=None,
-              help="Trick rules for hands given as options (default feskot); must match a record's ruleset.")
+@click.option(
+    "--ruleset",
+    "-r",
+    "ruleset_opt",
+    type=click.Choice(["feskot", "tekka", "satat"]),
+    default=None,
+    help="Trick rules for hands given as options (default feskot); must match a record's ruleset.",
+)
 @click.option("--trump", "-t", "trumps", multiple=True, metavar="SUIT", help="Only this trump suit (repeatable).")
 @click.option("--leader", "-l", "leaders", multiple=True, metavar="SEAT", help="Only this leader (repeatable).")
-@click.option("--from-trick", "from_trick", type=int, default=1, show_default=True, metavar="N",
-              help="Replay the record's first N-1 tricks and solve from trick N (record's trump, actual leader).")
+@click.option(
+    "--from-trick",
+    "from_trick",
+    type=int,
+    default=1,
+    show_default=True,
+    metavar="N",
+    help="Replay the record's first N-1 tricks and solve from trick N (record's trump, actual leader).",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per deal.")
 def dd(path, bottom, right, top, left, ruleset_opt, trumps, leaders, from_trick, as_json):
     """Double-dummy tricks of the side on lead, for every trump and leader, of each deal of PATH (a
@@ -202,9 +215,7 @@ def _run(path, hand_texts, ruleset_opt, trumps, leaders, from_trick, as_json):
             rows, cols = trump_list, leader_list
         else:
             rows, cols = [trump], [leader]
-        table = {
-            t: {s: solver.solve(hands, t, s, (), ruleset) for s in cols} for t in rows
-        }
+        table = {t: {s: solver.solve(hands, t, s, (), ruleset) for s in cols} for t in rows}
         if as_json:
             obj = {"index": index, "tricks": {SUITS[t]: {SEATS[s]: n for s, n in table[t].items()} for t in rows}}
             if trump is not None:

@@ -1,25 +1,34 @@
 """Compiled double-dummy search (see ``tekkasim.solver.dd`` for the public API and the rules decisions).
 
-Everything here is a module-level ``@njit(cache=True)`` function working on uint64 card masks. The
-search state is kept in a few preallocated arrays that the caller owns and passes in:
+Everything here is a module-level ``@njit(cache=True)`` function working on uint64 card masks, with
+all memory preallocated by the caller and passed in (nothing is allocated per node):
 
-``st`` (uint64, 8)
-    ``st[0..3]`` the four hands (52-card masks, indexed by seat), ``st[4]`` a node counter,
-    ``st[5]`` transposition-table cut-offs, ``st[6]`` quick-trick cut-offs.
-``tt`` (uint64, (2**k, 3))
-    transposition table: ``tt[i] = (key0, key1, lower | upper << 8)``; bounds count the tricks of
-    team A (bottom + top) among the tricks left. Entries are replaced on collision.
-``moves`` (int64, (53, 14))
-    one row of ordered candidate cards per search depth (``4 * (13 - tricks left) + position``).
+``st`` (uint64, ``TT_OFF + 7 * 2**bits``, from :func:`state_new`)
+    ``st[0..3]`` the four hands (52-card masks, indexed by seat); counters: ``st[4]`` nodes,
+    ``st[5]`` transposition-table cut-offs, ``st[6]`` quick-trick / sure-trump cut-offs, ``st[8 + p]``
+    cut-offs by the first move tried and ``st[12 + p]`` all cut-offs at trick position ``p``,
+    ``st[16 + n]`` trick-start nodes with ``n`` tricks left; then the transposition table.
+``moves`` (int64, :data:`MOVES_SIZE`, from :func:`moves_new`)
+    the ordered candidate cards of each search depth (64 slots per depth ``4 * (13 - tricks left) +
+    position``), then history counts of cut-offs per (position, seat, card) for move ordering.
 
 Values are always tricks of team A (seats 0 and 2); the Python layer turns them into the side to move.
 ``variant`` is 0 for the standard trick rules (Feskot, Tekka: counter-clockwise, plain follow suit) and
 1 for Satat (clockwise, 2♥ beats everything and is never a heart for following; a 2♥ lead asks for Troupe).
 
-The TT key is the relative-rank form of a position at a trick boundary: the owner (2 bits) of every
-remaining card, listed in card order with the played cards squeezed out (``pext``), plus the suit
-lengths, the leader, trump, variant and (Satat) whether 2♥ is still out. Two positions with the same key
-have the same value, so the table may be kept across deals and across solves.
+Search: zero-window alpha-beta ("can team A take ``target`` of the tricks left?", :func:`search`),
+binary search over the target for the exact value (:func:`solve_exact`), one representative per run of
+equivalent cards, move ordering by game heuristics with a history tie-break, and at each trick start:
+the transposition table, the leader's quick tricks and the other side's sure trump tricks as bounds.
+
+Transposition table (partition search, as DDS's "winning ranks"): each search at a trick start returns,
+besides its answer, the *relevant cards* — per suit, every card from some rank up — outside which the
+cards may be exchanged between hands (suit lengths kept) without changing the answer. An entry is keyed
+by every hand's suit lengths, the leader, trump, variant and 2♥'s owner (bucket) and stores the
+relevant cards (squeezed to the remaining cards with ``pext``), who holds them, and lower/upper bounds
+on team A's tricks. It applies to every position that matches it there, in any deal, so the table is
+kept across solves. Entries whose relevant cards include every suit's top card go to a second bucket
+keyed also by those cards' owners, which keeps buckets short without making entries less general.
 """
 
 from __future__ import annotations
@@ -59,6 +68,7 @@ STANDARD = 0
 SATAT = 1
 NO_TRUMP = 4
 MASK8 = np.uint64(0xFF)
+SHIFT16 = np.uint64(16)
 _HASH1 = np.uint64(0x9E3779B97F4A7C15)
 _HASH2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
@@ -194,12 +204,23 @@ TT_WAYS = 32  # entries per bucket (one bucket per suit-length pattern + leader,
 RESULT = np.uint64(1 << 63)  # search() returns RESULT | relevant-cards mask
 
 
-@njit(cache=True)
-def tt_new(bits):
-    """An empty transposition table of ``2**bits`` entries (about 56 bytes each), in buckets of
-    ``TT_WAYS``: ``tt[bucket, field, way]`` with fields key0, key1, relevant cards, owners (2 planes),
-    bounds, and ``tt[bucket, 6, 0]`` the bucket's next slot to overwrite (oldest first)."""
-    return np.zeros(((1 << bits) // TT_WAYS, 7, TT_WAYS), dtype=np.uint64)
+TT_OFF = 64  # the table starts after the counters in the one state array
+
+
+def state_new(bits):
+    """The search state: one uint64 array holding the hands and counters (``st[:TT_OFF]``) and then a
+    transposition table of ``2**bits`` entries (56 bytes each) in buckets of ``TT_WAYS``: field ``f``
+    (key0, key1, relevant cards, owners plane 0 and 1, bounds) of way ``j`` of bucket ``b`` is
+    ``st[TT_OFF + (b * 7 + f) * TT_WAYS + j]``, and ``f = 6, j = 0`` is the bucket's next way to
+    overwrite (oldest first). One flat array keeps the recursive calls' arguments few."""
+    return np.zeros(TT_OFF + (1 << bits) * 7, dtype=np.uint64)
+
+
+MOVES_SIZE = (HIST_ROW + 16) * 64  # move lists (64 per depth) then history counts (per position, seat)
+
+
+def moves_new():
+    return np.zeros(MOVES_SIZE, dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -279,27 +300,29 @@ def _specific_key(k1, tops, p0, p1, remx):
 
 
 @njit(cache=True, inline="always")
-def _bucket(k0, k1, size):
+def _bucket_base(k0, k1, st):
+    """Offset in ``st`` of the bucket of keys ``(k0, k1)``."""
+    n_buckets = (st.shape[0] - TT_OFF) // (7 * TT_WAYS)  # a power of two
     h = k0 * _HASH1 + k1
     h ^= h >> np.uint64(29)
     h *= _HASH2
     h ^= h >> np.uint64(32)
-    return np.int64(h & np.uint64(size - 1))
+    return TT_OFF + np.int64(h & np.uint64(n_buckets - 1)) * (7 * TT_WAYS)
 
 
 @njit(cache=True, inline="always")
-def _tt_probe(tt, bk, k0, k1, p0, p1, target):
-    """The way of bucket ``bk`` whose entry matches the position and decides ``target``, or -1.
+def _tt_probe(st, base, k0, k1, p0, p1, target):
+    """The way of the bucket at ``base`` whose entry matches the position and decides ``target``, or -1.
     Ways fill in order from 0 (then are overwritten oldest first), so an empty way ends the scan."""
     t = np.int64(target)
     for j in range(TT_WAYS):
-        e0 = tt[bk, 0, j]
+        e0 = st[base + 0 * TT_WAYS + j]
         if e0 == ZERO:
             return -1
-        if e0 == k0 and tt[bk, 1, j] == k1:
-            rc = tt[bk, 2, j]
-            if (p0 & rc) == tt[bk, 3, j] and (p1 & rc) == tt[bk, 4, j]:
-                b = tt[bk, 5, j]
+        if e0 == k0 and st[base + 1 * TT_WAYS + j] == k1:
+            rc = st[base + 2 * TT_WAYS + j]
+            if (p0 & rc) == st[base + 3 * TT_WAYS + j] and (p1 & rc) == st[base + 4 * TT_WAYS + j]:
+                b = st[base + 5 * TT_WAYS + j]
                 if np.int64(b & MASK8) >= t or np.int64((b >> np.uint64(8)) & MASK8) < t:
                     return j
     return -1
@@ -334,8 +357,8 @@ def quick_tricks(st, rem, seat, trump, variant, need):
     A suit's top run (cards of ``seat`` with no other remaining card above them) is counted in no-trump
     and in the trump suit; in a side suit, only as many rounds as every opponent that holds a trump can
     still follow (cashing trumps first takes no side-suit card from an opponent who follows in trumps).
-    The leader never loses the lead while cashing them. In Satat a 2♥ in ``seat``'s hand is one more sure trick, and when an
-    opponent holds 2♥ nothing is counted (it can take the lead whenever it likes).
+    The leader never loses the lead while cashing them. In Satat a 2♥ in ``seat``'s hand is one more
+    sure trick, and when an opponent holds 2♥ nothing is counted (it can take the lead at any time).
     """
     hand = st[seat]
     o1 = st[seat ^ 1]
@@ -439,7 +462,9 @@ def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
         elif (opp & sm) == ZERO:
             sc = 55 - r
         elif (
-            trump < 4 and s != trump and (st[partner] & sm) == ZERO
+            trump < 4
+            and s != trump
+            and (st[partner] & sm) == ZERO
             and (st[partner] & _rule_suit(trump, variant)) != ZERO
         ):
             sc = 58 - r  # partner ruffs
@@ -489,31 +514,42 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
         if c == hint:
             sc += 1000
         # insertion sort, score descending: score, history (tie-break) and card packed in one integer
-        hist = moves[HIST_ROW + 4 * pos + seat, c]
+        hist = moves[(HIST_ROW + 4 * pos + seat) * 64 + c]
         if hist > 4095:
             hist = 4095
         v = (sc * 4096 + hist) * 64 + c
         i = n
-        while i > 0 and moves[depth, i - 1] < v:
-            moves[depth, i] = moves[depth, i - 1]
+        while i > 0 and moves[depth * 64 + i - 1] < v:
+            moves[depth * 64 + i] = moves[depth * 64 + i - 1]
             i -= 1
-        moves[depth, i] = v
+        moves[depth * 64 + i] = v
         n += 1
     for i in range(n):
-        moves[depth, i] = moves[depth, i] & 63
+        moves[depth * 64 + i] = moves[depth * 64 + i] & 63
     return n
 
 
 # An explicit signature: numba's cache mis-links self-recursive functions compiled lazily (numba issue
 # 6061, a segfault on the second run); with the types fixed up front the recursive call is resolved.
 _SEARCH_SIG = types.uint64(
-    types.uint64[::1], types.uint64[:, :, ::1], types.int64[:, ::1], types.int64, types.int64, types.int64,
-    types.int64, types.int64, types.int64, types.int64, types.uint64, types.uint64, types.int64, types.int64,
+    types.uint64[::1],
+    types.int64[::1],
+    types.int64,
+    types.int64,
+    types.int64,
+    types.int64,
+    types.int64,
+    types.int64,
+    types.int64,
+    types.uint64,
+    types.uint64,
+    types.int64,
+    types.int64,
 )
 
 
 @njit(_SEARCH_SIG, cache=True)
-def search(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left, target):
+def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left, target):
     """Whether team A can take at least ``target`` of the ``n_left`` tricks left (the current one
     included), with ``seat`` to play at position ``pos`` of the current trick.
 
@@ -546,16 +582,16 @@ def search(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, re
         k0, k1 = _bucket_keys(st, seat, trump, variant)
         p0 = pext(st[1] | st[3], remx)
         p1 = pext(st[2] | st[3], remx)
-        bk = _bucket(k0, k1, tt.shape[0])
-        j = _tt_probe(tt, bk, k0, k1, p0, p1, target)
+        base = _bucket_base(k0, k1, st)
+        j = _tt_probe(st, base, k0, k1, p0, p1, target)
         if j < 0:
             k1s = _specific_key(k1, _tops(remx), p0, p1, remx)
-            bk = _bucket(k0, k1s, tt.shape[0])
-            j = _tt_probe(tt, bk, k0, k1s, p0, p1, target)
+            base = _bucket_base(k0, k1s, st)
+            j = _tt_probe(st, base, k0, k1s, p0, p1, target)
         if j >= 0:
             st[5] += ONE
-            rel = _segments(pdep(tt[bk, 2, j], remx))
-            if np.int64(tt[bk, 5, j] & MASK8) >= target:
+            rel = _segments(pdep(st[base + 2 * TT_WAYS + j], remx))
+            if np.int64(st[base + 5 * TT_WAYS + j] & MASK8) >= target:
                 return RESULT | rel
             return rel
         side = seat & 1
@@ -594,13 +630,13 @@ def search(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, re
     cut = False
     best_card = np.int64(-1)
     for i in range(nm):
-        c = moves[depth, i]
+        c = moves[depth * 64 + i]
         b = ONE << np.uint64(c)
         st[seat] = hand ^ b
         if pos == 0:
             nlead = np.int64(lead_suit_of(c, trump, variant))
             cstr = np.int64(strength(c, trump, nlead, variant))
-            r = search(st, tt, moves, trump, variant, nxt, npos, nlead, seat, cstr, rem, b, n_left, target)
+            r = search(st, moves, trump, variant, nxt, npos, nlead, seat, cstr, rem, b, n_left, target)
         else:
             cs = strength(c, trump, lead, variant)
             ws = win_seat
@@ -611,17 +647,30 @@ def search(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, re
             if pos == 3:
                 won = np.int64(1) if (ws & 1) == 0 else np.int64(0)
                 full = trick | b
-                r = search(st, tt, moves, trump, variant, ws, np.int64(0), none, none, none, rem & ~full,
-                           np.uint64(0), np.int64(n_left - 1), np.int64(target - won))
+                r = search(
+                    st,
+                    moves,
+                    trump,
+                    variant,
+                    ws,
+                    np.int64(0),
+                    none,
+                    none,
+                    none,
+                    rem & ~full,
+                    np.uint64(0),
+                    np.int64(n_left - 1),
+                    np.int64(target - won),
+                )
                 r |= _trick_rel(full, wstr, lead, trump, variant)
             else:
-                r = search(st, tt, moves, trump, variant, nxt, npos, lead, ws, wstr, rem, trick | b, n_left, target)
+                r = search(st, moves, trump, variant, nxt, npos, lead, ws, wstr, rem, trick | b, n_left, target)
         st[seat] = hand
         if (r & RESULT) == want:
             rel = r & ~RESULT
             cut = True
             best_card = c
-            moves[HIST_ROW + 4 * pos + seat, c] += n_left
+            moves[(HIST_ROW + 4 * pos + seat) * 64 + c] += n_left
             st[12 + pos] += ONE
             if i == 0:
                 st[8 + pos] += ONE
@@ -654,7 +703,7 @@ def search(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, re
         tops = _tops(remx)
         if (rel & tops) == tops:
             k1 = _specific_key(k1, tops, p0, p1, remx)
-        bk = _bucket(k0, k1, tt.shape[0])
+        base = _bucket_base(k0, k1, st)
         rc = pext(rel, remx)
         o0 = p0 & rc
         o1 = p1 & rc
@@ -663,41 +712,46 @@ def search(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, re
         slot = -1
         old_best = ZERO
         for j in range(TT_WAYS):
-            if tt[bk, 0, j] == ZERO:
+            if st[base + 0 * TT_WAYS + j] == ZERO:
                 break
-            if (tt[bk, 0, j] == k0 and tt[bk, 1, j] == k1 and tt[bk, 2, j] == rc and tt[bk, 3, j] == o0
-                    and tt[bk, 4, j] == o1):
+            if (
+                st[base + j] == k0
+                and st[base + TT_WAYS + j] == k1
+                and st[base + 2 * TT_WAYS + j] == rc
+                and st[base + 3 * TT_WAYS + j] == o0
+                and st[base + 4 * TT_WAYS + j] == o1
+            ):
                 slot = j
-                lb = np.int64(tt[bk, 5, j] & MASK8)
-                ub = np.int64((tt[bk, 5, j] >> np.uint64(8)) & MASK8)
-                old_best = (tt[bk, 5, j] >> np.uint64(16)) & MASK8
+                lb = np.int64(st[base + 5 * TT_WAYS + j] & MASK8)
+                ub = np.int64((st[base + 5 * TT_WAYS + j] >> np.uint64(8)) & MASK8)
+                old_best = (st[base + 5 * TT_WAYS + j] >> np.uint64(16)) & MASK8
                 break
         if slot < 0:
-            slot = np.int64(tt[bk, 6, 0])
-            tt[bk, 6, 0] = np.uint64((slot + 1) % TT_WAYS)
+            slot = np.int64(st[base + 6 * TT_WAYS + 0])
+            st[base + 6 * TT_WAYS + 0] = np.uint64((slot + 1) % TT_WAYS)
         if result != ZERO:
             if target > lb:
                 lb = target
         elif target - 1 < ub:
             ub = target - 1
-        tt[bk, 0, slot] = k0
-        tt[bk, 1, slot] = k1
-        tt[bk, 2, slot] = rc
-        tt[bk, 3, slot] = o0
-        tt[bk, 4, slot] = o1
+        st[base + 0 * TT_WAYS + slot] = k0
+        st[base + 1 * TT_WAYS + slot] = k1
+        st[base + 2 * TT_WAYS + slot] = rc
+        st[base + 3 * TT_WAYS + slot] = o0
+        st[base + 4 * TT_WAYS + slot] = o1
         bst = np.uint64(best_card + 1) if best_card >= 0 else old_best
-        tt[bk, 5, slot] = np.uint64(lb) | (np.uint64(ub) << np.uint64(8)) | (bst << np.uint64(16))
+        st[base + 5 * TT_WAYS + slot] = np.uint64(lb) | (np.uint64(ub) << np.uint64(8)) | (bst << SHIFT16)
     return result | rel
 
 
 @njit(cache=True)
-def solve_exact(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left):
+def solve_exact(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left):
     """The exact number of the ``n_left`` tricks left that team A takes (binary search on ``search``)."""
     lo = 0
     hi = n_left
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        r = search(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left, mid)
+        r = search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left, mid)
         if r & RESULT:
             lo = mid
         else:
@@ -706,7 +760,7 @@ def solve_exact(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_st
 
 
 @njit(cache=True)
-def card_values(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left, out):
+def card_values(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left, out):
     """``out[c]`` = tricks of team A among the ``n_left`` left after ``seat`` plays ``c``, for every legal
     card ``c`` (-1 for the others). Equivalent cards are solved once."""
     for c in range(52):
@@ -731,7 +785,7 @@ def card_values(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_st
         if pos == 0:
             nlead = lead_suit_of(c, trump, variant)
             v = solve_exact(
-                st, tt, moves, trump, variant, nxt, 1, nlead, seat, strength(c, trump, nlead, variant), rem, b, n_left
+                st, moves, trump, variant, nxt, 1, nlead, seat, strength(c, trump, nlead, variant), rem, b, n_left
             )
         else:
             cs = strength(c, trump, lead, variant)
@@ -743,10 +797,10 @@ def card_values(st, tt, moves, trump, variant, seat, pos, lead, win_seat, win_st
             if pos == 3:
                 won = 1 if (ws & 1) == 0 else 0
                 v = won + solve_exact(
-                    st, tt, moves, trump, variant, ws, 0, -1, -1, -1, rem & ~(trick | b), ZERO, n_left - 1
+                    st, moves, trump, variant, ws, 0, -1, -1, -1, rem & ~(trick | b), ZERO, n_left - 1
                 )
             else:
-                v = solve_exact(st, tt, moves, trump, variant, nxt, pos + 1, lead, ws, wstr, rem, trick | b, n_left)
+                v = solve_exact(st, moves, trump, variant, nxt, pos + 1, lead, ws, wstr, rem, trick | b, n_left)
         st[seat] = hand
         out[c] = v
         prev_value = v

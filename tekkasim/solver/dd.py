@@ -98,8 +98,21 @@ def _as_seat(seat) -> int:
 class Position:
     """A validated position, ready for the kernels (built by :meth:`Solver.position`)."""
 
-    __slots__ = ("hands", "trump", "variant", "leader", "table", "to_move", "pos", "lead", "win_seat", "win_str",
-                 "rem", "trick", "n_left")
+    __slots__ = (
+        "hands",
+        "trump",
+        "variant",
+        "leader",
+        "table",
+        "to_move",
+        "pos",
+        "lead",
+        "win_seat",
+        "win_str",
+        "rem",
+        "trick",
+        "n_left",
+    )
 
     def __init__(self, hands, trump, leader, table=(), ruleset: str = "feskot"):
         self.variant = _variant(ruleset)
@@ -111,9 +124,11 @@ class Position:
         self.hands = [_as_mask(h, f"{SEATS[i]} hand") for i, h in enumerate(hands)]
         self.trump = _as_trump(trump)
         self.leader = _as_seat(leader)
-        table_cards = list(parse_cards(table)) if isinstance(table, str) else [
-            c if isinstance(c, (int, np.integer)) else parse_cards([c])[0] for c in table
-        ]
+        table_cards = (
+            list(parse_cards(table))
+            if isinstance(table, str)
+            else [c if isinstance(c, (int, np.integer)) else parse_cards([c])[0] for c in table]
+        )
         table_cards = [int(c) for c in table_cards]
         if len(table_cards) > 3:
             raise CardError(f"at most 3 cards can be on the table before a play, not {len(table_cards)}")
@@ -180,8 +195,16 @@ class Position:
 
     def _args(self):
         return (
-            self.trump, self.variant, self.to_move, self.pos, self.lead, self.win_seat, self.win_str,
-            np.uint64(self.rem), np.uint64(self.trick), self.n_left,
+            self.trump,
+            self.variant,
+            self.to_move,
+            self.pos,
+            self.lead,
+            self.win_seat,
+            self.win_str,
+            np.uint64(self.rem),
+            np.uint64(self.trick),
+            self.n_left,
         )
 
 
@@ -198,9 +221,9 @@ class Solver:
     def __init__(self, tt_bits: int = DEFAULT_TT_BITS):
         if not isinstance(tt_bits, int) or not 10 <= tt_bits <= 28:
             raise OptionError(f"tt_bits must be an integer in 10..28, not {tt_bits!r}")
-        self.tt = K.tt_new(tt_bits)
-        self.st = np.zeros(32, dtype=np.uint64)
-        self.moves = np.zeros((69, 64), dtype=np.int64)
+        self.state = K.state_new(tt_bits)
+        self.st = self.state[: K.TT_OFF]  # a view: hands and counters
+        self.moves = K.moves_new()
         self.out = np.zeros(52, dtype=np.int64)
 
     @staticmethod
@@ -210,9 +233,9 @@ class Solver:
         return Position(hands, trump, leader, table, ruleset)
 
     def _load(self, p: Position) -> None:
+        self.st[:] = 0
         for i in range(4):
             self.st[i] = p.hands[i]
-        self.st[4:] = 0
 
     @property
     def nodes(self) -> int:
@@ -226,7 +249,7 @@ class Solver:
         """Tricks the side to move takes with perfect play among the tricks left (current one included)."""
         p = hands if isinstance(hands, Position) else self.position(hands, trump, leader, table, ruleset)
         self._load(p)
-        v = K.solve_exact(self.st, self.tt, self.moves, *p._args())
+        v = K.solve_exact(self.state, self.moves, *p._args())
         return self._team_a_to_side(p, int(v))
 
     def can_reach(self, hands, trump, leader, target: int, table=(), ruleset: str = "feskot") -> bool:
@@ -238,16 +261,16 @@ class Solver:
         self._load(p)
         args = p._args()
         if p.to_move % 2 == 0:
-            return bool(K.search(self.st, self.tt, self.moves, *args, target) & K.RESULT)
+            return bool(K.search(self.state, self.moves, *args, target) & K.RESULT)
         # the side to move reaches target  <=>  team A cannot reach n_left - target + 1
-        return not bool(K.search(self.st, self.tt, self.moves, *args, p.n_left - target + 1) & K.RESULT)
+        return not bool(K.search(self.state, self.moves, *args, p.n_left - target + 1) & K.RESULT)
 
     def card_values(self, hands, trump, leader, table=(), ruleset: str = "feskot") -> dict[int, int]:
         """For each legal card of the seat to move: the tricks its side takes (among the tricks left,
         current one included) if it plays that card and everyone plays perfectly afterwards."""
         p = hands if isinstance(hands, Position) else self.position(hands, trump, leader, table, ruleset)
         self._load(p)
-        K.card_values(self.st, self.tt, self.moves, *p._args(), self.out)
+        K.card_values(self.state, self.moves, *p._args(), self.out)
         return {c: self._team_a_to_side(p, int(v)) for c, v in enumerate(self.out) if v >= 0}
 
 
@@ -277,8 +300,13 @@ def card_values(hands, trump, leader, table: Sequence = (), ruleset: str = "fesk
     return default_solver().card_values(hands, trump, leader, table, ruleset)
 
 
-def trick_table(hands, ruleset: str = "feskot", trumps: Iterable = (3, 2, 1, 0), leaders: Iterable = (0, 1, 2, 3),
-                solver: Solver | None = None) -> dict[int, dict[int, int]]:
+def trick_table(
+    hands,
+    ruleset: str = "feskot",
+    trumps: Iterable = (3, 2, 1, 0),
+    leaders: Iterable = (0, 1, 2, 3),
+    solver: Solver | None = None,
+) -> dict[int, dict[int, int]]:
     """``{trump: {leader: tricks of the leader's side}}`` for full hands (a trick boundary)."""
     sv = solver or default_solver()
     out: dict[int, dict[int, int]] = {}
