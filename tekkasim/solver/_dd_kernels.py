@@ -605,12 +605,13 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
             st[6] += ONE
             return qrel
         if trump < 4 or variant == SATAT:
-            k, krel = sure_trumps(st, rem, side ^ 1, trump, variant)
-            if side == 1:
-                if k >= target:
-                    st[6] += ONE
-                    return RESULT | krel
-            elif n_left - k < target:
+            # team A's sure trump tricks against target, team B's against n_left - target + 1
+            k, krel = sure_trumps(st, rem, 0, trump, variant)
+            if k >= target:
+                st[6] += ONE
+                return RESULT | krel
+            k, krel = sure_trumps(st, rem, 1, trump, variant)
+            if n_left - k < target:
                 st[6] += ONE
                 return krel
     else:
