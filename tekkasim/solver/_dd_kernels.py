@@ -684,7 +684,7 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         for s in range(4):
             sm = _rule_suit(s, variant)
             lg = legal & sm
-            if (lg & (lg - ONE)) == ZERO:
+            if lg == ZERO or (lg & (lg - ONE)) == ZERO:
                 continue
             rs = rem & sm
             cm = pext(lg, rs)
