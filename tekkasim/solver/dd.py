@@ -39,7 +39,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ..cards import SEATS, card_name, cards_of, mask_of, parse_cards, parse_suit
+from ..cards import SEATS, card_name, cards_of, mask_of, parse_cards, parse_seat, parse_suit
 from ..errors import CardError, IllegalAction, OptionError
 from . import _dd_kernels as K
 
@@ -55,26 +55,24 @@ def _variant(ruleset: str) -> int:
 
 
 def _as_mask(hand, what: str) -> int:
+    """A hand given as a 52-card mask, card text (``"AS KS 2C"``) or a list of cards (ints or text)."""
     if isinstance(hand, (int, np.integer)) and not isinstance(hand, bool):
         m = int(hand)
         if m < 0 or m >> 52:
             raise CardError(f"{what}: not a 52-card mask: {m:#x}")
         return m
-    if isinstance(hand, str) or isinstance(hand, Iterable):
-        items = list(hand) if not isinstance(hand, str) else hand
+    if not isinstance(hand, (str, Iterable)):
+        raise CardError(f"{what}: expected a card mask, card text or a list of cards, not {type(hand).__name__}")
+    items = hand if isinstance(hand, str) else list(hand)
+    try:
         if not isinstance(items, str) and all(isinstance(c, (int, np.integer)) for c in items):
-            for c in items:
-                if not 0 <= int(c) < 52:
-                    raise CardError(f"{what}: no card has index {c}")
-            try:
-                return mask_of(int(c) for c in items)
-            except CardError as exc:
-                raise CardError(f"{what}: {exc}") from None
-        try:
-            return mask_of(parse_cards(items))
-        except CardError as exc:
-            raise CardError(f"{what}: {exc}") from None
-    raise CardError(f"{what}: expected a card mask, card text or a list of cards, not {type(hand).__name__}")
+            bad = [int(c) for c in items if not 0 <= int(c) < 52]
+            if bad:
+                raise CardError(f"no card has index {bad[0]}")
+            return mask_of(int(c) for c in items)
+        return mask_of(parse_cards(items))
+    except CardError as exc:
+        raise CardError(f"{what}: {exc}") from None
 
 
 def _as_trump(trump) -> int:
@@ -89,14 +87,23 @@ def _as_trump(trump) -> int:
     raise OptionError(f"trump must be a suit, not {trump!r}")
 
 
-def _as_seat(seat) -> int:
-    from ..cards import parse_seat
-
-    return parse_seat(seat)
-
-
 class Position:
-    """A validated position, ready for the kernels (built by :meth:`Solver.position`)."""
+    """A validated position, ready for the kernels.
+
+    Parameters
+    ----------
+    hands : four hands (bottom, right, top, left) or a dict seat name -> hand
+        Each a 52-card mask, card text (``"AS KS 2C"``) or a list of cards. The seats that have played
+        to the current trick hold one card fewer than the others.
+    trump : 0..3, ``"C"``/``"D"``/``"H"``/``"S"`` (symbols accepted), or 4 / ``"NT"`` for no trump.
+    leader : seat (0..3 or name) that led the current trick, or leads next when ``table`` is empty.
+    table : the cards already played to the current trick, in play order (at most 3).
+    ruleset : ``"feskot"``, ``"tekka"`` (standard rules) or ``"satat"``.
+
+    Bad input raises ``CardError``, ``SeatError``, ``OptionError`` or ``IllegalAction`` (a table card that
+    broke the follow rule) with one line. ``to_move`` is the seat whose turn it is and ``n_left`` the
+    number of tricks left, the current one included.
+    """
 
     __slots__ = (
         "hands",
@@ -123,7 +130,7 @@ class Position:
             raise CardError(f"a position needs four hands (bottom, right, top, left), not {len(hands)}")
         self.hands = [_as_mask(h, f"{SEATS[i]} hand") for i, h in enumerate(hands)]
         self.trump = _as_trump(trump)
-        self.leader = _as_seat(leader)
+        self.leader = parse_seat(leader)
         table_cards = (
             list(parse_cards(table))
             if isinstance(table, str)
