@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .errors import RecordError, TekkasimError
+from .errors import IllegalAction, RecordError, TekkasimError
 from .records import iter_records, require
 from .rules import State, get_game
 
@@ -65,6 +65,8 @@ def replay_record(record: dict) -> tuple[State | None, str | None]:
             return state, f"{where}: {text!r} comes after the deal ended"
         try:
             state.apply_action(state.string_to_action(text))
+        except IllegalAction as exc:
+            return state, f"{where}: {text!r}: {exc} [rule: {exc.rule}]"
         except TekkasimError as exc:
             return state, f"{where}: {text!r}: {exc}"
     return state, None
@@ -79,7 +81,7 @@ def verify_record(record: dict, index: int = 0) -> Verdict:
     if not state.is_terminal():
         if unfinished:
             return Verdict(index, True, unfinished=True)
-        return Verdict(index, False, f"{state.where()}: the deal stops before it is decided "
+        return Verdict(index, False, f"{state.where()}: the deal stops before it is over "
                                      "(mark a position with \"unfinished\": true)")
     result = state.result()
     if unfinished:

@@ -81,3 +81,55 @@ def test_module_entry_point():
 
     proc = subprocess.run([sys.executable, "-m", "tekkasim", "deal", "-r", "nope"], capture_output=True, text=True)
     assert proc.returncode != 0 and "unknown ruleset" in proc.stderr and "Traceback" not in proc.stderr
+
+
+HAND_MADE = {  # a Feskot deal dealt by hand: bottom holds every spade, right every heart, ...
+    "format": 1, "ruleset": "feskot", "first": "bottom", "trump": "S",
+    "hands": {"bottom": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S".split(),
+              "right": "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H".split(),
+              "top": "AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D".split(),
+              "left": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C".split()},
+}
+
+
+def test_hand_made_records(tmp_path):
+    """Spades are Prime and bottom holds them all: team A takes 7 tricks straight."""
+    tricks = [[f"{r}S", f"{r}H", f"{r}D", f"{r}C"] for r in "AKQJT98"]
+    good = HAND_MADE | {"tricks": tricks, "result": {"tricks": {"A": 7, "B": 0}, "winner": "A"}}
+    path = tmp_path / "good.jsonl"
+    path.write_text(json.dumps(good) + "\n")
+    assert run("verify", path).exit_code == 0
+
+    cases = {
+        # right holds hearts only, so after a heart lead by... bottom leads a spade; right may discard:
+        # make right's partner (left) break the follow rule instead by playing a card it does not hold.
+        "not held": (tricks[:2] + [["QS", "QH", "QD", "KC"]] + tricks[3:], ["trick 3, play 4 (left)", "KC"]),
+        "played on, then stopped": (tricks + [["7S", "7H", "7D", "7C"]], ["trick 9", "before it is over"]),
+        "wrong result": (tricks, ["result differs", "winner"]),
+        "too short": (tricks[:5], ["trick 6", "before it is over"]),
+    }
+    for name, (ts, words) in cases.items():
+        bad = HAND_MADE | {"tricks": ts}
+        if name == "wrong result":
+            bad["result"] = {"tricks": {"A": 7, "B": 0}, "winner": "B"}
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text(json.dumps(bad) + "\n")
+        result = run("verify", path)
+        assert result.exit_code == 1, name
+        one_line_error(result, *words)
+
+
+def test_follow_suit_broken(tmp_path):
+    hands = {"bottom": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2H".split(),
+             "right": "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2S".split(),
+             "top": "AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D".split(),
+             "left": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C".split()}
+    # Bottom leads AS; right holds 2S and must follow with it, but plays AH.
+    rec = {"format": 1, "ruleset": "feskot", "first": "bottom", "trump": "S", "hands": hands,
+           "tricks": [["AS", "AH", "AD", "AC"]]}
+    path = tmp_path / "follow.jsonl"
+    path.write_text(json.dumps(rec) + "\n")
+    result = run("verify", "--json", path)
+    assert result.exit_code == 1
+    error = json.loads(result.output.splitlines()[0])["error"]
+    assert error.startswith("trick 1, play 2 (right): 'AH'") and "follow" in error and "[rule:" in error

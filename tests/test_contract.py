@@ -90,7 +90,7 @@ def test_unfinished_positions_verify(name):
     assert verify_record(record).ok and verify_record(record).unfinished
     del record["unfinished"]
     verdict = verify_record(record)
-    assert not verdict.ok and "before it is decided" in verdict.error
+    assert not verdict.ok and "before it is over" in verdict.error
 
 
 @pytest.mark.parametrize("name", RULESETS)

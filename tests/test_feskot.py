@@ -295,7 +295,7 @@ def test_record_round_trip_and_play_on():
     # a trick in progress needs "unfinished"
     part = dict(rec, tricks=rec["tricks"][:3] + [rec["tricks"][3][:2]])
     part.pop("result")
-    assert "before it is decided" in verify_record(part).error
+    assert "before it is over" in verify_record(part).error
     assert verify_record(part | {"unfinished": True}).ok
     # the result is checked
     wrong = dict(rec, result={"tricks": {"A": 6, "B": 1}, "winner": "A"})
