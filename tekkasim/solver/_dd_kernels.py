@@ -468,6 +468,10 @@ def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
             and (st[partner] & _rule_suit(trump, variant)) != ZERO
         ):
             sc = 58 - r  # partner ruffs
+        elif (st[next_seat(seat, variant) ^ 2] >> np.uint64(top)) & ONE and (
+            (st[partner] >> np.uint64(highest(rs ^ (ONE << np.uint64(top))))) & ONE
+        ):
+            sc = 50 - r  # through the fourth hand's top card to partner's second one
         else:
             below = rs & ((ONE << np.uint64(c)) - ONE)
             if below != ZERO and (st[seat] >> np.uint64(highest(below))) & ONE:
