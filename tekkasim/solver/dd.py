@@ -216,13 +216,14 @@ class Position:
 
 
 class Solver:
-    """A double-dummy solver with its own transposition table (reused across solves: the table is keyed
-    on the relative ranks of the position, so entries stay valid from one deal to the next).
+    """A double-dummy solver with its own transposition table (reused across solves: entries describe
+    positions by suit lengths and relevant cards only, so they stay valid from one deal to the next).
+    One solver per thread or process: the kernels write into its arrays.
 
     Parameters
     ----------
     tt_bits : int
-        log2 of the number of table entries (24 bytes each); 20 -> 24 MB.
+        log2 of the number of table entries (56 bytes each), 10..28: 20 -> 56 MB, 18 -> 14 MB.
     """
 
     def __init__(self, tt_bits: int = DEFAULT_TT_BITS):
