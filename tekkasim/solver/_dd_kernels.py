@@ -510,17 +510,22 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
     """Write the representatives into ``moves[depth]``, best first; ``hint`` (a card that refuted this
     position or a sibling before, or -1) goes first. Returns their number."""
     n = 0
-    if pos == 3 and lead < 4 and (reps & ~_rule_suit(lead, variant)) == ZERO:
-        # last hand following suit (the commonest node): the cheapest winning card first, then the
-        # others, each lowest first; exactly the order _score gives, without scoring each card
+    if pos > 0 and lead < 4 and (reps & ~_rule_suit(lead, variant)) == ZERO:
+        # following suit (most nodes): the cards that beat the trick so far first (the last hand
+        # lowest first, the second and third hands highest first), then the others lowest first;
+        # exactly the order _score gives, without scoring each card
         wins = ZERO
         base = 40 if lead == trump else 20  # strength of the led suit's 2
         if win_seat != (seat ^ 2) and base <= win_str < base + 13:
             wins = reps & ~((ONE << np.uint64(13 * lead + win_str - base + 1)) - ONE)
         m = wins
         while m != ZERO:
-            moves[depth * 64 + n] = lowest(m)
-            m &= m - ONE
+            if pos == 3:
+                c = lowest(m)
+            else:
+                c = highest(m)
+            moves[depth * 64 + n] = c
+            m ^= ONE << np.uint64(c)
             n += 1
         m = reps ^ wins
         while m != ZERO:
