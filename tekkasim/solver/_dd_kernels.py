@@ -280,23 +280,27 @@ def _bucket_keys(st, leader, trump, variant):
 
 
 @njit(cache=True, inline="always")
-def _tops(remx):
-    """The highest remaining card of each suit."""
+def _tops(remx, k):
+    """The ``k`` highest remaining cards of each suit."""
     tops = ZERO
     for s in range(4):
         m = remx & _smask(s)
-        if m != ZERO:
-            tops |= ONE << np.uint64(highest(m))
+        for _ in range(k):
+            if m == ZERO:
+                break
+            t = ONE << np.uint64(highest(m))
+            tops |= t
+            m ^= t
     return tops
 
 
 @njit(cache=True, inline="always")
-def _specific_key(k1, tops, p0, p1, remx):
-    """The bucket key of entries whose relevant cards include every suit's top card: the owners of
-    those top cards join the key, which spreads such entries over many buckets."""
+def _specific_key(k1, tops, p0, p1, remx, level):
+    """The bucket key of entries whose relevant cards include every suit's ``level`` top cards: the
+    owners of those cards join the key, which spreads such entries over many buckets."""
     tc = pext(tops, remx)
-    sig = pext(p0 & tc, tc) | (pext(p1 & tc, tc) << np.uint64(4))
-    return k1 | (ONE << np.uint64(11)) | (sig << np.uint64(12))
+    sig = pext(p0 & tc, tc) | (pext(p1 & tc, tc) << np.uint64(8))
+    return k1 | (np.uint64(level) << np.uint64(11)) | (sig << np.uint64(13))
 
 
 @njit(cache=True, inline="always")
@@ -612,9 +616,13 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         base = _bucket_base(k0, k1, st)
         j = _tt_probe(st, base, k0, k1, p0, p1, target)
         if j < 0:
-            k1s = _specific_key(k1, _tops(remx), p0, p1, remx)
+            k1s = _specific_key(k1, _tops(remx, 1), p0, p1, remx, 1)
             base = _bucket_base(k0, k1s, st)
             j = _tt_probe(st, base, k0, k1s, p0, p1, target)
+            if j < 0:
+                k1s = _specific_key(k1, _tops(remx, 2), p0, p1, remx, 2)
+                base = _bucket_base(k0, k1s, st)
+                j = _tt_probe(st, base, k0, k1s, p0, p1, target)
         if j >= 0:
             st[5] += ONE
             rel = _segments(pdep(st[base + 2 * TT_WAYS + j], remx))
@@ -728,9 +736,13 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
     result = want if cut else (RESULT ^ want)
     if pos == 0:
         # the hands are as on entry: k0, k1, p0, p1 and remx still describe this position
-        tops = _tops(remx)
+        tops = _tops(remx, 2)
         if (rel & tops) == tops:
-            k1 = _specific_key(k1, tops, p0, p1, remx)
+            k1 = _specific_key(k1, tops, p0, p1, remx, 2)
+        else:
+            tops = _tops(remx, 1)
+            if (rel & tops) == tops:
+                k1 = _specific_key(k1, tops, p0, p1, remx, 1)
         base = _bucket_base(k0, k1, st)
         rc = pext(rel, remx)
         o0 = p0 & rc
