@@ -27,8 +27,9 @@ cards may be exchanged between hands (suit lengths kept) without changing the an
 by every hand's suit lengths, the leader, trump, variant and 2♥'s owner (bucket) and stores the
 relevant cards (squeezed to the remaining cards with ``pext``), who holds them, and lower/upper bounds
 on team A's tricks. It applies to every position that matches it there, in any deal, so the table is
-kept across solves. Entries whose relevant cards include every suit's top card go to a second bucket
-keyed also by those cards' owners, which keeps buckets short without making entries less general.
+kept across solves. Entries whose relevant cards include every suit's top card (top two cards) go to
+a second (third) bucket keyed also by those cards' owners; a lookup tries the three buckets. This keeps
+buckets short without making any entry less general.
 """
 
 from __future__ import annotations
