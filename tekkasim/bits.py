@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import binding as _llvm
 from llvmlite import ir
-from numba import njit, types
+from numba import config, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -96,8 +96,61 @@ def _kth_loop(x, k):
     return np.int64(_cttz(m))
 
 
-kth = _kth_pdep if HAVE_BMI2 else _kth_loop
-kth.__doc__ = "Index of the k-th (0-based, from the lowest) set bit of x; k < popcount(x)."
+@intrinsic
+def _pext(typingctx, src, mask):
+    def codegen(context, builder, sig, args):
+        i64 = ir.IntType(64)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]), "llvm.x86.bmi.pext.64")
+        return builder.call(fn, args)
+
+    return types.uint64(types.uint64, types.uint64), codegen
+
+
+@njit(cache=True, inline="always")
+def _pext_loop(x, m):
+    out = ZERO
+    k = ZERO
+    while m != ZERO:
+        low = m & (~m + ONE)
+        if x & low:
+            out |= ONE << k
+        k += ONE
+        m ^= low
+    return out
+
+
+@njit(cache=True, inline="always")
+def _pdep_loop(x, m):
+    out = ZERO
+    k = ZERO
+    while m != ZERO:
+        low = m & (~m + ONE)
+        if (x >> k) & ONE:
+            out |= low
+        k += ONE
+        m ^= low
+    return out
+
+
+@njit(cache=True, inline="always")
+def _pext_bmi(x, m):
+    return _pext(np.uint64(x), np.uint64(m))
+
+
+@njit(cache=True, inline="always")
+def _pdep_bmi(x, m):
+    return _pdep(np.uint64(x), np.uint64(m))
+
+
+# kth(x, k): index of the k-th (0-based, from the lowest) set bit of x, k < popcount(x).
+# pext(x, m) / pdep(x, m): BMI2 bit extract / deposit (x86 semantics), with portable loops.
+if config.DISABLE_JIT:
+    # NUMBA_DISABLE_JIT=1 (coverage and debugging runs) cannot call LLVM intrinsics: the pure-Python twins.
+    from .reference.bits import highest, kth, lowest, pdep, pext, popcount  # noqa: F401, F811
+else:
+    kth = _kth_pdep if HAVE_BMI2 else _kth_loop
+    pext = _pext_bmi if HAVE_BMI2 else _pext_loop
+    pdep = _pdep_bmi if HAVE_BMI2 else _pdep_loop
 
 
 @njit(cache=True, inline="always")

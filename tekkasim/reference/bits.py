@@ -43,3 +43,23 @@ class Rng:
 
     def random_card(self, mask: int) -> int:
         return kth(mask, self.below(popcount(mask)))
+
+
+def pext(x: int, m: int) -> int:
+    """Bits of x at the set positions of m, packed to the bottom."""
+    out, k = 0, 0
+    for i in range(64):
+        if m >> i & 1:
+            out |= (x >> i & 1) << k
+            k += 1
+    return out
+
+
+def pdep(x: int, m: int) -> int:
+    """The low bits of x spread to the set positions of m."""
+    out, k = 0, 0
+    for i in range(64):
+        if m >> i & 1:
+            out |= (x >> k & 1) << i
+            k += 1
+    return out
