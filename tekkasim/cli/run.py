@@ -40,7 +40,8 @@ def run(deals, n_records, seed, out_dir, rulesets):
             click.echo(f"   {v.line()}")
         frame = records_frame(read_records(path))
         if name == "tekka":
-            click.echo("   contracts (target: deals, made, success rate):")
+            click.echo("   contracts of random players (target: deals, made, success rate); calls are uniform over\n"
+                       "   the legal ones and D13 can be called again, so the last caller mostly ends up in a D13:")
             for key, row in contract_table(frame).iterrows():
                 click.echo(f"     {key:>16}: {int(row['deals']):4d} {int(row['made']):4d} {row['success_rate']:6.1%}")
         if frame["match"].nunique() > 1:  # Feskot games stand alone: one long chain, no match to count
