@@ -17,7 +17,8 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from .errors import RecordError
+from .cards import SEATS, card_name, parse_card, parse_seat
+from .errors import CardError, RecordError, SeatError
 
 FORMAT = 1
 
@@ -105,3 +106,38 @@ def require(record: dict, key: str, kind: type | tuple[type, ...]):
         names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise RecordError(f"field {key!r} must be {names}, not {type(value).__name__}")
     return value
+
+
+def parse_hands(value, field: str = "hands", size: int = 13) -> list[list[int]]:
+    """The four 52-card hands of a record field (seat -> list of cards, any seat notation), each card in
+    the order given; every seat present, ``size`` cards each, no card twice. One-line ``RecordError``s."""
+    if not isinstance(value, dict):
+        raise RecordError(f"field {field!r} must be an object seat -> cards")
+    hands: list[list[int] | None] = [None] * 4
+    seen: dict[int, str] = {}
+    for key, cards in value.items():
+        try:
+            seat = parse_seat(key)
+        except SeatError as exc:
+            raise RecordError(f"field {field!r}: {exc}") from None
+        if hands[seat] is not None:
+            raise RecordError(f"field {field!r}: seat {SEATS[seat]} given twice")
+        if not isinstance(cards, list):
+            raise RecordError(f"{field}.{SEATS[seat]} must be a list of cards, not {type(cards).__name__}")
+        if len(cards) != size:
+            raise RecordError(f"{field}.{SEATS[seat]} holds {len(cards)} cards (a hand must hold {size} cards)")
+        parsed = []
+        for text in cards:
+            try:
+                c = parse_card(text)
+            except CardError as exc:
+                raise RecordError(f"{field}.{SEATS[seat]}: {exc}") from None
+            if c in seen:
+                raise RecordError(f"duplicate card {card_name(c)} (dealt to both {seen[c]} and {SEATS[seat]})")
+            seen[c] = SEATS[seat]
+            parsed.append(c)
+        hands[seat] = parsed
+    missing = [SEATS[s] for s in range(4) if hands[s] is None]
+    if missing:
+        raise RecordError(f"field {field!r} lacks {', '.join(missing)} (every seat needs its hand)")
+    return hands  # type: ignore[return-value]

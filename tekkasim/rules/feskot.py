@@ -63,7 +63,7 @@ from ..cards import (
     parse_suit,
 )
 from ..errors import CardError, IllegalAction, RecordError, SeatError, TekkasimError
-from ..records import require
+from ..records import parse_hands, require
 from . import _trick52 as k
 from .base import TERMINAL, Game, Observation, Option, State
 
@@ -425,34 +425,7 @@ class Trick52Game(Game):
             first = parse_seat(first_text)
         except SeatError as exc:
             raise RecordError(f"field 'first': {exc}") from None
-        hands = require(record, "hands", dict)
-        dealt = np.full((4, 13), -1, np.int64)
-        seen: dict[int, str] = {}
-        given = set()
-        for key, cards in hands.items():
-            try:
-                seat = parse_seat(key)
-            except SeatError as exc:
-                raise RecordError(f"field 'hands': {exc}") from None
-            if seat in given:
-                raise RecordError(f"field 'hands': seat {SEATS[seat]} given twice")
-            given.add(seat)
-            if not isinstance(cards, list):
-                raise RecordError(f"hands.{SEATS[seat]} must be a list of cards, not {type(cards).__name__}")
-            if len(cards) != 13:
-                raise RecordError(f"hands.{SEATS[seat]} has {len(cards)} cards (expected 13)")
-            for i, text in enumerate(cards):
-                try:
-                    c = parse_card(text)
-                except CardError as exc:
-                    raise RecordError(f"hands.{SEATS[seat]}: {exc}") from None
-                if c in seen:
-                    raise RecordError(f"duplicate card {card_name(c)} (in {seen[c]} and {SEATS[seat]})")
-                seen[c] = SEATS[seat]
-                dealt[seat, i] = c
-        missing = [SEATS[s] for s in range(4) if s not in given]
-        if missing:
-            raise RecordError(f"field 'hands' lacks {', '.join(missing)} (52 distinct cards required)")
+        dealt = np.array(parse_hands(require(record, "hands", dict)), dtype=np.int64)
         return first, dealt
 
     @staticmethod

@@ -119,7 +119,6 @@ import numpy as np
 
 from ..bits import new_rng, shuffle
 from ..cards import (
-    SEATS,
     SUITS,
     card_name,
     card_symbol,
@@ -130,7 +129,7 @@ from ..cards import (
     seat_name,
 )
 from ..errors import CardError, IllegalAction, OptionError, RecordError, SeatError, TekkasimError
-from ..records import require
+from ..records import parse_hands, require
 from . import _satat_kernels as K
 from .base import TERMINAL, Game, Observation, State
 
@@ -845,29 +844,7 @@ def _record_seat(record: dict, key: str) -> int:
 
 
 def _record_hands(given, field: str) -> list[list[int]]:
-    if not isinstance(given, dict):
-        raise RecordError(f"field {field!r} must be an object seat -> cards")
-    hands: list[list[int]] = [[] for _ in range(4)]
-    seen: dict[int, str] = {}
-    for key, cards in given.items():
-        try:
-            seat = parse_seat(key)
-        except SeatError as exc:
-            raise RecordError(f"field {field!r}: {exc}") from None
-        if not isinstance(cards, list):
-            raise RecordError(f"field {field!r}: {seat_name(seat)} must be a list of cards")
-        try:
-            hands[seat] = [parse_card(c) for c in cards]
-        except CardError as exc:
-            raise RecordError(f"field {field!r} ({seat_name(seat)}): {exc}") from None
-        for c in hands[seat]:
-            if c in seen:
-                raise RecordError(f"field {field!r}: {card_name(c)} is dealt to both {seen[c]} and {seat_name(seat)}")
-            seen[c] = seat_name(seat)
-    for s in range(4):
-        if len(hands[s]) != 13:
-            raise RecordError(f"field {field!r}: {SEATS[s]} must hold 13 cards, not {len(hands[s])}")
-    return hands
+    return parse_hands(given, field)
 
 
 def _record_exchange(record: dict, hands: list[list[int]], troupe: int | None) -> tuple[int, int] | None:
