@@ -7,7 +7,9 @@ all memory preallocated by the caller and passed in (nothing is allocated per no
     ``st[0..3]`` the four hands (52-card masks, indexed by seat); counters: ``st[4]`` nodes,
     ``st[5]`` transposition-table cut-offs, ``st[6]`` quick-trick / sure-trump cut-offs, ``st[8 + p]``
     cut-offs by the first move tried and ``st[12 + p]`` all cut-offs at trick position ``p``,
-    ``st[16 + n]`` trick-start nodes with ``n`` tricks left; then the transposition table.
+    ``st[16 + n]`` trick-start nodes with ``n`` tricks left, ``st[30]`` table stores that evicted an
+    entry, ``st[31]`` all stores, ``st[34]``/``st[35]`` relevant/remaining cards summed over the stores,
+    ``st[36 + n]`` stores with ``n`` tricks left; then the transposition table.
 ``moves`` (int64, :data:`MOVES_SIZE`, from :func:`moves_new`)
     the ordered candidate cards of each search depth (64 slots per depth ``4 * (13 - tricks left) +
     position``), then history counts of cut-offs per (position, seat, card) for move ordering.
@@ -362,7 +364,9 @@ def quick_tricks(st, rem, seat, trump, variant, need):
     A suit's top run (cards of ``seat`` with no other remaining card above them) is counted in no-trump
     and in the trump suit; in a side suit, only as many rounds as every opponent that holds a trump can
     still follow (cashing trumps first takes no side-suit card from an opponent who follows in trumps).
-    The leader never loses the lead while cashing them. In Satat a 2♥ in ``seat``'s hand is one more
+    The leader never loses the lead while cashing them; then (standard rules) it may lead a low card to
+    partner's top run of one suit, counted as above, if partner has enough other cards to play to the
+    leader's tricks meanwhile. In Satat a 2♥ in ``seat``'s hand is one more
     sure trick, and when an opponent holds 2♥ nothing is counted (it can take the lead at any time).
     """
     hand = st[seat]
@@ -402,6 +406,40 @@ def quick_tricks(st, rem, seat, trump, variant, need):
         q += k
         if last >= 0:
             rel |= _seg(s, last % 13)
+    if variant == STANDARD and q < need:
+        # then a low card to partner's top run of one suit (the leader holds no top card there);
+        # partner keeps the run if it has q other cards to play to the leader's tricks
+        part = st[seat ^ 2]
+        best = 0
+        brel = ZERO
+        for s in range(4):
+            sm = _smask(s)
+            rs = rem & sm
+            if (hand & sm) == ZERO or rs == ZERO or (part >> np.uint64(highest(rs))) & ONE == ZERO:
+                continue
+            cap = 13
+            if s != trump:
+                if ruff1:
+                    cap = min(cap, popcount(o1 & sm))
+                if ruff3:
+                    cap = min(cap, popcount(o3 & sm))
+            run = ZERO
+            k = 0
+            last = -1
+            while rs != ZERO and k < cap:
+                top = highest(rs)
+                if (part >> np.uint64(top)) & ONE == ZERO:
+                    break
+                k += 1
+                last = top
+                run |= ONE << np.uint64(top)
+                rs ^= ONE << np.uint64(top)
+            if k > best and popcount(part & ~run) >= q:
+                best = k
+                brel = _seg(s, last % 13)
+        if best > 0:
+            q += best
+            rel |= brel
     return q, rel
 
 
@@ -770,6 +808,12 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         if slot < 0:
             slot = np.int64(st[base + 6 * TT_WAYS + 0])
             st[base + 6 * TT_WAYS + 0] = np.uint64((slot + 1) % TT_WAYS)
+            if st[base + slot] != ZERO:
+                st[30] += ONE
+        st[31] += ONE
+        st[34] += np.uint64(popcount(rc))
+        st[35] += np.uint64(popcount(remx))
+        st[36 + n_left] += ONE
         if result != ZERO:
             if target > lb:
                 lb = target
