@@ -19,7 +19,7 @@ Values are always tricks of team A (seats 0 and 2); the Python layer turns them 
 1 for Satat (clockwise, 2♥ beats everything and is never a heart for following; a 2♥ lead asks for Troupe).
 
 Search: zero-window alpha-beta ("can team A take ``target`` of the tricks left?", :func:`search`),
-binary search over the target for the exact value (:func:`solve_exact`), one representative per run of
+zero-window searches stepping from an estimate to the exact value (:func:`solve_exact`), one representative per run of
 equivalent cards, move ordering by game heuristics with a history tie-break, and at each trick start:
 the transposition table, the leader's quick tricks and the other side's sure trump tricks as bounds.
 
@@ -522,7 +522,7 @@ def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
             else:
                 sc = 20 + r
         if ruffable:
-            sc -= 40
+            sc -= 80
         return sc
     cs = strength(c, trump, lead, variant)
     wins = cs > win_str
@@ -830,18 +830,65 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
 
 
 @njit(cache=True)
-def solve_exact(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left):
-    """The exact number of the ``n_left`` tricks left that team A takes (binary search on ``search``)."""
+def estimate(st, trump, n_left):
+    """A guess at team A's tricks: half of them, moved by team A's share of the honours (A K Q J) and
+    of the trumps still in the hands (fitted on random deals; off by about one trick on average)."""
+    hon = np.int64(0)
+    hon_a = np.int64(0)
+    tr = np.int64(0)
+    tr_a = np.int64(0)
+    for h in range(4):
+        x = st[h]
+        pts = np.int64(0)
+        for s in range(4):
+            m = (x >> np.uint64(13 * s)) & SUIT13
+            for r in range(9, 13):
+                if (m >> np.uint64(r)) & ONE:
+                    pts += r - 8
+        t = np.int64(popcount(x & _smask(trump))) if trump < 4 else np.int64(0)
+        hon += pts
+        tr += t
+        if (h & 1) == 0:
+            hon_a += pts
+            tr_a += t
+    g = 0.5 * n_left + 0.3 * (hon_a - 0.5 * hon) + 0.8 * (tr_a - 0.5 * tr)
+    return np.int64(min(max(round(g), 1), n_left)) if n_left > 0 else np.int64(0)
+
+
+@njit(cache=True)
+def solve_from(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left, guess):
+    """The exact number of the ``n_left`` tricks left that team A takes: zero-window searches from
+    ``guess`` stepping one trick at a time (the table keeps the bounds each search proves, so the
+    next target reuses them; near the value, each search costs about as much as a binary search's)."""
     lo = 0
     hi = n_left
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        r = search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left, mid)
-        if r & RESULT:
-            lo = mid
-        else:
-            hi = mid - 1
+    g = min(max(guess, 1), n_left)
+    if n_left == 0:
+        return 0
+    if search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left, g) & RESULT:
+        lo = g
+        while lo < hi:
+            t = np.int64(lo + 1)
+            if search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left, t) & RESULT:
+                lo = t
+            else:
+                hi = lo
+    else:
+        hi = g - 1
+        while lo < hi:
+            t = np.int64(hi)
+            if search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left, t) & RESULT:
+                lo = hi
+            else:
+                hi = t - 1
     return lo
+
+
+@njit(cache=True)
+def solve_exact(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left):
+    """The exact number of the ``n_left`` tricks left that team A takes (:func:`solve_from` an estimate)."""
+    g = estimate(st, trump, n_left)
+    return solve_from(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, trick, n_left, g)
 
 
 @njit(cache=True)
@@ -867,10 +914,12 @@ def card_values(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, r
             c -= 1
             continue
         st[seat] = hand ^ b
+        # the previous card's value is a good first guess (neighbouring cards often tie)
+        g = prev_value if prev_value >= 0 else estimate(st, trump, n_left)
         if pos == 0:
             nlead = lead_suit_of(c, trump, variant)
-            v = solve_exact(
-                st, moves, trump, variant, nxt, 1, nlead, seat, strength(c, trump, nlead, variant), rem, b, n_left
+            v = solve_from(
+                st, moves, trump, variant, nxt, 1, nlead, seat, strength(c, trump, nlead, variant), rem, b, n_left, g
             )
         else:
             cs = strength(c, trump, lead, variant)
@@ -881,11 +930,11 @@ def card_values(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, r
                 wstr = cs
             if pos == 3:
                 won = 1 if (ws & 1) == 0 else 0
-                v = won + solve_exact(
-                    st, moves, trump, variant, ws, 0, -1, -1, -1, rem & ~(trick | b), ZERO, n_left - 1
+                v = won + solve_from(
+                    st, moves, trump, variant, ws, 0, -1, -1, -1, rem & ~(trick | b), ZERO, n_left - 1, g - won
                 )
             else:
-                v = solve_exact(st, moves, trump, variant, nxt, pos + 1, lead, ws, wstr, rem, trick | b, n_left)
+                v = solve_from(st, moves, trump, variant, nxt, pos + 1, lead, ws, wstr, rem, trick | b, n_left, g)
         st[seat] = hand
         out[c] = v
         prev_value = v
