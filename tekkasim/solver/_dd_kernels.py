@@ -446,7 +446,8 @@ def quick_tricks(st, rem, seat, trump, variant, need):
 @njit(cache=True)
 def sure_trumps(st, rem, side, trump, variant):
     """``(k, rel)``: tricks one hand of ``side`` (0 = A, 1 = B) wins whatever happens with its run of top
-    trumps (each wins the trick it is played to); Satat: plus its 2♥, minus one if the other side holds 2♥."""
+    trumps (each wins the trick it is played to); Satat: plus its 2♥, minus one if the other side holds 2♥.
+    Standard rules: at least two when the side holds the two top trumps in different hands, not both bare."""
     best = 0
     brel = ZERO
     other2 = variant == SATAT and ((st[side ^ 1] | st[side ^ 3]) & H2BIT) != ZERO
@@ -473,6 +474,18 @@ def sure_trumps(st, rem, side, trump, variant):
         if k > best:
             best = k
             brel = rel
+    if variant == STANDARD and trump < 4 and best < 2:
+        # the two top trumps in partners' hands win two tricks unless both are singletons: the holder
+        # of the other plays a low trump whenever one of them must be played (and its own top first)
+        tm = rem & _rule_suit(trump, variant)
+        if popcount(tm) >= 2:
+            t1 = highest(tm)
+            t2 = highest(tm ^ (ONE << np.uint64(t1)))
+            a = side if (st[side] >> np.uint64(t1)) & ONE else side ^ 2
+            if (st[a] >> np.uint64(t1)) & ONE and (st[a ^ 2] >> np.uint64(t2)) & ONE:
+                if popcount(st[a] & tm) >= 2 or popcount(st[a ^ 2] & tm) >= 2:
+                    best = 2
+                    brel = _seg(trump, t2 % 13)
     return best, brel
 
 
@@ -649,25 +662,6 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         hint = np.int64(-1)
         if variant == SATAT:
             remx = rem & NOT_H2
-        k0, k1 = _bucket_keys(st, seat, trump, variant)
-        p0 = pext(st[1] | st[3], remx)
-        p1 = pext(st[2] | st[3], remx)
-        base = _bucket_base(k0, k1, st)
-        j = _tt_probe(st, base, k0, k1, p0, p1, target)
-        if j < 0:
-            k1s = _specific_key(k1, _tops(remx, 1), p0, p1, remx, 1)
-            base = _bucket_base(k0, k1s, st)
-            j = _tt_probe(st, base, k0, k1s, p0, p1, target)
-            if j < 0:
-                k1s = _specific_key(k1, _tops(remx, 2), p0, p1, remx, 2)
-                base = _bucket_base(k0, k1s, st)
-                j = _tt_probe(st, base, k0, k1s, p0, p1, target)
-        if j >= 0:
-            st[5] += ONE
-            rel = _segments(pdep(st[base + 2 * TT_WAYS + j], remx))
-            if np.int64(st[base + 5 * TT_WAYS + j] & MASK8) >= target:
-                return RESULT | rel
-            return rel
         side = seat & 1
         # the side on lead needs target tricks (team A) or n_left - target + 1 (team B, to refute)
         q, qrel = quick_tricks(st, rem, seat, trump, variant, target if side == 0 else n_left - target + 1)
@@ -688,6 +682,25 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
             if n_left - k < target:
                 st[6] += ONE
                 return krel
+        k0, k1 = _bucket_keys(st, seat, trump, variant)
+        p0 = pext(st[1] | st[3], remx)
+        p1 = pext(st[2] | st[3], remx)
+        base = _bucket_base(k0, k1, st)
+        j = _tt_probe(st, base, k0, k1, p0, p1, target)
+        if j < 0:
+            k1s = _specific_key(k1, _tops(remx, 1), p0, p1, remx, 1)
+            base = _bucket_base(k0, k1s, st)
+            j = _tt_probe(st, base, k0, k1s, p0, p1, target)
+            if j < 0:
+                k1s = _specific_key(k1, _tops(remx, 2), p0, p1, remx, 2)
+                base = _bucket_base(k0, k1s, st)
+                j = _tt_probe(st, base, k0, k1s, p0, p1, target)
+        if j >= 0:
+            st[5] += ONE
+            rel = _segments(pdep(st[base + 2 * TT_WAYS + j], remx))
+            if np.int64(st[base + 5 * TT_WAYS + j] & MASK8) >= target:
+                return RESULT | rel
+            return rel
     else:
         hint = np.int64(-1)
     hand = st[seat]
