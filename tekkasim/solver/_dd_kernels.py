@@ -363,7 +363,8 @@ def quick_tricks(st, rem, seat, trump, variant, need):
 
     A suit's top run (cards of ``seat`` with no other remaining card above them) is counted in no-trump
     and in the trump suit; in a side suit, only as many rounds as every opponent that holds a trump can
-    still follow (cashing trumps first takes no side-suit card from an opponent who follows in trumps).
+    still follow (cashing trumps first takes no side-suit card from an opponent who follows in trumps),
+    or every round when ``seat``'s top trumps outnumber each opponent's trumps (drawn first).
     The leader never loses the lead while cashing them; then (standard rules) it may lead a low card to
     partner's top run of one suit, counted as above, if partner has enough other cards to play to the
     leader's tricks meanwhile. In Satat a 2♥ in ``seat``'s hand is one more
@@ -380,6 +381,22 @@ def quick_tricks(st, rem, seat, trump, variant, need):
     ruff3 = (o3 & tm) != ZERO
     q = 0
     rel = ZERO
+    if variant == STANDARD and (ruff1 or ruff3):
+        # a run of top trumps at least as long as each opponent's trumps draws them first
+        rt = rem & tm
+        kt = 0
+        last = -1
+        while rt != ZERO:
+            top = highest(rt)
+            if (hand >> np.uint64(top)) & ONE == ZERO:
+                break
+            kt += 1
+            last = top
+            rt ^= ONE << np.uint64(top)
+        if kt >= max(popcount(o1 & tm), popcount(o3 & tm)):
+            ruff1 = False
+            ruff3 = False
+            rel |= _seg(trump, last % 13)
     if variant == SATAT and (hand & H2BIT) != ZERO:
         q += 1
     for s in range(4):
