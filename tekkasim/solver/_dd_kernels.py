@@ -37,14 +37,11 @@ buckets short without making any entry less general.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
 from numba import config, njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
-from ..bits import HAVE_BMI2
+from .. import bits
 
-if config.DISABLE_JIT:  # plain Python for coverage and debugging: the bit intrinsics cannot run there
+if config.DISABLE_JIT:  # plain Python (coverage and debugging runs): keep the uint64 arithmetic
 
     def popcount(x):
         return int(x).bit_count()
@@ -56,8 +53,14 @@ if config.DISABLE_JIT:  # plain Python for coverage and debugging: the bit intri
     def highest(x):
         return int(x).bit_length() - 1
 
+    def pext(x, m):
+        return np.uint64(bits.pext(int(x), int(m)))
+
+    def pdep(x, m):
+        return np.uint64(bits.pdep(int(x), int(m)))
+
 else:
-    from ..bits import highest, lowest, popcount
+    from ..bits import highest, lowest, pdep, pext, popcount
 
 U64 = np.uint64
 ONE = np.uint64(1)
@@ -74,58 +77,6 @@ MASK8 = np.uint64(0xFF)
 SHIFT16 = np.uint64(16)
 _HASH1 = np.uint64(0x9E3779B97F4A7C15)
 _HASH2 = np.uint64(0xC2B2AE3D27D4EB4F)
-
-
-@intrinsic
-def _pext_bmi(typingctx, src, mask):
-    def codegen(context, builder, sig, args):
-        i64 = ir.IntType(64)
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]), "llvm.x86.bmi.pext.64")
-        return builder.call(fn, args)
-
-    return types.uint64(types.uint64, types.uint64), codegen
-
-
-@intrinsic
-def _pdep_bmi(typingctx, src, mask):
-    def codegen(context, builder, sig, args):
-        i64 = ir.IntType(64)
-        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, [i64, i64]), "llvm.x86.bmi.pdep.64")
-        return builder.call(fn, args)
-
-    return types.uint64(types.uint64, types.uint64), codegen
-
-
-@njit(cache=True, inline="always")
-def _pext_loop(x, m):
-    out = ZERO
-    k = ZERO
-    while m != ZERO:
-        low = m & (~m + ONE)
-        if x & low:
-            out |= ONE << k
-        k += ONE
-        m ^= low
-    return out
-
-
-@njit(cache=True, inline="always")
-def _pdep_loop(x, m):
-    out = ZERO
-    k = ZERO
-    while m != ZERO:
-        low = m & (~m + ONE)
-        if (x >> k) & ONE:
-            out |= low
-        k += ONE
-        m ^= low
-    return out
-
-
-# NUMBA_DISABLE_JIT=1 (coverage runs) cannot call intrinsics: fall back to the loops there too.
-_USE_BMI2 = HAVE_BMI2 and not config.DISABLE_JIT
-pext = _pext_bmi if _USE_BMI2 else _pext_loop
-pdep = _pdep_bmi if _USE_BMI2 else _pdep_loop
 
 
 @njit(cache=True, inline="always")
