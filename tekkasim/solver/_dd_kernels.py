@@ -424,10 +424,11 @@ def quick_tricks(st, rem, seat, trump, variant, need):
 
 
 @njit(cache=True)
-def sure_trumps(st, rem, side, trump, variant):
+def sure_trumps(st, rem, side, trump, variant, need):
     """``(k, rel)``: tricks one hand of ``side`` (0 = A, 1 = B) wins whatever happens with its run of top
     trumps (each wins the trick it is played to); Satat: plus its 2♥, minus one if the other side holds 2♥.
-    Standard rules: at least two when the side holds the two top trumps in different hands, not both bare."""
+    Standard rules: at least two when the side holds the two top trumps in different hands, not both bare;
+    counting stops at ``need`` (fewer counted cards make the result apply to more positions)."""
     best = 0
     brel = ZERO
     other2 = variant == SATAT and ((st[side ^ 1] | st[side ^ 3]) & H2BIT) != ZERO
@@ -437,7 +438,7 @@ def sure_trumps(st, rem, side, trump, variant):
         if trump < 4:
             rs = rem & _rule_suit(trump, variant)
             last = -1
-            while rs != ZERO:
+            while rs != ZERO and (variant == SATAT or k < need):
                 top = highest(rs)
                 if (st[h] >> np.uint64(top)) & ONE == ZERO:
                     break
@@ -454,7 +455,7 @@ def sure_trumps(st, rem, side, trump, variant):
         if k > best:
             best = k
             brel = rel
-    if variant == STANDARD and trump < 4 and best < 2:
+    if variant == STANDARD and trump < 4 and best < 2 and best < need:
         # the two top trumps in partners' hands win two tricks unless both are singletons: the holder
         # of the other plays a low trump whenever one of them must be played (and its own top first)
         tm = rem & _rule_suit(trump, variant)
@@ -655,11 +656,11 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
             return qrel
         if trump < 4 or variant == SATAT:
             # team A's sure trump tricks against target, team B's against n_left - target + 1
-            k, krel = sure_trumps(st, rem, 0, trump, variant)
+            k, krel = sure_trumps(st, rem, 0, trump, variant, target)
             if k >= target:
                 st[6] += ONE
                 return RESULT | krel
-            k, krel = sure_trumps(st, rem, 1, trump, variant)
+            k, krel = sure_trumps(st, rem, 1, trump, variant, n_left - target + 1)
             if n_left - k < target:
                 st[6] += ONE
                 return krel
