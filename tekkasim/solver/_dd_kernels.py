@@ -30,9 +30,8 @@ by every hand's suit lengths, the leader, trump, variant and 2♥'s owner (bucke
 relevant cards (squeezed to the remaining cards with ``pext``), who holds them, and lower/upper bounds
 on team A's tricks. It applies to every position that matches it there, in any deal, so the table is
 kept across solves. Entries whose relevant cards include every suit's top card (top two cards) go to
-a second (third) bucket keyed also by those cards' owners, and the others whose relevant cards include
-the top trump to a fourth keyed also by its owner; a lookup tries the four buckets. This keeps buckets
-short without making any entry less general.
+a second (third) bucket keyed also by those cards' owners; a lookup tries the three buckets. This keeps
+buckets short without making any entry less general.
 """
 
 from __future__ import annotations
@@ -247,17 +246,6 @@ def _tops(remx, k):
             tops |= t
             m ^= t
     return tops
-
-
-@njit(cache=True, inline="always")
-def _top_trump(remx, trump):
-    """The highest remaining trump (none in no-trump)."""
-    if trump >= 4:
-        return ZERO
-    m = remx & _smask(trump)
-    if m == ZERO:
-        return ZERO
-    return ONE << np.uint64(highest(m))
 
 
 @njit(cache=True, inline="always")
@@ -632,7 +620,6 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
     p0 = ZERO
     p1 = ZERO
     remx = rem
-    ttop = ZERO
     if pos == 0:
         if target <= 0:
             return RESULT
@@ -669,11 +656,6 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         p1 = pext(st[2] | st[3], remx)
         base = _bucket_base(k0, k1, st)
         j = _tt_probe(st, base, k0, k1, p0, p1, target)
-        ttop = _top_trump(remx, trump)
-        if j < 0 and ttop != ZERO:
-            k1s = _specific_key(k1, ttop, p0, p1, remx, 3)
-            base = _bucket_base(k0, k1s, st)
-            j = _tt_probe(st, base, k0, k1s, p0, p1, target)
         if j < 0:
             k1s = _specific_key(k1, _tops(remx, 1), p0, p1, remx, 1)
             base = _bucket_base(k0, k1s, st)
@@ -782,8 +764,6 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
             tops = _tops(remx, 1)
             if (rel & tops) == tops:
                 k1 = _specific_key(k1, tops, p0, p1, remx, 1)
-            elif ttop != ZERO and (rel & ttop) != ZERO:
-                k1 = _specific_key(k1, ttop, p0, p1, remx, 3)
         base = _bucket_base(k0, k1, st)
         rc = pext(rel, remx)
         o0 = p0 & rc
