@@ -1,5 +1,8 @@
 """Run every ``benchmarks/bench_*.py`` and print its rows; ``--json FILE`` also saves them.
 
+Each module runs in a fresh Python process, so one benchmark's memory (the solver's 56 MB table) or
+warm-up cannot skew the next one's figures.
+
 Each module has ``run(quick: bool) -> list[dict]``; a row is ``{"name", "value", "unit"}`` plus, where
 there is a goal, ``"reference"`` (what it is measured against), ``"ratio"`` and ``"goal"`` (text).
 """
@@ -10,9 +13,19 @@ import argparse
 import importlib
 import json
 import pkgutil
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+
+
+def _run_module(name: str, quick: bool) -> list[dict]:
+    """Rows of one benchmark module, computed in a child process."""
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        cmd = [sys.executable, "-m", "benchmarks", "--module", name, "--rows-to", out.name]
+        subprocess.run(cmd + (["--quick"] if quick else []), check=True)
+        return json.loads(Path(out.name).read_text())
 
 
 def main() -> int:
@@ -20,7 +33,13 @@ def main() -> int:
     parser.add_argument("names", nargs="*", help="only these benchmark modules (e.g. feskot dd)")
     parser.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     parser.add_argument("--json", metavar="FILE", help="write all rows as JSON to FILE")
+    parser.add_argument("--module", help=argparse.SUPPRESS)  # child process: run this module only
+    parser.add_argument("--rows-to", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.module:
+        rows = importlib.import_module(f"benchmarks.{args.module}").run(quick=args.quick)
+        Path(args.rows_to).write_text(json.dumps(rows))
+        return 0
     here = Path(__file__).parent
     modules = sorted(m.name for m in pkgutil.iter_modules([str(here)]) if m.name.startswith("bench_"))
     if args.names:
@@ -28,8 +47,7 @@ def main() -> int:
     rows = []
     for name in modules:
         t0 = time.perf_counter()
-        module = importlib.import_module(f"benchmarks.{name}")
-        for row in module.run(quick=args.quick):
+        for row in _run_module(name, args.quick):
             row.setdefault("bench", name.removeprefix("bench_"))
             rows.append(row)
             ratio = f"  ratio {row['ratio']:.3g} vs {row['reference']}" if "ratio" in row else ""
