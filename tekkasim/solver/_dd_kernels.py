@@ -307,6 +307,22 @@ def last_trick(st, leader, trump, variant):
     return rel
 
 
+@njit(cache=True, inline="always")
+def _top_run(rs, hand, limit):
+    """``(k, last)``: how many of the highest cards of ``rs`` (the remaining cards of one suit) ``hand``
+    holds in an unbroken run from the top, counting at most ``limit``, and the lowest of them (-1: none)."""
+    k = 0
+    last = -1
+    while rs != ZERO and k < limit:
+        top = highest(rs)
+        if (hand >> np.uint64(top)) & ONE == ZERO:
+            break
+        k += 1
+        last = top
+        rs ^= ONE << np.uint64(top)
+    return k, last
+
+
 @njit(cache=True)
 def quick_tricks(st, rem, seat, trump, variant, need):
     """``(q, rel)``: tricks the side of ``seat`` surely wins by leading its own top cards from ``seat``'s
@@ -334,16 +350,7 @@ def quick_tricks(st, rem, seat, trump, variant, need):
     rel = ZERO
     if variant == STANDARD and (ruff1 or ruff3):
         # a run of top trumps at least as long as each opponent's trumps draws them first
-        rt = rem & tm
-        kt = 0
-        last = -1
-        while rt != ZERO:
-            top = highest(rt)
-            if (hand >> np.uint64(top)) & ONE == ZERO:
-                break
-            kt += 1
-            last = top
-            rt ^= ONE << np.uint64(top)
+        kt, last = _top_run(rem & tm, hand, 13)
         if kt >= max(popcount(o1 & tm), popcount(o3 & tm)):
             ruff1 = False
             ruff3 = False
@@ -361,16 +368,7 @@ def quick_tricks(st, rem, seat, trump, variant, need):
                 cap = min(cap, popcount(o1 & sm))
             if ruff3:
                 cap = min(cap, popcount(o3 & sm))
-        rs = rem & sm
-        last = -1
-        k = 0
-        while rs != ZERO and k < cap and q + k < need:
-            top = highest(rs)
-            if (hand >> np.uint64(top)) & ONE == ZERO:
-                break
-            k += 1
-            last = top
-            rs ^= ONE << np.uint64(top)
+        k, last = _top_run(rem & sm, hand, min(cap, need - q))
         q += k
         if last >= 0:
             rel |= _seg(s, last % 13)
@@ -391,18 +389,9 @@ def quick_tricks(st, rem, seat, trump, variant, need):
                     cap = min(cap, popcount(o1 & sm))
                 if ruff3:
                     cap = min(cap, popcount(o3 & sm))
-            run = ZERO
-            k = 0
-            last = -1
-            while rs != ZERO and k < cap:
-                top = highest(rs)
-                if (part >> np.uint64(top)) & ONE == ZERO:
-                    break
-                k += 1
-                last = top
-                run |= ONE << np.uint64(top)
-                rs ^= ONE << np.uint64(top)
-            if k > best and popcount(part & ~run) >= q:
+            k, last = _top_run(rs, part, cap)
+            # partner's run is the cards of rs from ``last`` up
+            if k > best and popcount(part & ~(rs & ~((ONE << np.uint64(last)) - ONE))) >= q:
                 best = k
                 brel = _seg(s, last % 13)
         if best > 0:
@@ -424,15 +413,7 @@ def sure_trumps(st, rem, side, trump, variant, need):
         k = 0
         rel = ZERO
         if trump < 4:
-            rs = rem & _rule_suit(trump, variant)
-            last = -1
-            while rs != ZERO and (variant == SATAT or k < need):
-                top = highest(rs)
-                if (st[h] >> np.uint64(top)) & ONE == ZERO:
-                    break
-                k += 1
-                last = top
-                rs ^= ONE << np.uint64(top)
+            k, last = _top_run(rem & _rule_suit(trump, variant), st[h], 13 if variant == SATAT else need)
             if last >= 0:
                 rel = _seg(trump, last % 13)
         if variant == SATAT:
