@@ -5,6 +5,7 @@ import random
 
 import numpy as np
 import pytest
+from helpers import same
 
 from tekkasim.bits import new_rng
 from tekkasim.rules import TERMINAL, Observation, get_game, ruleset_names
@@ -13,19 +14,6 @@ from tekkasim.verify import replay_record, verify_record
 
 RULESETS = ruleset_names()
 pytestmark = pytest.mark.skipif(not RULESETS, reason="no ruleset modules present")
-
-
-def same(a, b) -> bool:
-    """Deep equality that understands numpy arrays inside dicts, lists and dataclasses."""
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return np.array_equal(np.asarray(a), np.asarray(b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, Observation) and isinstance(b, Observation):
-        return same(vars(a), vars(b))
-    return a == b
 
 
 @pytest.mark.parametrize("name", RULESETS)
