@@ -273,17 +273,20 @@ def _tt_probe(st, base, k0, k1, p0, p1, target):
     """The way of the bucket at ``base`` whose entry matches the position and decides ``target``, or -1.
     Ways fill in order from 0 (then are overwritten oldest first), so an empty way ends the scan."""
     t = np.int64(target)
+    hint = np.int64(-1)
     for j in range(TT_WAYS):
         e0 = st[base + 0 * TT_WAYS + j]
         if e0 == ZERO:
-            return -1
+            return -1, hint
         if e0 == k0 and st[base + 1 * TT_WAYS + j] == k1:
             rc = st[base + 2 * TT_WAYS + j]
             if (p0 & rc) == st[base + 3 * TT_WAYS + j] and (p1 & rc) == st[base + 4 * TT_WAYS + j]:
                 b = st[base + 5 * TT_WAYS + j]
                 if np.int64(b & MASK8) >= t or np.int64((b >> np.uint64(8)) & MASK8) < t:
-                    return j
-    return -1
+                    return j, hint
+                if hint < 0:
+                    hint = np.int64((b >> SHIFT16) & MASK8) - 1
+    return -1, hint
 
 
 @njit(cache=True)
@@ -609,7 +612,6 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         if n_left == 1:
             return last_trick(st, seat, trump, variant)
         st[16 + n_left] += ONE
-        hint = np.int64(-1)
         if variant == SATAT:
             remx = rem & NOT_H2
         side = seat & 1
@@ -636,15 +638,19 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         p0 = pext(st[1] | st[3], remx)
         p1 = pext(st[2] | st[3], remx)
         base = _bucket_base(k0, k1, st)
-        j = _tt_probe(st, base, k0, k1, p0, p1, target)
+        j, hint = _tt_probe(st, base, k0, k1, p0, p1, target)
         if j < 0:
             k1s = _specific_key(k1, _tops(remx, 1), p0, p1, remx, 1)
             base = _bucket_base(k0, k1s, st)
-            j = _tt_probe(st, base, k0, k1s, p0, p1, target)
+            j, h2 = _tt_probe(st, base, k0, k1s, p0, p1, target)
+            if hint < 0:
+                hint = h2
             if j < 0:
                 k1s = _specific_key(k1, _tops(remx, 2), p0, p1, remx, 2)
                 base = _bucket_base(k0, k1s, st)
-                j = _tt_probe(st, base, k0, k1s, p0, p1, target)
+                j, h2 = _tt_probe(st, base, k0, k1s, p0, p1, target)
+                if hint < 0:
+                    hint = h2
         if j >= 0:
             st[5] += ONE
             rel = _segments(pdep(st[base + 2 * TT_WAYS + j], remx))
@@ -656,6 +662,16 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
     hand = st[seat]
     legal = legal_mask(hand, pos, lead, variant)
     reps = representatives(legal, hand, rem, variant)
+    if hint >= 0:
+        # the stored best card (of a position equal on the relevant cards): its run's representative
+        hb = ONE << np.uint64(hint)
+        if (reps & hb) != ZERO:
+            pass
+        elif (hand & hb) != ZERO:
+            hr = reps & _rule_suit(hint // 13, variant) & ~(hb - ONE)
+            hint = np.int64(lowest(hr)) if hr != ZERO else np.int64(-1)
+        else:
+            hint = np.int64(-1)
     depth = 4 * (13 - n_left) + pos
     nm = _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trump, variant, hint)
     maximizing = (seat & 1) == 0
@@ -667,9 +683,12 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
     rel = ZERO
     cut = False
     best_card = np.int64(-1)
+    skip = ZERO
     for i in range(nm):
         c = moves[depth * 64 + i]
         b = ONE << np.uint64(c)
+        if (skip & b) != ZERO:
+            continue
         st[seat] = hand ^ b
         if pos == 0:
             nlead = np.int64(lead_suit_of(c, trump, variant))
@@ -714,6 +733,17 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
                 st[8 + pos] += ONE
             break
         rel |= r
+        # c failed. A card of its suit below every card its refutation depends on fails the same way
+        # (the two positions differ only by exchanging irrelevant cards), so skip those siblings.
+        if not (variant == SATAT and c == H2):
+            sm = _rule_suit(c // 13, variant)
+            rs = r & sm
+            if rs == ZERO:
+                skip |= sm
+            else:
+                lo = lowest(rs)
+                if c < lo:
+                    skip |= sm & ((ONE << np.uint64(lo)) - ONE)
     rel &= ~RESULT
     if not cut:
         # every move was refuted. Equivalent cards were searched once: a run whose top card is relevant
