@@ -442,6 +442,37 @@ def sure_trumps(st, rem, side, trump, variant, need):
     return best, brel
 
 
+@njit(cache=True)
+def second_hand_wins(st, seat, lead, trick, trump, variant):
+    """``(sure, rel)``: whether the side of ``seat``, second to play to a trick led in ``lead`` (the
+    led card is ``trick``), surely wins the trick, and the cards that depends on. It does when one of
+    its hands can ruff and the third hand cannot overruff (it follows suit or holds no trump), or when
+    its highest card of the led suit beats the led card and the third hand's, and the third hand
+    cannot ruff. In Satat a 2♥ on the table or in the third hand rules it out."""
+    if lead >= 4:
+        return False, ZERO
+    third = st[next_seat(seat, variant)]
+    if variant == SATAT and ((trick | third) & H2BIT) != ZERO:
+        return False, ZERO
+    sm = _rule_suit(lead, variant)
+    ours = st[seat] | st[seat ^ 2]
+    if trump < 4 and lead != trump:
+        tm = _rule_suit(trump, variant)
+        if (third & sm) == ZERO and (third & tm) != ZERO:
+            return False, ZERO
+        for h in (seat, seat ^ 2):
+            if (st[h] & sm) == ZERO and (st[h] & tm) != ZERO:
+                return True, ZERO
+    om = ours & sm
+    if om == ZERO:
+        return False, ZERO
+    top = highest(om)
+    led = trick & sm
+    if led == ZERO or top < highest(led) or (third & sm) >> np.uint64(top) != ZERO:
+        return False, ZERO
+    return True, _seg(lead, top % 13)
+
+
 @njit(cache=True, inline="always")
 def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
     """Move-ordering score of card ``c`` (higher is tried first)."""
@@ -659,6 +690,13 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
             return rel
     else:
         hint = np.int64(-1)
+        if pos == 1:
+            side = seat & 1
+            if (target if side == 0 else n_left - target + 1) <= 1:
+                sure, srel = second_hand_wins(st, seat, lead, trick, trump, variant)
+                if sure:
+                    st[6] += ONE
+                    return (RESULT | srel) if side == 0 else srel
     hand = st[seat]
     legal = legal_mask(hand, pos, lead, variant)
     reps = representatives(legal, hand, rem, variant)
