@@ -170,11 +170,20 @@ def state_new(bits):
     return np.zeros(TT_OFF + (1 << bits) * 7, dtype=np.uint64)
 
 
-MOVES_SIZE = (HIST_ROW + 16) * 64  # move lists (64 per depth) then history counts (per position, seat)
+KILLER_OFF = (HIST_ROW + 16) * 64  # then the card that last cut off at each depth
+MOVES_SIZE = KILLER_OFF + 64  # move lists (64 per depth), history counts (per position, seat), killers
 
 
 def moves_new():
-    return np.zeros(MOVES_SIZE, dtype=np.int64)
+    moves = np.zeros(MOVES_SIZE, dtype=np.int64)
+    moves_reset(moves)
+    return moves
+
+
+def moves_reset(moves):
+    """Forget the cut-off history and the killer cards (they describe one deal's cards)."""
+    moves[HIST_ROW * 64 :] = 0
+    moves[KILLER_OFF:] = -1
 
 
 @njit(cache=True, inline="always")
@@ -474,6 +483,124 @@ def second_hand_wins(st, seat, lead, trick, trump, variant):
 
 
 @njit(cache=True, inline="always")
+def _beats(a, b):
+    """Whether the highest card of ``a`` is above every card of ``b`` (cards of one suit)."""
+    return a != ZERO and (b == ZERO or highest(a) > highest(b))
+
+
+@njit(cache=True)
+def _lead_score(c, seat, st, rem, trump, variant, n_left):
+    """Move-ordering score of leading ``c`` in a trump contract with trumps left (higher first).
+
+    A lead is good when the opponents hold few cards of its suit, when the leader's side wins the
+    trick (the winner's or partner's top card, partner's ruff) without letting the opponents ruff,
+    and when it leads towards partner's tenace; low cards first except when cashing."""
+    s = c // 13
+    sm = _rule_suit(s, variant)
+    tm = _rule_suit(trump, variant)
+    rs = rem & sm
+    hand = st[seat]
+    part = st[seat ^ 2]
+    lho = st[next_seat(seat, variant)]
+    rho = st[next_seat(seat, variant) ^ 2]
+    nl = popcount(lho & sm)
+    nr = popcount(rho & sm)
+    np_ = popcount(part & sm)
+    # the fewer cards the opponents hold in the suit, the better (a void one may discard: counts full)
+    d = -(128 * ((n_left if nl == 0 else nl) + (n_left if nr == 0 else nr))) // 13
+    t1 = highest(rs)
+    rest = rs ^ (ONE << np.uint64(t1))
+    t2 = highest(rest) if rest != ZERO else -1
+    t3 = -1
+    if t2 >= 0:
+        rest ^= ONE << np.uint64(t2)
+        t3 = highest(rest) if rest != ZERO else -1
+    rrank = popcount(rs >> np.uint64(c))  # 1 for the top remaining card of the suit
+    r = c % 13
+    lho_ruffs = nl == 0 and (lho & tm) != ZERO
+    rho_ruffs = nr == 0 and (rho & tm) != ZERO
+    side = s != trump
+    if side and (lho_ruffs or rho_ruffs):
+        d -= 12
+    part_ruffs = side and np_ == 0 and (part & tm) != ZERO
+    if part_ruffs and nr > 0:
+        d += 17
+    if t1 >= 0 and ((rho >> np.uint64(t1)) & ONE or (t2 >= 0 and (rho >> np.uint64(t2)) & ONE)):
+        if nr != 1:
+            d -= 12
+    elif (lho >> np.uint64(t1)) & ONE and t2 >= 0 and (part >> np.uint64(t2)) & ONE:
+        if np_ != 1:
+            d += 27
+    if side and popcount(hand & sm) == 1 and (hand & tm) != ZERO and np_ > 1 and (part >> np.uint64(t1)) & ONE:
+        d += 19  # partner wins and returns the suit for a ruff
+    # can the leader's side win this trick?
+    opp_follow = not lho_ruffs and not rho_ruffs
+    win = False
+    if c == t1:
+        if not side:
+            win = True
+        elif np_ > 0 or (part & tm) == ZERO:
+            win = opp_follow
+        else:
+            win = (nl > 0 or _beats(part & tm, lho & tm)) and (nr > 0 or _beats(part & tm, rho & tm))
+    elif _beats(part & sm, (lho | rho) & sm):
+        win = True if not side else opp_follow
+    elif part_ruffs:
+        if lho_ruffs and rho_ruffs:
+            win = _beats(part & tm, (lho | rho) & tm)
+        elif lho_ruffs:
+            win = _beats(part & tm, lho & tm)
+        elif rho_ruffs:
+            win = _beats(part & tm, rho & tm)
+        else:
+            win = True
+    below = rs & ((ONE << np.uint64(c)) - ONE)
+    group = below != ZERO and (hand >> np.uint64(highest(below))) & ONE != ZERO
+    opp_bare_top = ((lho >> np.uint64(t1)) & ONE and nl == 1) or ((rho >> np.uint64(t1)) & ONE and nr == 1)
+    top_l = (hand >> np.uint64(t1)) & ONE != ZERO
+    top_p = (part >> np.uint64(t1)) & ONE != ZERO
+    sec_l = t2 >= 0 and (hand >> np.uint64(t2)) & ONE != ZERO
+    sec_p = t2 >= 0 and (part >> np.uint64(t2)) & ONE != ZERO
+    if win:
+        if opp_bare_top:
+            return d + 35 + rrank
+        if top_l:
+            if sec_p:
+                return d + 48 + rrank
+            if c == t1:
+                return d + 31
+            return d - 3 + rrank
+        if top_p:
+            if sec_l:
+                return d + 42 + rrank
+            return d + 28 + rrank
+        if group and c == t2:
+            return d + 40
+        if group:
+            return d + 22 + rrank
+        return d + 11 + rrank
+    third_p = t3 >= 0 and (part >> np.uint64(t3)) & ONE != ZERO
+    third_l = t3 >= 0 and (hand >> np.uint64(t3)) & ONE != ZERO
+    if sec_p and third_p:
+        d += 20
+    elif np_ > 1 and ((sec_l and third_p) or (sec_p and third_l)):
+        d += 13
+    if opp_bare_top:
+        return d + rrank + 2
+    if top_l:
+        if sec_p:
+            return d + 33 + rrank
+        if c == t1:
+            return d + 38
+        return d - 14 + rrank
+    if top_p:
+        return d + 34 + rrank
+    if group and c == t2:
+        return d + 35
+    return d + 15 - r
+
+
+@njit(cache=True, inline="always")
 def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
     """Move-ordering score of card ``c`` (higher is tried first)."""
     s = c // 13
@@ -546,7 +673,7 @@ def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
 
 
 @njit(cache=True)
-def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trump, variant, hint):
+def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trump, variant, hint, n_left):
     """Write the representatives into ``moves[depth]``, best first; ``hint`` (a card that refuted this
     position or a sibling before, or -1) goes first. Returns their number."""
     n = 0
@@ -577,7 +704,12 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
     while m != ZERO:
         c = lowest(m)
         m &= m - ONE
-        sc = _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant)
+        if pos == 0 and trump < 4 and (rem & _rule_suit(trump, variant)) != ZERO and not (variant == SATAT and c == H2):
+            sc = _lead_score(c, seat, st, rem, trump, variant, n_left)
+            if c == moves[KILLER_OFF + depth]:
+                sc += 55
+        else:
+            sc = _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant)
         if c == hint:
             sc += 1000
         # insertion sort, score descending: score, history (tie-break) and card packed in one integer
@@ -711,7 +843,7 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         else:
             hint = np.int64(-1)
     depth = 4 * (13 - n_left) + pos
-    nm = _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trump, variant, hint)
+    nm = _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trump, variant, hint, n_left)
     maximizing = (seat & 1) == 0
     want = RESULT if maximizing else ZERO
     nxt = next_seat(seat, variant)
@@ -766,6 +898,7 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
             cut = True
             best_card = c
             moves[(HIST_ROW + 4 * pos + seat) * 64 + c] += n_left
+            moves[KILLER_OFF + depth] = c
             st[12 + pos] += ONE
             if i == 0:
                 st[8 + pos] += ONE

@@ -242,7 +242,7 @@ class Solver:
 
     def _load(self, p: Position) -> None:
         self.st[:] = 0
-        self.moves[K.HIST_ROW * 64 :] = 0  # cut-off history belongs to one deal's cards
+        K.moves_reset(self.moves)  # cut-off history and killers belong to one deal's cards
         for i in range(4):
             self.st[i] = p.hands[i]
 
