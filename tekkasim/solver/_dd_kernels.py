@@ -600,6 +600,69 @@ def _lead_score(c, seat, st, rem, trump, variant, n_left):
     return d + 15 - r
 
 
+@njit(cache=True)
+def _lead_score_nt(c, seat, st, rem, variant, n_left):
+    """Move-ordering score of leading ``c`` when no trump is left (higher first): as
+    :func:`_lead_score`, with winners counted only from the top cards."""
+    s = c // 13
+    sm = _rule_suit(s, variant)
+    rs = rem & sm
+    hand = st[seat]
+    part = st[seat ^ 2]
+    lho = st[next_seat(seat, variant)]
+    rho = st[next_seat(seat, variant) ^ 2]
+    nl = popcount(lho & sm)
+    nr = popcount(rho & sm)
+    np_ = popcount(part & sm)
+    d = -(128 * ((n_left if nl == 0 else nl) + (n_left if nr == 0 else nr))) // 19
+    if np_ == 0:
+        d -= 9
+    t1 = highest(rs)
+    rest = rs ^ (ONE << np.uint64(t1))
+    t2 = highest(rest) if rest != ZERO else -1
+    t3 = -1
+    if t2 >= 0:
+        rest ^= ONE << np.uint64(t2)
+        t3 = highest(rest) if rest != ZERO else -1
+    rrank = popcount(rs >> np.uint64(c))
+    sec_l = t2 >= 0 and (hand >> np.uint64(t2)) & ONE != ZERO
+    sec_p = t2 >= 0 and (part >> np.uint64(t2)) & ONE != ZERO
+    sec_lho = t2 >= 0 and (lho >> np.uint64(t2)) & ONE != ZERO
+    sec_rho = t2 >= 0 and (rho >> np.uint64(t2)) & ONE != ZERO
+    if c == t1 or _beats(part & sm, (lho | rho) & sm):
+        if sec_rho:
+            if nr != 1:
+                d -= 1
+        elif sec_lho:
+            d += 16 if nl == 1 else 22
+        if (not sec_lho or nl == 1) and (not sec_rho or nr == 1):
+            return d + 45 + rrank
+        return d + 18 + rrank
+    if (rho >> np.uint64(t1)) & ONE or sec_rho:
+        if nr != 1:
+            d -= 10
+    elif (lho >> np.uint64(t1)) & ONE and sec_p:
+        if np_ != 1:
+            d += 31
+    third_p = t3 >= 0 and (part >> np.uint64(t3)) & ONE != ZERO
+    third_l = t3 >= 0 and (hand >> np.uint64(t3)) & ONE != ZERO
+    if sec_p and third_p:
+        d += 35
+    elif np_ > 1 and ((sec_l and third_p) or (sec_p and third_l)):
+        d += 25
+    below = rs & ((ONE << np.uint64(c)) - ONE)
+    group = below != ZERO and (hand >> np.uint64(highest(below))) & ONE != ZERO
+    if ((lho >> np.uint64(t1)) & ONE and nl == 1) or ((rho >> np.uint64(t1)) & ONE and nr == 1):
+        return d + 28 + rrank
+    if (hand >> np.uint64(t1)) & ONE:
+        return d - 17 + rrank
+    if not group:
+        return d + 12 + rrank
+    if c == t2:
+        return d + 48
+    return d + 29 - rrank
+
+
 @njit(cache=True, inline="always")
 def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
     """Move-ordering score of card ``c`` (higher is tried first)."""
@@ -704,10 +767,15 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
     while m != ZERO:
         c = lowest(m)
         m &= m - ONE
-        if pos == 0 and trump < 4 and (rem & _rule_suit(trump, variant)) != ZERO and not (variant == SATAT and c == H2):
-            sc = _lead_score(c, seat, st, rem, trump, variant, n_left)
-            if c == moves[KILLER_OFF + depth]:
-                sc += 55
+        if pos == 0 and not (variant == SATAT and c == H2):
+            if trump < 4 and (rem & _rule_suit(trump, variant)) != ZERO:
+                sc = _lead_score(c, seat, st, rem, trump, variant, n_left)
+                if c == moves[KILLER_OFF + depth]:
+                    sc += 55
+            else:
+                sc = _lead_score_nt(c, seat, st, rem, variant, n_left)
+                if c == moves[KILLER_OFF + depth]:
+                    sc += 47
         else:
             sc = _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant)
         if c == hint:
