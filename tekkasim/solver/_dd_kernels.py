@@ -436,6 +436,15 @@ def sure_trumps(st, rem, side, trump, variant, need):
         if k > best:
             best = k
             brel = rel
+    if trump < 4 and best < need:
+        # when the other side holds no trump (nor 2♥), every trick holding one of ours is ours: a hand's
+        # trumps are played to as many different tricks as it holds (suit lengths only)
+        tm = _rule_suit(trump, variant)
+        if ((st[side ^ 1] | st[side ^ 3]) & (tm | (H2BIT if variant == SATAT else ZERO))) == ZERO:
+            k = max(popcount(st[side] & tm), popcount(st[side ^ 2] & tm))
+            if k > best:
+                best = k
+                brel = ZERO
     if variant == STANDARD and trump < 4 and best < 2 and best < need:
         # the two top trumps in partners' hands win two tricks unless both are singletons: the holder
         # of the other plays a low trump whenever one of them must be played (and its own top first)
