@@ -380,10 +380,36 @@ def quick_tricks(st, rem, seat, trump, variant, need):
                 cap = min(cap, popcount(o1 & sm))
             if ruff3:
                 cap = min(cap, popcount(o3 & sm))
-        k, last = _top_run(rem & sm, hand, min(cap, need - q))
-        q += k
+        rs = rem & sm
+        m = 0
+        for h in range(4):
+            if h != seat:
+                m = max(m, popcount(st[h] & sm))
+        n_own = popcount(hand & sm)
+        if n_own > m and _top_run(rs, hand, m)[0] == m:
+            # the top m cards clear the suit from the other hands: every card of the suit is a winner
+            t = min(n_own, cap, need - q)
+            k, last = _top_run(rs, hand, min(t, m))
+            q += t
+        else:
+            k, last = _top_run(rs, hand, min(cap, need - q))
+            q += k
         if last >= 0:
             rel |= _seg(s, last % 13)
+    if variant == STANDARD and q == 0 and need == 1 and trump < 4:
+        # a lead to partner's ruff, when neither opponent can overruff or ruff first
+        part = st[seat ^ 2]
+        if (part & tm) != ZERO:
+            for s in range(4):
+                sm = _smask(s)
+                if (
+                    s != trump
+                    and (hand & sm) != ZERO
+                    and (part & sm) == ZERO
+                    and ((o1 & sm) != ZERO or (o1 & tm) == ZERO)
+                    and ((o3 & sm) != ZERO or (o3 & tm) == ZERO)
+                ):
+                    return 1, ZERO
     if variant == STANDARD and q < need:
         # then a low card to partner's top run of one suit (the leader holds no top card there);
         # partner keeps the run if it has q other cards to play to the leader's tricks
