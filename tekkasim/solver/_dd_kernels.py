@@ -439,6 +439,30 @@ def quick_tricks(st, rem, seat, trump, variant, need):
 
 
 @njit(cache=True)
+def leader_loses_trick(st, rem, seat, trump, variant):
+    """``(lost, rel)``: whether the side of ``seat``, on lead, surely loses the trick: in every suit
+    ``seat`` holds, an opponent holds the top card and partner cannot ruff it (standard rules)."""
+    if variant != STANDARD:
+        return False, ZERO
+    hand = st[seat]
+    part = st[seat ^ 2]
+    opp = st[seat ^ 1] | st[seat ^ 3]
+    tm = _smask(trump) if trump < 4 else ZERO
+    rel = ZERO
+    for s in range(4):
+        sm = _smask(s)
+        if (hand & sm) == ZERO:
+            continue
+        t1 = highest(rem & sm)
+        if (opp >> np.uint64(t1)) & ONE == ZERO:
+            return False, ZERO
+        if s != trump and (part & sm) == ZERO and (part & tm) != ZERO:
+            return False, ZERO
+        rel |= _seg(s, t1 % 13)
+    return True, rel
+
+
+@njit(cache=True)
 def sure_trumps(st, rem, side, trump, variant, need):
     """``(k, rel)``: tricks one hand of ``side`` (0 = A, 1 = B) wins whatever happens with its run of top
     trumps (each wins the trick it is played to); Satat: plus its 2♥, minus one if the other side holds 2♥.
@@ -900,6 +924,12 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
             if n_left - k < target:
                 st[6] += ONE
                 return krel
+        # the leader's side needs every trick but loses this one whatever it leads
+        if (target if side == 0 else n_left - target + 1) == n_left:
+            lost, lrel = leader_loses_trick(st, rem, seat, trump, variant)
+            if lost:
+                st[6] += ONE
+                return lrel if side == 0 else RESULT | lrel
         k0, k1 = _bucket_keys(st, seat, trump, variant)
         p0 = pext(st[1] | st[3], remx)
         p1 = pext(st[2] | st[3], remx)
