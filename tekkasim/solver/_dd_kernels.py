@@ -159,14 +159,17 @@ RESULT = np.uint64(1 << 63)  # search() returns RESULT | relevant-cards mask
 
 
 TT_OFF = 64  # the table starts after the counters in the one state array
+GEN = 63  # st[GEN]: the table's generation; buckets stamped with another one count as empty
 
 
 def state_new(bits):
     """The search state: one uint64 array holding the hands and counters (``st[:TT_OFF]``) and then a
     transposition table of ``2**bits`` entries (56 bytes each) in buckets of ``TT_WAYS``: field ``f``
     (key0, key1, relevant cards, owners plane 0 and 1, bounds) of way ``j`` of bucket ``b`` is
-    ``st[TT_OFF + (b * 7 + f) * TT_WAYS + j]``, and ``f = 6, j = 0`` is the bucket's next way to
-    overwrite (oldest first). One flat array keeps the recursive calls' arguments few."""
+    ``st[TT_OFF + (b * 7 + f) * TT_WAYS + j]``; row ``f = 6`` is the bucket's header: ``j = 0`` the next
+    way to overwrite (oldest first), ``j = 1`` its generation, ``j = 2`` its number of entries. Bumping
+    ``st[GEN]`` empties the whole table at no cost. One flat array keeps the recursive calls'
+    arguments few."""
     return np.zeros(TT_OFF + (1 << bits) * 7, dtype=np.uint64)
 
 
@@ -279,15 +282,15 @@ def _bucket_base(k0, k1, st):
 
 @njit(cache=True, inline="always")
 def _tt_probe(st, base, k0, k1, p0, p1, target):
-    """The way of the bucket at ``base`` whose entry matches the position and decides ``target``, or -1.
-    Ways fill in order from 0 (then are overwritten oldest first), so an empty way ends the scan."""
+    """``(way, hint)``: the way of the bucket at ``base`` whose entry matches the position and decides
+    ``target`` (or -1), and the best card of a matching entry that does not decide it (or -1).
+    A bucket of an older generation is empty."""
     t = np.int64(target)
     hint = np.int64(-1)
-    for j in range(TT_WAYS):
-        e0 = st[base + 0 * TT_WAYS + j]
-        if e0 == ZERO:
-            return -1, hint
-        if e0 == k0 and st[base + 1 * TT_WAYS + j] == k1:
+    if st[base + 6 * TT_WAYS + 1] != st[GEN]:
+        return -1, hint
+    for j in range(np.int64(st[base + 6 * TT_WAYS + 2])):
+        if st[base + j] == k0 and st[base + 1 * TT_WAYS + j] == k1:
             rc = st[base + 2 * TT_WAYS + j]
             if (p0 & rc) == st[base + 3 * TT_WAYS + j] and (p1 & rc) == st[base + 4 * TT_WAYS + j]:
                 b = st[base + 5 * TT_WAYS + j]
@@ -1087,9 +1090,13 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         ub = n_left
         slot = -1
         old_best = ZERO
-        for j in range(TT_WAYS):
-            if st[base + 0 * TT_WAYS + j] == ZERO:
-                break
+        if st[base + 6 * TT_WAYS + 1] != st[GEN]:
+            # first use in this generation: the bucket's old entries are forgotten
+            st[base + 6 * TT_WAYS + 0] = ZERO
+            st[base + 6 * TT_WAYS + 1] = st[GEN]
+            st[base + 6 * TT_WAYS + 2] = ZERO
+        n_valid = np.int64(st[base + 6 * TT_WAYS + 2])
+        for j in range(n_valid):
             if (
                 st[base + j] == k0
                 and st[base + TT_WAYS + j] == k1
@@ -1105,7 +1112,9 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         if slot < 0:
             slot = np.int64(st[base + 6 * TT_WAYS + 0])
             st[base + 6 * TT_WAYS + 0] = np.uint64((slot + 1) % TT_WAYS)
-            if st[base + slot] != ZERO:
+            if n_valid < TT_WAYS:
+                st[base + 6 * TT_WAYS + 2] = np.uint64(n_valid + 1)
+            else:
                 st[30] += ONE
         st[31] += ONE
         st[34] += np.uint64(popcount(rc))

@@ -232,6 +232,7 @@ class Solver:
         self.state = K.state_new(tt_bits)
         self.st = self.state[: K.TT_OFF]  # a view: hands and counters
         self.moves = K.moves_new()
+        self._root: list[int] | None = None  # the hands of the deal the table was last filled from
         self.out = np.zeros(52, dtype=np.int64)
 
     @staticmethod
@@ -241,8 +242,16 @@ class Solver:
         return Position(hands, trump, leader, table, ruleset)
 
     def _load(self, p: Position) -> None:
+        # Table entries are true of any position they match, but those of another deal seldom match
+        # and lengthen every bucket scan: a new deal starts a new (empty) table generation, while
+        # positions later in the same deal, or other trumps and leaders, keep it.
+        same_deal = self._root is not None and all(h & ~r == 0 for h, r in zip(p.hands, self._root))
+        gen = int(self.st[K.GEN]) if same_deal else int(self.st[K.GEN]) + 1
+        if not same_deal:
+            self._root = list(p.hands)
+            K.moves_reset(self.moves)  # cut-off history and killers belong to one deal's cards
         self.st[:] = 0
-        K.moves_reset(self.moves)  # cut-off history and killers belong to one deal's cards
+        self.st[K.GEN] = gen
         for i in range(4):
             self.st[i] = p.hands[i]
 
