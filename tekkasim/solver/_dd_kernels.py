@@ -810,6 +810,39 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
         base = 40 if lead == trump else 20  # strength of the led suit's 2
         if win_seat != (seat ^ 2) and base <= win_str < base + 13:
             wins = reps & ~((ONE << np.uint64(13 * lead + win_str - base + 1)) - ONE)
+        if pos < 3:
+            # a card that beats the trick and every card of the led suit the hands still to play hold
+            # (neither of them able to ruff) wins surely: the cheapest such card first. At the second
+            # hand, when partner (last to play) surely wins, or nothing of ours does, play low first.
+            sm = _rule_suit(lead, variant)
+            nxt = next_seat(seat, variant)
+            tm = _rule_suit(trump, variant) if trump < 4 else ZERO
+            later = st[nxt]  # the opponent still to play
+            ruff_risk = lead != trump and (later & sm) == ZERO and (later & tm) != ZERO
+            if variant == SATAT and (later & H2BIT) != ZERO:
+                ruff_risk = True
+            above = ZERO
+            if not ruff_risk:
+                lm = later & sm
+                above = wins & ~((ONE << np.uint64(highest(lm) + 1)) - ONE) if lm != ZERO else wins
+            if above != ZERO:
+                c = lowest(above)
+                moves[depth * 64 + n] = c
+                n += 1
+                wins ^= ONE << np.uint64(c)
+            elif pos == 1:
+                part = st[seat ^ 2]
+                pm = part & sm
+                part_wins = False
+                if not ruff_risk:
+                    if pm != ZERO:
+                        part_wins = 13 * lead + win_str - base < highest(pm) and (
+                            (later & sm) == ZERO or highest(pm) > highest(later & sm)
+                        )
+                    elif lead != trump and (part & tm) != ZERO:
+                        part_wins = (later & tm) == ZERO or (later & sm) != ZERO
+                if part_wins:
+                    wins = ZERO
         m = wins
         while m != ZERO:
             if pos == 3:
