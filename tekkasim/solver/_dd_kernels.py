@@ -824,6 +824,10 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
             above = ZERO
             if not ruff_risk:
                 lm = later & sm
+                if pos == 2 and win_seat == (seat ^ 2) and lm != ZERO and base <= win_str < base + 13:
+                    if highest(lm) > 13 * lead + win_str - base:
+                        # partner's card can be beaten: overtake with a card the last hand cannot beat
+                        wins = reps & ~((ONE << np.uint64(13 * lead + win_str - base + 1)) - ONE)
                 above = wins & ~((ONE << np.uint64(highest(lm) + 1)) - ONE) if lm != ZERO else wins
             if above != ZERO:
                 c = lowest(above)
