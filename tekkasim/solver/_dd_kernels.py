@@ -794,7 +794,7 @@ def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
     if c == highest(rem & sm):
         return 10 - r  # keep winners: discard them last
     # discard from the suit where the hand is shortest first (it voids a suit, making ruffs possible)
-    return 30 - r - popcount(st[seat] & sm)
+    return 30 - r + 2 * popcount(st[seat] & sm)
 
 
 @njit(cache=True)
