@@ -301,6 +301,33 @@ def _tt_probe(st, base, k0, k1, p0, p1, target):
     return -1, hint
 
 
+TT_FIRST = 6  # from this many tricks left, the table is probed before the bounds
+
+
+@njit(cache=True, inline="always")
+def _tt_lookup(st, seat, trump, variant, remx, target):
+    """Probe the three buckets a trick-start position may be stored in: ``(k0, k1, p0, p1, way, base,
+    hint)``, with ``way >= 0`` when an entry decides ``target`` (at ``base``)."""
+    k0, k1 = _bucket_keys(st, seat, trump, variant)
+    p0 = pext(st[1] | st[3], remx)
+    p1 = pext(st[2] | st[3], remx)
+    base = _bucket_base(k0, k1, st)
+    j, hint = _tt_probe(st, base, k0, k1, p0, p1, target)
+    if j < 0:
+        k1s = _specific_key(k1, _tops(remx, 1), p0, p1, remx, 1)
+        base = _bucket_base(k0, k1s, st)
+        j, h2 = _tt_probe(st, base, k0, k1s, p0, p1, target)
+        if hint < 0:
+            hint = h2
+        if j < 0:
+            k1s = _specific_key(k1, _tops(remx, 2), p0, p1, remx, 2)
+            base = _bucket_base(k0, k1s, st)
+            j, h2 = _tt_probe(st, base, k0, k1s, p0, p1, target)
+            if hint < 0:
+                hint = h2
+    return k0, k1, p0, p1, j, base, hint
+
+
 @njit(cache=True)
 def last_trick(st, leader, trump, variant):
     """Each hand holds one card: ``RESULT`` if team A wins the last trick, or-ed with its relevance."""
@@ -945,6 +972,16 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         if variant == SATAT:
             remx = rem & NOT_H2
         side = seat & 1
+        hint = np.int64(-1)
+        if n_left >= TT_FIRST:
+            # deep positions: the table first (it answers most of them; the bounds seldom do)
+            k0, k1, p0, p1, j, base, hint = _tt_lookup(st, seat, trump, variant, remx, target)
+            if j >= 0:
+                st[5] += ONE
+                rel = _segments(pdep(st[base + 2 * TT_WAYS + j], remx))
+                if np.int64(st[base + 5 * TT_WAYS + j] & MASK8) >= target:
+                    return RESULT | rel
+                return rel
         # the side on lead needs target tricks (team A) or n_left - target + 1 (team B, to refute)
         q, qrel = quick_tricks(st, rem, seat, trump, variant, target if side == 0 else n_left - target + 1)
         if side == 0:
@@ -970,29 +1007,14 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
             if lost:
                 st[6] += ONE
                 return lrel if side == 0 else RESULT | lrel
-        k0, k1 = _bucket_keys(st, seat, trump, variant)
-        p0 = pext(st[1] | st[3], remx)
-        p1 = pext(st[2] | st[3], remx)
-        base = _bucket_base(k0, k1, st)
-        j, hint = _tt_probe(st, base, k0, k1, p0, p1, target)
-        if j < 0:
-            k1s = _specific_key(k1, _tops(remx, 1), p0, p1, remx, 1)
-            base = _bucket_base(k0, k1s, st)
-            j, h2 = _tt_probe(st, base, k0, k1s, p0, p1, target)
-            if hint < 0:
-                hint = h2
-            if j < 0:
-                k1s = _specific_key(k1, _tops(remx, 2), p0, p1, remx, 2)
-                base = _bucket_base(k0, k1s, st)
-                j, h2 = _tt_probe(st, base, k0, k1s, p0, p1, target)
-                if hint < 0:
-                    hint = h2
-        if j >= 0:
-            st[5] += ONE
-            rel = _segments(pdep(st[base + 2 * TT_WAYS + j], remx))
-            if np.int64(st[base + 5 * TT_WAYS + j] & MASK8) >= target:
-                return RESULT | rel
-            return rel
+        if n_left < TT_FIRST:
+            k0, k1, p0, p1, j, base, hint = _tt_lookup(st, seat, trump, variant, remx, target)
+            if j >= 0:
+                st[5] += ONE
+                rel = _segments(pdep(st[base + 2 * TT_WAYS + j], remx))
+                if np.int64(st[base + 5 * TT_WAYS + j] & MASK8) >= target:
+                    return RESULT | rel
+                return rel
     else:
         hint = np.int64(-1)
         if pos == 1:
