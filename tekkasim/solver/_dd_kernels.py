@@ -753,6 +753,25 @@ def _lead_score_nt(c, seat, st, rem, variant, n_left):
 
 
 @njit(cache=True, inline="always")
+def _fourth_wins(st, seat, lead, win_str, trump, variant):
+    """At the second hand (``seat``) of a trick led in ``lead`` (the led card has strength ``win_str``):
+    whether partner, last to play, surely wins it whatever the third hand does."""
+    sm = _rule_suit(lead, variant)
+    tm = _rule_suit(trump, variant) if trump < 4 else ZERO
+    third = st[next_seat(seat, variant)]
+    part = st[seat ^ 2]
+    if variant == SATAT and (third & H2BIT) != ZERO:
+        return False
+    if lead != trump and (third & sm) == ZERO and (third & tm) != ZERO:
+        return False  # the third hand may ruff
+    pm = part & sm
+    if pm != ZERO:
+        base = 40 if lead == trump else 20
+        return 13 * lead + win_str - base < highest(pm) and ((third & sm) == ZERO or highest(pm) > highest(third & sm))
+    return lead != trump and (part & tm) != ZERO
+
+
+@njit(cache=True, inline="always")
 def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
     """Move-ordering score of card ``c`` (higher is tried first)."""
     s = c // 13
@@ -812,9 +831,16 @@ def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
             return 45 + r
         return 20 - r
     if s == trump:
-        if partner_wins:
+        if partner_wins or (pos == 1 and _fourth_wins(st, seat, lead, win_str, trump, variant)):
             return 5 - r
         if wins:
+            if pos < 3 and lead < 4:
+                # the next hand (an opponent) overruffs when void in the led suit with a higher trump
+                nx = st[next_seat(seat, variant)]
+                lm = _rule_suit(lead, variant)
+                tm = _rule_suit(trump, variant)
+                if (nx & lm) == ZERO and (nx & tm & ~((ONE << np.uint64(c + 1)) - ONE)) != ZERO:
+                    return 55 + r
             return 55 - r
         return 2 - r
     sm = _rule_suit(s, variant)
@@ -861,19 +887,8 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
                 moves[depth * 64 + n] = c
                 n += 1
                 wins ^= ONE << np.uint64(c)
-            elif pos == 1:
-                part = st[seat ^ 2]
-                pm = part & sm
-                part_wins = False
-                if not ruff_risk:
-                    if pm != ZERO:
-                        part_wins = 13 * lead + win_str - base < highest(pm) and (
-                            (later & sm) == ZERO or highest(pm) > highest(later & sm)
-                        )
-                    elif lead != trump and (part & tm) != ZERO:
-                        part_wins = (later & tm) == ZERO or (later & sm) != ZERO
-                if part_wins:
-                    wins = ZERO
+            elif pos == 1 and _fourth_wins(st, seat, lead, win_str, trump, variant):
+                wins = ZERO
         m = wins
         while m != ZERO:
             if pos == 3:
