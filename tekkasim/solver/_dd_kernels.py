@@ -912,15 +912,15 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
             if trump < 4 and (rem & _rule_suit(trump, variant)) != ZERO:
                 sc = _lead_score(c, seat, st, rem, trump, variant, n_left)
                 if c == moves[KILLER_OFF + depth]:
-                    sc += 55
+                    sc += 30
             else:
                 sc = _lead_score_nt(c, seat, st, rem, variant, n_left)
                 if c == moves[KILLER_OFF + depth]:
-                    sc += 47
+                    sc += 30
         else:
             sc = _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant)
         if c == hint:
-            sc += 1000
+            sc += 25
         # insertion sort, score descending: score, history (tie-break) and card packed in one integer
         hist = moves[(HIST_ROW + 4 * pos + seat) * 64 + c]
         if hist > 4095:
