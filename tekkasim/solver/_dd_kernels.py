@@ -399,6 +399,7 @@ def quick_tricks(st, rem, seat, trump, variant, need):
             rel |= _seg(trump, last % 13)
     if variant == SATAT and (hand & H2BIT) != ZERO:
         q += 1
+    cashed = ZERO  # 4 bits per suit: how many top cards of the suit the leader cashes
     for s in range(4):
         if q >= need:
             break  # enough: fewer counted cards make the result apply to more positions
@@ -421,9 +422,11 @@ def quick_tricks(st, rem, seat, trump, variant, need):
             t = min(n_own, cap, need - q)
             k, last = _top_run(rs, hand, min(t, m))
             q += t
+            cashed |= np.uint64(t) << np.uint64(4 * s)
         else:
             k, last = _top_run(rs, hand, min(cap, need - q))
             q += k
+            cashed |= np.uint64(k) << np.uint64(4 * s)
         if last >= 0:
             rel |= _seg(s, last % 13)
     if variant == STANDARD and q == 0 and need == 1 and trump < 4:
@@ -441,15 +444,19 @@ def quick_tricks(st, rem, seat, trump, variant, need):
                 ):
                     return 1, ZERO
     if variant == STANDARD and q < need:
-        # then a low card to partner's top run of one suit (the leader holds no top card there);
-        # partner keeps the run if it has q other cards to play to the leader's tricks
+        # then a low card to partner's top run of one suit, below the leader's cashed top cards there
+        # (A x opposite K x: the ace, then low to the king); partner keeps the run if it has q other
+        # cards to play to the leader's tricks meanwhile, as many of them in that suit as were cashed
         part = st[seat ^ 2]
         best = 0
         brel = ZERO
         for s in range(4):
             sm = _smask(s)
+            kc = np.int64((cashed >> np.uint64(4 * s)) & np.uint64(15))
             rs = rem & sm
-            if (hand & sm) == ZERO or rs == ZERO or (part >> np.uint64(highest(rs))) & ONE == ZERO:
+            for _ in range(kc):
+                rs ^= ONE << np.uint64(highest(rs))
+            if popcount(hand & sm) <= kc or rs == ZERO or (part >> np.uint64(highest(rs))) & ONE == ZERO:
                 continue
             cap = 13
             if s != trump:
@@ -457,9 +464,12 @@ def quick_tricks(st, rem, seat, trump, variant, need):
                     cap = min(cap, popcount(o1 & sm))
                 if ruff3:
                     cap = min(cap, popcount(o3 & sm))
-            k, last = _top_run(rs, part, cap)
+            k, last = _top_run(rs, part, cap - kc)
+            if k <= best:
+                continue
             # partner's run is the cards of rs from ``last`` up
-            if k > best and popcount(part & ~(rs & ~((ONE << np.uint64(last)) - ONE))) >= q:
+            run = rs & ~((ONE << np.uint64(last)) - ONE)
+            if popcount(part & ~run) >= q and popcount(part & sm & ~run) >= kc:
                 best = k
                 brel = _seg(s, last % 13)
         if best > 0:
