@@ -838,6 +838,8 @@ def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
         if wins:
             if pos == 3:
                 return 60 - r
+            if pos == 1:
+                return 45 - r
             return 45 + r
         return 20 - r
     if s == trump:
@@ -866,9 +868,9 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
     position or a sibling before, or -1) goes first. Returns their number."""
     n = 0
     if pos > 0 and lead < 4 and (reps & ~_rule_suit(lead, variant)) == ZERO:
-        # following suit (most nodes): the cards that beat the trick so far first (the last hand
-        # lowest first, the second and third hands highest first), then the others lowest first;
-        # exactly the order _score gives, without scoring each card
+        # following suit (most nodes): the cards that beat the trick so far first (the third hand
+        # highest first, the others lowest first), then the others lowest first; exactly the order
+        # _score gives, without scoring each card
         wins = ZERO
         base = 40 if lead == trump else 20  # strength of the led suit's 2
         if win_seat != (seat ^ 2) and base <= win_str < base + 13:
@@ -901,7 +903,7 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
                 wins = ZERO
         m = wins
         while m != ZERO:
-            if pos == 3:
+            if pos != 2:
                 c = lowest(m)
             else:
                 c = highest(m)
