@@ -899,6 +899,16 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
                 moves[depth * 64 + n] = c
                 n += 1
                 wins ^= ONE << np.uint64(c)
+            elif pos == 2 and not ruff_risk and wins != ZERO and (later & sm) != ZERO:
+                # the last hand holds a higher card: force it out with the cheapest card above its next
+                lm = later & sm
+                rest = lm ^ (ONE << np.uint64(highest(lm)))
+                force = wins & ~((ONE << np.uint64(highest(rest) + 1)) - ONE) if rest != ZERO else wins
+                if force != ZERO:
+                    c = lowest(force)
+                    moves[depth * 64 + n] = c
+                    n += 1
+                    wins ^= ONE << np.uint64(c)
             elif pos == 1 and _fourth_wins(st, seat, lead, win_str, trump, variant):
                 wins = ZERO
         m = wins
