@@ -859,7 +859,13 @@ def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
     if c == highest(rem & sm):
         return 10 - r  # keep winners: discard them last
     # discard from the suit where the hand is shortest first (it voids a suit, making ruffs possible)
-    return 30 - r + 2 * popcount(st[seat] & sm)
+    n = popcount(st[seat] & sm)
+    if n == 2:
+        rs = rem & sm
+        t1 = highest(rs)
+        if (st[seat] >> np.uint64(highest(rs ^ (ONE << np.uint64(t1))))) & ONE:
+            return 22 - r + 2 * n  # a guarded second-best card: keep its guard
+    return 30 - r + 2 * n
 
 
 @njit(cache=True)
