@@ -19,17 +19,28 @@ Values are always tricks of team A (seats 0 and 2); the Python layer turns them 
 1 for Satat (clockwise, 2♥ beats everything and is never a heart for following; a 2♥ lead asks for Troupe).
 
 Search: zero-window alpha-beta ("can team A take ``target`` of the tricks left?", :func:`search`),
-zero-window searches stepping from an estimate to the exact value (:func:`solve_exact`), one representative per run of
-equivalent cards, move ordering by game heuristics with a history tie-break, and at each trick start:
-the transposition table, the leader's quick tricks and the other side's sure trump tricks as bounds.
+zero-window searches stepping from an estimate to the exact value (:func:`solve_exact`), one representative
+per run of equivalent cards, and:
+
+* bounds at each trick start: the table, the leader's quick tricks (top runs, long cards, partner's run
+  reached by a low card, a lead to partner's ruff), each side's sure trump tricks, and "the side that
+  needs every trick loses this one"; at the second hand, "our side surely wins this trick and needs no
+  more". Each rule is tested alone against the minimax twin (tests/test_dd_bounds.py);
+* relevance-based sibling skipping: once a card fails and lies below every card its refutation depends
+  on, the lower cards of its suit fail the same way and are not searched;
+* move ordering: leads scored by the opponents' suit lengths, who wins the trick, tenaces and ruffs, plus
+  a killer card per depth and the table's best card; followers play the cheapest sure winner, second
+  hand low when partner surely wins, third hand high or forcing out the last hand's top card; discards
+  from long suits, keeping guards.
 
 Transposition table (partition search, as DDS's "winning ranks"): each search at a trick start returns,
 besides its answer, the *relevant cards* — per suit, every card from some rank up — outside which the
 cards may be exchanged between hands (suit lengths kept) without changing the answer. An entry is keyed
 by every hand's suit lengths, the leader, trump, variant and 2♥'s owner (bucket) and stores the
 relevant cards (squeezed to the remaining cards with ``pext``), who holds them, and lower/upper bounds
-on team A's tricks. It applies to every position that matches it there, in any deal, so the table is
-kept across solves. Entries whose relevant cards include every suit's top card (top two cards) go to
+on team A's tricks. It applies to every position that matches it there, in any deal; but entries of
+other deals seldom match and lengthen the bucket scans, so a new deal starts a new table generation
+(``st[GEN]``: buckets stamped with an older one count as empty). Entries whose relevant cards include every suit's top card (top two cards) go to
 a second (third) bucket keyed also by those cards' owners; a lookup tries the three buckets. This keeps
 buckets short without making any entry less general.
 """
