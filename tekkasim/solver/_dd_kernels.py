@@ -884,11 +884,15 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
     """Write the representatives into ``moves[depth]``, best first; ``hint`` (a card that refuted this
     position or a sibling before, or -1) goes first. Returns their number."""
     n = 0
+    if (reps & (reps - ONE)) == ZERO:
+        moves[depth * 64] = lowest(reps)  # a single candidate: nothing to order
+        return 1
     if pos > 0 and lead < 4 and (reps & ~_rule_suit(lead, variant)) == ZERO:
         # following suit (most nodes): the cards that beat the trick so far first (the third hand
         # highest first, the others lowest first), then the others lowest first; exactly the order
         # _score gives, without scoring each card
         wins = ZERO
+        first = ZERO  # a card put first by a special rule
         base = 40 if lead == trump else 20  # strength of the led suit's 2
         if win_seat != (seat ^ 2) and base <= win_str < base + 13:
             wins = reps & ~((ONE << np.uint64(13 * lead + win_str - base + 1)) - ONE)
@@ -915,7 +919,7 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
                 c = lowest(above)
                 moves[depth * 64 + n] = c
                 n += 1
-                wins ^= ONE << np.uint64(c)
+                first = ONE << np.uint64(c)
             elif pos == 2 and not ruff_risk and wins != ZERO and (later & sm) != ZERO:
                 # the last hand holds a higher card: force it out with the cheapest card above its next
                 lm = later & sm
@@ -925,10 +929,10 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
                     c = lowest(force)
                     moves[depth * 64 + n] = c
                     n += 1
-                    wins ^= ONE << np.uint64(c)
+                    first = ONE << np.uint64(c)
             elif pos == 1 and _fourth_wins(st, seat, lead, win_str, trump, variant):
                 wins = ZERO
-        m = wins
+        m = wins & ~first
         while m != ZERO:
             if pos != 2:
                 c = lowest(m)
@@ -937,7 +941,7 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
             moves[depth * 64 + n] = c
             m ^= ONE << np.uint64(c)
             n += 1
-        m = reps ^ wins
+        m = reps & ~wins & ~first
         while m != ZERO:
             moves[depth * 64 + n] = lowest(m)
             m &= m - ONE
