@@ -1127,22 +1127,32 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
             if pos == 3:
                 won = np.int64(1) if (ws & 1) == 0 else np.int64(0)
                 full = trick | b
-                r = search(
-                    st,
-                    moves,
-                    trump,
-                    variant,
-                    ws,
-                    np.int64(0),
-                    none,
-                    none,
-                    none,
-                    rem & ~full,
-                    np.uint64(0),
-                    np.int64(n_left - 1),
-                    np.int64(target - won),
-                )
-                r |= _trick_rel(full, wstr, lead, trump, variant)
+                if n_left == 2:
+                    # one card each is left: the last trick, without another call of search
+                    if target - won <= 0:
+                        r = RESULT
+                    elif target - won > 1:
+                        r = ZERO
+                    else:
+                        r = last_trick(st, ws, trump, variant)
+                    r |= _trick_rel(full, wstr, lead, trump, variant)
+                else:
+                    r = search(
+                        st,
+                        moves,
+                        trump,
+                        variant,
+                        ws,
+                        np.int64(0),
+                        none,
+                        none,
+                        none,
+                        rem & ~full,
+                        np.uint64(0),
+                        np.int64(n_left - 1),
+                        np.int64(target - won),
+                    )
+                    r |= _trick_rel(full, wstr, lead, trump, variant)
             else:
                 r = search(st, moves, trump, variant, nxt, npos, lead, ws, wstr, rem, trick | b, n_left, target)
         st[seat] = hand
