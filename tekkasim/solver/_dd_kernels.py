@@ -793,6 +793,24 @@ def _fourth_wins(st, seat, lead, win_str, trump, variant):
 
 
 @njit(cache=True, inline="always")
+def _last_beats(st, seat, lead, win_str, trump, variant):
+    """At the third hand (``seat``): whether the last hand can beat the card winning the trick (of
+    strength ``win_str``, in the led suit or a trump)."""
+    nx = st[next_seat(seat, variant)]
+    if variant == SATAT and (nx & H2BIT) != ZERO:
+        return True
+    lm = nx & _rule_suit(lead, variant)
+    tm = nx & _rule_suit(trump, variant) if trump < 4 else ZERO
+    if win_str >= 40:  # a trump wins: only a higher trump beats it
+        if lead != trump and lm != ZERO:
+            return False
+        return tm != ZERO and highest(tm) % 13 > win_str - 40
+    if lm != ZERO:
+        return highest(lm) % 13 > win_str - 20
+    return tm != ZERO
+
+
+@njit(cache=True, inline="always")
 def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
     """Move-ordering score of card ``c`` (higher is tried first)."""
     s = c // 13
@@ -854,6 +872,8 @@ def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
             return 45 + r
         return 20 - r
     if s == trump:
+        if partner_wins and pos == 2 and lead < 4 and _last_beats(st, seat, lead, win_str, trump, variant):
+            partner_wins = False  # partner's card is not safe: ruff it
         if partner_wins or (pos == 1 and _fourth_wins(st, seat, lead, win_str, trump, variant)):
             return 5 - r
         if wins:
