@@ -12,7 +12,7 @@ all memory preallocated by the caller and passed in (nothing is allocated per no
     ``st[36 + n]`` stores with ``n`` tricks left; then the transposition table.
 ``moves`` (int64, :data:`MOVES_SIZE`, from :func:`moves_new`)
     the ordered candidate cards of each search depth (64 slots per depth ``4 * (13 - tricks left) +
-    position``), then history counts of cut-offs per (position, seat, card) for move ordering.
+    position``), then the killer card of each depth (the last card that cut off there).
 
 Values are always tricks of team A (seats 0 and 2); the Python layer turns them into the side to move.
 ``variant`` is 0 for the standard trick rules (Feskot, Tekka: counter-clockwise, plain follow suit) and
@@ -164,7 +164,6 @@ def representatives(legal, hand, rem, variant):
     return out
 
 
-HIST_ROW = 53  # moves[53 + 4 * pos + seat, card]: history counts of cut-offs, for move ordering
 TT_WAYS = 32  # entries per bucket (one bucket per suit-length pattern + leader, several rank patterns)
 RESULT = np.uint64(1 << 63)  # search() returns RESULT | relevant-cards mask
 
@@ -184,8 +183,8 @@ def state_new(bits):
     return np.zeros(TT_OFF + (1 << bits) * 7, dtype=np.uint64)
 
 
-KILLER_OFF = (HIST_ROW + 16) * 64  # then the card that last cut off at each depth
-MOVES_SIZE = KILLER_OFF + 64  # move lists (64 per depth), history counts (per position, seat), killers
+KILLER_OFF = 53 * 64  # after the move lists: the card that last cut off at each depth
+MOVES_SIZE = KILLER_OFF + 64
 
 
 def moves_new():
@@ -195,8 +194,7 @@ def moves_new():
 
 
 def moves_reset(moves):
-    """Forget the cut-off history and the killer cards (they describe one deal's cards)."""
-    moves[HIST_ROW * 64 :] = 0
+    """Forget the killer cards (they describe one deal's cards)."""
     moves[KILLER_OFF:] = -1
 
 
@@ -984,11 +982,8 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
             sc = _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant)
         if c == hint:
             sc += 25
-        # insertion sort, score descending: score, history (tie-break) and card packed in one integer
-        hist = moves[(HIST_ROW + 4 * pos + seat) * 64 + c]
-        if hist > 4095:
-            hist = 4095
-        v = (sc * 4096 + hist) * 64 + c
+        # insertion sort, score descending: score and card packed in one integer
+        v = sc * 64 + c
         i = n
         while i > 0 and moves[depth * 64 + i - 1] < v:
             moves[depth * 64 + i] = moves[depth * 64 + i - 1]
@@ -1180,7 +1175,6 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
             rel = r & ~RESULT
             cut = True
             best_card = c
-            moves[(HIST_ROW + 4 * pos + seat) * 64 + c] += n_left
             moves[KILLER_OFF + depth] = c
             st[12 + pos] += ONE
             if i == 0:

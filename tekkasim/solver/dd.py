@@ -249,7 +249,7 @@ class Solver:
         gen = int(self.st[K.GEN]) if same_deal else int(self.st[K.GEN]) + 1
         if not same_deal:
             self._root = list(p.hands)
-            K.moves_reset(self.moves)  # cut-off history and killers belong to one deal's cards
+            K.moves_reset(self.moves)  # killer cards belong to one deal
         self.st[:] = 0
         self.st[K.GEN] = gen
         for i in range(4):
