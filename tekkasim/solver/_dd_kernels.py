@@ -880,8 +880,10 @@ def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
                 nx = st[next_seat(seat, variant)]
                 lm = _rule_suit(lead, variant)
                 tm = _rule_suit(trump, variant)
-                if (nx & lm) == ZERO and (nx & tm & ~((ONE << np.uint64(c + 1)) - ONE)) != ZERO:
-                    return 55 + r
+                if (nx & lm) == ZERO and (nx & tm) != ZERO:
+                    if (nx & tm & ~((ONE << np.uint64(c + 1)) - ONE)) != ZERO:
+                        return 40 + r  # the next hand can overruff: after the safe ones
+                    return 60 - r  # above every trump of the next hand: the cheapest such first
             return 55 - r
         return 2 - r
     sm = _rule_suit(s, variant)
