@@ -597,13 +597,13 @@ def _beats(a, b):
 
 
 @njit(cache=True)
-def _lead_score(c, seat, st, rem, trump, variant, n_left):
-    """Move-ordering score of leading ``c`` in a trump contract with trumps left (higher first).
+def _lead_suit(s, seat, st, rem, trump, variant, n_left):
+    """What scores a lead in suit ``s`` in a trump contract with trumps left (:func:`_lead_card` adds the
+    card): ``(d_win, d_lose, t1, t2, win_top, win_other, case_win, case_lose)``.
 
     A lead is good when the opponents hold few cards of its suit, when the leader's side wins the
-    trick (the winner's or partner's top card, partner's ruff) without letting the opponents ruff,
+    trick (the leader's or partner's top card, partner's ruff) without letting the opponents ruff,
     and when it leads towards partner's tenace; low cards first except when cashing."""
-    s = c // 13
     sm = _rule_suit(s, variant)
     tm = _rule_suit(trump, variant)
     rs = rem & sm
@@ -623,8 +623,6 @@ def _lead_score(c, seat, st, rem, trump, variant, n_left):
     if t2 >= 0:
         rest ^= ONE << np.uint64(t2)
         t3 = highest(rest) if rest != ZERO else -1
-    rrank = popcount(rs >> np.uint64(c))  # 1 for the top remaining card of the suit
-    r = c % 13
     lho_ruffs = nl == 0 and (lho & tm) != ZERO
     rho_ruffs = nr == 0 and (rho & tm) != ZERO
     side = s != trump
@@ -633,7 +631,7 @@ def _lead_score(c, seat, st, rem, trump, variant, n_left):
     part_ruffs = side and np_ == 0 and (part & tm) != ZERO
     if part_ruffs and nr > 0:
         d += 17
-    if t1 >= 0 and ((rho >> np.uint64(t1)) & ONE or (t2 >= 0 and (rho >> np.uint64(t2)) & ONE)):
+    if (rho >> np.uint64(t1)) & ONE or (t2 >= 0 and (rho >> np.uint64(t2)) & ONE):
         if nr != 1:
             d -= 12
     elif (lho >> np.uint64(t1)) & ONE and t2 >= 0 and (part >> np.uint64(t2)) & ONE:
@@ -641,71 +639,87 @@ def _lead_score(c, seat, st, rem, trump, variant, n_left):
             d += 27
     if side and popcount(hand & sm) == 1 and (hand & tm) != ZERO and np_ > 1 and (part >> np.uint64(t1)) & ONE:
         d += 19  # partner wins and returns the suit for a ruff
-    # can the leader's side win this trick?
+    # can the leader's side win this trick, leading the top card or another one?
     opp_follow = not lho_ruffs and not rho_ruffs
-    win = False
-    if c == t1:
-        if not side:
-            win = True
-        elif np_ > 0 or (part & tm) == ZERO:
-            win = opp_follow
-        else:
-            win = (nl > 0 or _beats(part & tm, lho & tm)) and (nr > 0 or _beats(part & tm, rho & tm))
-    elif _beats(part & sm, (lho | rho) & sm):
-        win = True if not side else opp_follow
+    if not side:
+        win_top = True
+    elif np_ > 0 or (part & tm) == ZERO:
+        win_top = opp_follow
+    else:
+        win_top = (nl > 0 or _beats(part & tm, lho & tm)) and (nr > 0 or _beats(part & tm, rho & tm))
+    win_other = False
+    if _beats(part & sm, (lho | rho) & sm):
+        win_other = True if not side else opp_follow
     elif part_ruffs:
         if lho_ruffs and rho_ruffs:
-            win = _beats(part & tm, (lho | rho) & tm)
+            win_other = _beats(part & tm, (lho | rho) & tm)
         elif lho_ruffs:
-            win = _beats(part & tm, lho & tm)
+            win_other = _beats(part & tm, lho & tm)
         elif rho_ruffs:
-            win = _beats(part & tm, rho & tm)
+            win_other = _beats(part & tm, rho & tm)
         else:
-            win = True
-    below = rs & ((ONE << np.uint64(c)) - ONE)
-    group = below != ZERO and (hand >> np.uint64(highest(below))) & ONE != ZERO
+            win_other = True
     opp_bare_top = ((lho >> np.uint64(t1)) & ONE and nl == 1) or ((rho >> np.uint64(t1)) & ONE and nr == 1)
     top_l = (hand >> np.uint64(t1)) & ONE != ZERO
     top_p = (part >> np.uint64(t1)) & ONE != ZERO
     sec_l = t2 >= 0 and (hand >> np.uint64(t2)) & ONE != ZERO
     sec_p = t2 >= 0 and (part >> np.uint64(t2)) & ONE != ZERO
-    if win:
-        if opp_bare_top:
+    if opp_bare_top:
+        case_win = 0
+        case_lose = 0
+    elif top_l:
+        case_win = 1 if sec_p else 2
+        case_lose = 1 if sec_p else 2
+    elif top_p:
+        case_win = 3 if sec_l else 4
+        case_lose = 3
+    else:
+        case_win = 5
+        case_lose = 4
+    third_p = t3 >= 0 and (part >> np.uint64(t3)) & ONE != ZERO
+    third_l = t3 >= 0 and (hand >> np.uint64(t3)) & ONE != ZERO
+    d_lose = d
+    if sec_p and third_p:
+        d_lose += 20
+    elif np_ > 1 and ((sec_l and third_p) or (sec_p and third_l)):
+        d_lose += 13
+    return d, d_lose, t1, t2, win_top, win_other, case_win, case_lose
+
+
+@njit(cache=True, inline="always")
+def _lead_card(c, hand, rs, t1, t2, d, d_lose, win_top, win_other, case_win, case_lose):
+    """The score of leading ``c`` from the suit facts of :func:`_lead_suit` (higher first)."""
+    rrank = popcount(rs >> np.uint64(c))  # 1 for the top remaining card of the suit
+    below = rs & ((ONE << np.uint64(c)) - ONE)
+    group = below != ZERO and (hand >> np.uint64(highest(below))) & ONE != ZERO
+    if win_top if c == t1 else win_other:
+        if case_win == 0:
             return d + 35 + rrank
-        if top_l:
-            if sec_p:
-                return d + 48 + rrank
-            if c == t1:
-                return d + 31
-            return d - 3 + rrank
-        if top_p:
-            if sec_l:
-                return d + 42 + rrank
+        if case_win == 1:
+            return d + 48 + rrank
+        if case_win == 2:
+            return d + 31 if c == t1 else d - 3 + rrank
+        if case_win == 3:
+            return d + 42 + rrank
+        if case_win == 4:
             return d + 28 + rrank
         if group and c == t2:
             return d + 40
         if group:
             return d + 22 + rrank
         return d + 11 + rrank
-    third_p = t3 >= 0 and (part >> np.uint64(t3)) & ONE != ZERO
-    third_l = t3 >= 0 and (hand >> np.uint64(t3)) & ONE != ZERO
-    if sec_p and third_p:
-        d += 20
-    elif np_ > 1 and ((sec_l and third_p) or (sec_p and third_l)):
-        d += 13
-    if opp_bare_top:
+    d = d_lose
+    if case_lose == 0:
         return d + rrank + 2
-    if top_l:
-        if sec_p:
-            return d + 33 + rrank
-        if c == t1:
-            return d + 38
-        return d - 14 + rrank
-    if top_p:
+    if case_lose == 1:
+        return d + 33 + rrank
+    if case_lose == 2:
+        return d + 38 if c == t1 else d - 14 + rrank
+    if case_lose == 3:
         return d + 34 + rrank
     if group and c == t2:
         return d + 35
-    return d + 15 - r
+    return d + 15 - c % 13
 
 
 @njit(cache=True)
@@ -968,12 +982,22 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
             n += 1
         return n
     m = reps
+    cur_suit = -1
+    d, d_lose, t1, t2, win_top, win_other, case_win, case_lose = 0, 0, -1, -1, False, False, 0, 0
     while m != ZERO:
         c = lowest(m)
         m &= m - ONE
         if pos == 0 and not (variant == SATAT and c == H2):
             if trump < 4 and (rem & _rule_suit(trump, variant)) != ZERO:
-                sc = _lead_score(c, seat, st, rem, trump, variant, n_left)
+                s = c // 13
+                if s != cur_suit:  # the suit facts, once per suit (reps come suit by suit)
+                    cur_suit = s
+                    d, d_lose, t1, t2, win_top, win_other, case_win, case_lose = _lead_suit(
+                        s, seat, st, rem, trump, variant, n_left
+                    )
+                sc = _lead_card(
+                    c, st[seat], rem & _rule_suit(s, variant), t1, t2, d, d_lose, win_top, win_other, case_win, case_lose
+                )
                 if c == moves[KILLER_OFF + depth]:
                     sc += 30
             else:
