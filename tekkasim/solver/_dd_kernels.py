@@ -29,9 +29,10 @@ per run of equivalent cards, and:
 * relevance-based sibling skipping: once a card fails and lies below every card its refutation depends
   on, the lower cards of its suit fail the same way and are not searched;
 * move ordering: leads scored by the opponents' suit lengths, who wins the trick, tenaces and ruffs, plus
-  a killer card per depth and the table's best card; followers play the cheapest sure winner, second
-  hand low when partner surely wins, third hand high or forcing out the last hand's top card; discards
-  from long suits, keeping guards.
+  a killer card per depth; followers play the cheapest sure winner, second hand low when partner surely
+  wins, third hand high or forcing out the last hand's top card, ruffing partner's card when the last
+  hand can beat it, with a trump the next hand cannot overruff first; discards from long suits, keeping
+  guards.
 
 Transposition table (partition search, as DDS's "winning ranks"): each search at a trick start returns,
 besides its answer, the *relevant cards* — per suit, every card from some rank up — outside which the
@@ -85,7 +86,6 @@ STANDARD = 0
 SATAT = 1
 NO_TRUMP = 4
 MASK8 = np.uint64(0xFF)
-SHIFT16 = np.uint64(16)
 _HASH1 = np.uint64(0x9E3779B97F4A7C15)
 _HASH2 = np.uint64(0xC2B2AE3D27D4EB4F)
 
@@ -291,23 +291,19 @@ def _bucket_base(k0, k1, st):
 
 @njit(cache=True, inline="always")
 def _tt_probe(st, base, k0, k1, p0, p1, target):
-    """``(way, hint)``: the way of the bucket at ``base`` whose entry matches the position and decides
-    ``target`` (or -1), and the best card of a matching entry that does not decide it (or -1).
+    """The way of the bucket at ``base`` whose entry matches the position and decides ``target``, or -1.
     A bucket of an older generation is empty."""
     t = np.int64(target)
-    hint = np.int64(-1)
     if st[base + 6 * TT_WAYS + 1] != st[GEN]:
-        return -1, hint
+        return -1
     for j in range(np.int64(st[base + 6 * TT_WAYS + 2])):
         if st[base + j] == k0 and st[base + 1 * TT_WAYS + j] == k1:
             rc = st[base + 2 * TT_WAYS + j]
             if (p0 & rc) == st[base + 3 * TT_WAYS + j] and (p1 & rc) == st[base + 4 * TT_WAYS + j]:
                 b = st[base + 5 * TT_WAYS + j]
                 if np.int64(b & MASK8) >= t or np.int64((b >> np.uint64(8)) & MASK8) < t:
-                    return j, hint
-                if hint < 0:
-                    hint = np.int64((b >> SHIFT16) & MASK8) - 1
-    return -1, hint
+                    return j
+    return -1
 
 
 TT_FIRST = 6  # from this many tricks left, the table is probed before the bounds
@@ -315,26 +311,22 @@ TT_FIRST = 6  # from this many tricks left, the table is probed before the bound
 
 @njit(cache=True, inline="always")
 def _tt_lookup(st, seat, trump, variant, remx, target):
-    """Probe the three buckets a trick-start position may be stored in: ``(k0, k1, p0, p1, way, base,
-    hint)``, with ``way >= 0`` when an entry decides ``target`` (at ``base``)."""
+    """Probe the three buckets a trick-start position may be stored in: ``(k0, k1, p0, p1, way, base)``,
+    with ``way >= 0`` when an entry decides ``target`` (at ``base``)."""
     k0, k1 = _bucket_keys(st, seat, trump, variant)
     p0 = pext(st[1] | st[3], remx)
     p1 = pext(st[2] | st[3], remx)
     base = _bucket_base(k0, k1, st)
-    j, hint = _tt_probe(st, base, k0, k1, p0, p1, target)
+    j = _tt_probe(st, base, k0, k1, p0, p1, target)
     if j < 0:
         k1s = _specific_key(k1, _tops(remx, 1), p0, p1, remx, 1)
         base = _bucket_base(k0, k1s, st)
-        j, h2 = _tt_probe(st, base, k0, k1s, p0, p1, target)
-        if hint < 0:
-            hint = h2
+        j = _tt_probe(st, base, k0, k1s, p0, p1, target)
         if j < 0:
             k1s = _specific_key(k1, _tops(remx, 2), p0, p1, remx, 2)
             base = _bucket_base(k0, k1s, st)
-            j, h2 = _tt_probe(st, base, k0, k1s, p0, p1, target)
-            if hint < 0:
-                hint = h2
-    return k0, k1, p0, p1, j, base, hint
+            j = _tt_probe(st, base, k0, k1s, p0, p1, target)
+    return k0, k1, p0, p1, j, base
 
 
 @njit(cache=True)
@@ -914,9 +906,8 @@ def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
 
 
 @njit(cache=True)
-def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trump, variant, hint, n_left):
-    """Write the representatives into ``moves[depth]``, best first; ``hint`` (a card that refuted this
-    position or a sibling before, or -1) goes first. Returns their number."""
+def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trump, variant, n_left):
+    """Write the representatives into ``moves[depth]``, best first. Returns their number."""
     n = 0
     if (reps & (reps - ONE)) == ZERO:
         moves[depth * 64] = lowest(reps)  # a single candidate: nothing to order
@@ -1006,8 +997,6 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
                     sc += 30
         else:
             sc = _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant)
-        if c == hint:
-            sc += 25
         # insertion sort, score descending: score and card packed in one integer
         v = sc * 64 + c
         i = n
@@ -1071,10 +1060,9 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         if variant == SATAT:
             remx = rem & NOT_H2
         side = seat & 1
-        hint = np.int64(-1)
         if n_left >= TT_FIRST:
             # deep positions: the table first (it answers most of them; the bounds seldom do)
-            k0, k1, p0, p1, j, base, hint = _tt_lookup(st, seat, trump, variant, remx, target)
+            k0, k1, p0, p1, j, base = _tt_lookup(st, seat, trump, variant, remx, target)
             if j >= 0:
                 st[5] += ONE
                 rel = _segments(pdep(st[base + 2 * TT_WAYS + j], remx))
@@ -1107,37 +1095,25 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
                 st[6] += ONE
                 return lrel if side == 0 else RESULT | lrel
         if n_left < TT_FIRST:
-            k0, k1, p0, p1, j, base, hint = _tt_lookup(st, seat, trump, variant, remx, target)
+            k0, k1, p0, p1, j, base = _tt_lookup(st, seat, trump, variant, remx, target)
             if j >= 0:
                 st[5] += ONE
                 rel = _segments(pdep(st[base + 2 * TT_WAYS + j], remx))
                 if np.int64(st[base + 5 * TT_WAYS + j] & MASK8) >= target:
                     return RESULT | rel
                 return rel
-    else:
-        hint = np.int64(-1)
-        if pos == 1:
-            side = seat & 1
-            if (target if side == 0 else n_left - target + 1) <= 1:
-                sure, srel = second_hand_wins(st, seat, lead, trick, trump, variant)
-                if sure:
-                    st[6] += ONE
-                    return (RESULT | srel) if side == 0 else srel
+    elif pos == 1:
+        side = seat & 1
+        if (target if side == 0 else n_left - target + 1) <= 1:
+            sure, srel = second_hand_wins(st, seat, lead, trick, trump, variant)
+            if sure:
+                st[6] += ONE
+                return (RESULT | srel) if side == 0 else srel
     hand = st[seat]
     legal = legal_mask(hand, pos, lead, variant)
     reps = representatives(legal, hand, rem, variant)
-    if hint >= 0:
-        # the stored best card (of a position equal on the relevant cards): its run's representative
-        hb = ONE << np.uint64(hint)
-        if (reps & hb) != ZERO:
-            pass
-        elif (hand & hb) != ZERO:
-            hr = reps & _rule_suit(hint // 13, variant) & ~(hb - ONE)
-            hint = np.int64(lowest(hr)) if hr != ZERO else np.int64(-1)
-        else:
-            hint = np.int64(-1)
     depth = 4 * (13 - n_left) + pos
-    nm = _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trump, variant, hint, n_left)
+    nm = _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trump, variant, n_left)
     maximizing = (seat & 1) == 0
     want = RESULT if maximizing else ZERO
     nxt = next_seat(seat, variant)
@@ -1146,7 +1122,6 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
     none = np.int64(-1)
     rel = ZERO
     cut = False
-    best_card = np.int64(-1)
     skip = ZERO
     for i in range(nm):
         c = moves[depth * 64 + i]
@@ -1200,7 +1175,6 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         if (r & RESULT) == want:
             rel = r & ~RESULT
             cut = True
-            best_card = c
             moves[KILLER_OFF + depth] = c
             st[12 + pos] += ONE
             if i == 0:
@@ -1256,7 +1230,6 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         lb = 0
         ub = n_left
         slot = -1
-        old_best = ZERO
         if st[base + 6 * TT_WAYS + 1] != st[GEN]:
             # first use in this generation: the bucket's old entries are forgotten
             st[base + 6 * TT_WAYS + 0] = ZERO
@@ -1274,7 +1247,6 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
                 slot = j
                 lb = np.int64(st[base + 5 * TT_WAYS + j] & MASK8)
                 ub = np.int64((st[base + 5 * TT_WAYS + j] >> np.uint64(8)) & MASK8)
-                old_best = (st[base + 5 * TT_WAYS + j] >> np.uint64(16)) & MASK8
                 break
         if slot < 0:
             slot = np.int64(st[base + 6 * TT_WAYS + 0])
@@ -1297,8 +1269,7 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         st[base + 2 * TT_WAYS + slot] = rc
         st[base + 3 * TT_WAYS + slot] = o0
         st[base + 4 * TT_WAYS + slot] = o1
-        bst = np.uint64(best_card + 1) if best_card >= 0 else old_best
-        st[base + 5 * TT_WAYS + slot] = np.uint64(lb) | (np.uint64(ub) << np.uint64(8)) | (bst << SHIFT16)
+        st[base + 5 * TT_WAYS + slot] = np.uint64(lb) | (np.uint64(ub) << np.uint64(8))
     return result | rel
 
 
