@@ -232,3 +232,18 @@ def test_solver_matches_minimax_hypothesis(seed, n, satat):
     rnd = random.Random(seed)
     hs, trump, leader, table, to_move = random_position(rnd, n, satat)
     check_against_reference(Solver(tt_bits=12), hs, trump, leader, table, to_move, satat)
+
+
+def test_table_is_kept_within_a_deal_and_emptied_for_a_new_one():
+    rnd = random.Random(3)
+    deals = []
+    for _ in range(2):
+        deck = list(range(52))
+        rnd.shuffle(deck)
+        deals.append([sum(1 << c for c in deck[13 * k : 13 * k + 13]) for k in range(4)])
+    s = Solver(tt_bits=16)
+    first = s.solve(deals[0], S, 0)
+    fresh = s.nodes
+    assert s.solve(deals[0], S, 0) == first and s.nodes < fresh  # the same deal reuses the table
+    s.solve(deals[1], H, 2)
+    assert s.solve(deals[0], S, 0) == first and s.nodes == fresh  # another deal in between: a new table
