@@ -401,9 +401,10 @@ def quick_tricks(st, rem, seat, trump, variant, need):
     if variant == SATAT and (hand & H2BIT) != ZERO:
         q += 1
     cashed = ZERO  # 4 bits per suit: how many top cards of the suit the leader cashes
-    for s in range(4):
+    for si in range(4):
         if q >= need:
             break  # enough: fewer counted cards make the result apply to more positions
+        s = (si + trump) % 4 if trump < 4 else si  # the trump suit first
         sm = _rule_suit(s, variant)
         # a side-suit winner is safe while every opponent holding a trump still follows suit
         cap = 13
