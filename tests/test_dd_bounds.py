@@ -9,11 +9,10 @@ import random
 
 import numpy as np
 import pytest
+from test_dd import random_position
 
 from tekkasim.reference import dd as ref
 from tekkasim.solver import _dd_kernels as K
-
-from test_dd import random_position
 
 
 def _state(hs):

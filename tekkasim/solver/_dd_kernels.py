@@ -41,7 +41,8 @@ by every hand's suit lengths, the leader, trump, variant and 2♥'s owner (bucke
 relevant cards (squeezed to the remaining cards with ``pext``), who holds them, and lower/upper bounds
 on team A's tricks. It applies to every position that matches it there, in any deal; but entries of
 other deals seldom match and lengthen the bucket scans, so a new deal starts a new table generation
-(``st[GEN]``: buckets stamped with an older one count as empty). Entries whose relevant cards include every suit's top card (top two cards) go to
+(``st[GEN]``: buckets stamped with an older one count as empty). Entries whose relevant cards include
+every suit's top card (top two cards) go to
 a second (third) bucket keyed also by those cards' owners; a lookup tries the three buckets. This keeps
 buckets short without making any entry less general.
 """
@@ -375,9 +376,12 @@ def quick_tricks(st, rem, seat, trump, variant, need):
     and in the trump suit; in a side suit, only as many rounds as every opponent that holds a trump can
     still follow (cashing trumps first takes no side-suit card from an opponent who follows in trumps),
     or every round when ``seat``'s top trumps outnumber each opponent's trumps (drawn first).
-    The leader never loses the lead while cashing them; then (standard rules) it may lead a low card to
-    partner's top run of one suit, counted as above, if partner has enough other cards to play to the
-    leader's tricks meanwhile. In Satat a 2♥ in ``seat``'s hand is one more
+    When the top cards clear a suit from the other hands, its long cards count too. The leader never
+    loses the lead while cashing them; then (standard rules) it may lead a low card to partner's top run
+    of one suit, below the leader's cashed top cards there, counted as above, if partner has enough
+    other cards to play to the leader's tricks meanwhile; or, having counted nothing and needing one
+    trick, lead to partner's ruff that no opponent can overruff or ruff first. In Satat a 2♥ in ``seat``'s
+    hand is one more
     sure trick, and when an opponent holds 2♥ nothing is counted (it can take the lead at any time).
     """
     hand = st[seat]
@@ -589,16 +593,12 @@ def _beats(a, b):
     return a != ZERO and (b == ZERO or highest(a) > highest(b))
 
 
-@njit(cache=True)
-def _lead_suit(s, seat, st, rem, trump, variant, n_left):
-    """What scores a lead in suit ``s`` in a trump contract with trumps left (:func:`_lead_card` adds the
-    card): ``(d_win, d_lose, t1, t2, win_top, win_other, case_win, case_lose)``.
-
-    A lead is good when the opponents hold few cards of its suit, when the leader's side wins the
-    trick (the leader's or partner's top card, partner's ruff) without letting the opponents ruff,
-    and when it leads towards partner's tenace; low cards first except when cashing."""
+@njit(cache=True, inline="always")
+def _lead_facts(s, seat, st, rem, variant):
+    """The facts both lead scorers start from, for suit ``s`` with ``seat`` on lead: ``(sm, rs, hand,
+    part, lho, rho, nl, nr, np_, t1, t2, t3)`` (the suit's mask and remaining cards, the four hands,
+    the opponents' and partner's lengths in it, its three highest remaining cards, -1 for none)."""
     sm = _rule_suit(s, variant)
-    tm = _rule_suit(trump, variant)
     rs = rem & sm
     hand = st[seat]
     part = st[seat ^ 2]
@@ -607,8 +607,6 @@ def _lead_suit(s, seat, st, rem, trump, variant, n_left):
     nl = popcount(lho & sm)
     nr = popcount(rho & sm)
     np_ = popcount(part & sm)
-    # the fewer cards the opponents hold in the suit, the better (a void one may discard: counts full)
-    d = -(128 * ((n_left if nl == 0 else nl) + (n_left if nr == 0 else nr))) // 13
     t1 = highest(rs)
     rest = rs ^ (ONE << np.uint64(t1))
     t2 = highest(rest) if rest != ZERO else -1
@@ -616,6 +614,22 @@ def _lead_suit(s, seat, st, rem, trump, variant, n_left):
     if t2 >= 0:
         rest ^= ONE << np.uint64(t2)
         t3 = highest(rest) if rest != ZERO else -1
+    return sm, rs, hand, part, lho, rho, nl, nr, np_, t1, t2, t3
+
+
+@njit(cache=True)
+def _lead_suit(s, seat, st, rem, trump, variant, n_left):
+    """What scores a lead in suit ``s`` in a trump contract with trumps left (:func:`_lead_card` adds the
+    card): ``(rs, d_win, d_lose, t1, t2, win_top, win_other, case_win, case_lose)``, ``rs`` the suit's
+    remaining cards.
+
+    A lead is good when the opponents hold few cards of its suit, when the leader's side wins the
+    trick (the leader's or partner's top card, partner's ruff) without letting the opponents ruff,
+    and when it leads towards partner's tenace; low cards first except when cashing."""
+    sm, rs, hand, part, lho, rho, nl, nr, np_, t1, t2, t3 = _lead_facts(s, seat, st, rem, variant)
+    tm = _rule_suit(trump, variant)
+    # the fewer cards the opponents hold in the suit, the better (a void one may discard: counts full)
+    d = -(128 * ((n_left if nl == 0 else nl) + (n_left if nr == 0 else nr))) // 13
     lho_ruffs = nl == 0 and (lho & tm) != ZERO
     rho_ruffs = nr == 0 and (rho & tm) != ZERO
     side = s != trump
@@ -676,7 +690,7 @@ def _lead_suit(s, seat, st, rem, trump, variant, n_left):
         d_lose += 20
     elif np_ > 1 and ((sec_l and third_p) or (sec_p and third_l)):
         d_lose += 13
-    return d, d_lose, t1, t2, win_top, win_other, case_win, case_lose
+    return rs, d, d_lose, t1, t2, win_top, win_other, case_win, case_lose
 
 
 @njit(cache=True, inline="always")
@@ -718,27 +732,11 @@ def _lead_card(c, hand, rs, t1, t2, d, d_lose, win_top, win_other, case_win, cas
 @njit(cache=True)
 def _lead_score_nt(c, seat, st, rem, variant, n_left):
     """Move-ordering score of leading ``c`` when no trump is left (higher first): as
-    :func:`_lead_score`, with winners counted only from the top cards."""
-    s = c // 13
-    sm = _rule_suit(s, variant)
-    rs = rem & sm
-    hand = st[seat]
-    part = st[seat ^ 2]
-    lho = st[next_seat(seat, variant)]
-    rho = st[next_seat(seat, variant) ^ 2]
-    nl = popcount(lho & sm)
-    nr = popcount(rho & sm)
-    np_ = popcount(part & sm)
+    :func:`_lead_suit`, with winners counted only from the top cards."""
+    sm, rs, hand, part, lho, rho, nl, nr, np_, t1, t2, t3 = _lead_facts(c // 13, seat, st, rem, variant)
     d = -(128 * ((n_left if nl == 0 else nl) + (n_left if nr == 0 else nr))) // 19
     if np_ == 0:
         d -= 9
-    t1 = highest(rs)
-    rest = rs ^ (ONE << np.uint64(t1))
-    t2 = highest(rest) if rest != ZERO else -1
-    t3 = -1
-    if t2 >= 0:
-        rest ^= ONE << np.uint64(t2)
-        t3 = highest(rest) if rest != ZERO else -1
     rrank = popcount(rs >> np.uint64(c))
     sec_l = t2 >= 0 and (hand >> np.uint64(t2)) & ONE != ZERO
     sec_p = t2 >= 0 and (part >> np.uint64(t2)) & ONE != ZERO
@@ -975,7 +973,7 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
         return n
     m = reps
     cur_suit = -1
-    d, d_lose, t1, t2, win_top, win_other, case_win, case_lose = 0, 0, -1, -1, False, False, 0, 0
+    rs, d, d_lose, t1, t2, win_top, win_other, case_win, case_lose = ZERO, 0, 0, -1, -1, False, False, 0, 0
     while m != ZERO:
         c = lowest(m)
         m &= m - ONE
@@ -984,12 +982,10 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
                 s = c // 13
                 if s != cur_suit:  # the suit facts, once per suit (reps come suit by suit)
                     cur_suit = s
-                    d, d_lose, t1, t2, win_top, win_other, case_win, case_lose = _lead_suit(
+                    rs, d, d_lose, t1, t2, win_top, win_other, case_win, case_lose = _lead_suit(
                         s, seat, st, rem, trump, variant, n_left
                     )
-                sc = _lead_card(
-                    c, st[seat], rem & _rule_suit(s, variant), t1, t2, d, d_lose, win_top, win_other, case_win, case_lose
-                )
+                sc = _lead_card(c, st[seat], rs, t1, t2, d, d_lose, win_top, win_other, case_win, case_lose)
                 if c == moves[KILLER_OFF + depth]:
                     sc += 30
             else:

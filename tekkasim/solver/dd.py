@@ -245,7 +245,7 @@ class Solver:
         # Table entries are true of any position they match, but those of another deal seldom match
         # and lengthen every bucket scan: a new deal starts a new (empty) table generation, while
         # positions later in the same deal, or other trumps and leaders, keep it.
-        same_deal = self._root is not None and all(h & ~r == 0 for h, r in zip(p.hands, self._root))
+        same_deal = self._root is not None and all(h & ~r == 0 for h, r in zip(p.hands, self._root, strict=True))
         gen = int(self.st[K.GEN]) if same_deal else int(self.st[K.GEN]) + 1
         if not same_deal:
             self._root = list(p.hands)
