@@ -932,7 +932,9 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
             if variant == SATAT and (later & H2BIT) != ZERO:
                 ruff_risk = True
             above = ZERO
-            if not ruff_risk:
+            if pos == 1 and _fourth_wins(st, seat, lead, win_str, trump, variant):
+                wins = ZERO  # partner, last to play, surely wins: play low
+            elif not ruff_risk:
                 lm = later & sm
                 if pos == 2 and win_seat == (seat ^ 2) and lm != ZERO and base <= win_str < base + 13:
                     if highest(lm) > 13 * lead + win_str - base:
@@ -956,6 +958,13 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
                     first = ONE << np.uint64(c)
             elif pos == 1 and _fourth_wins(st, seat, lead, win_str, trump, variant):
                 wins = ZERO
+            elif pos == 1 and (later & sm) != ZERO and wins != ZERO:
+                # the third hand can beat our cards: cover only with the top of a sequence
+                rs = rem & sm
+                hm = pext(st[seat] & sm, rs)
+                seqtop = pdep(hm & (hm << ONE), rs)
+                wins &= seqtop
+
         m = wins & ~first
         while m != ZERO:
             if pos != 2:
