@@ -932,8 +932,9 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
             if variant == SATAT and (later & H2BIT) != ZERO:
                 ruff_risk = True
             above = ZERO
-            if pos == 1 and _fourth_wins(st, seat, lead, win_str, trump, variant):
-                wins = ZERO  # partner, last to play, surely wins: play low
+            fourth_wins = pos == 1 and _fourth_wins(st, seat, lead, win_str, trump, variant)
+            if fourth_wins and (st[seat ^ 2] & sm) != ZERO:
+                wins = ZERO  # partner, last to play, surely wins with a card of the suit: play low
             elif not ruff_risk:
                 lm = later & sm
                 if pos == 2 and win_seat == (seat ^ 2) and lm != ZERO and base <= win_str < base + 13:
@@ -956,8 +957,8 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
                     moves[depth * 64 + n] = c
                     n += 1
                     first = ONE << np.uint64(c)
-            elif pos == 1 and _fourth_wins(st, seat, lead, win_str, trump, variant):
-                wins = ZERO
+            elif fourth_wins:
+                wins = ZERO  # partner surely ruffs: play low, unless a card of ours surely wins
             elif pos == 1 and (later & sm) != ZERO and wins != ZERO:
                 # the third hand can beat our cards: cover only with the top of a sequence
                 rs = rem & sm
