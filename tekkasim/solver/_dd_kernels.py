@@ -960,11 +960,38 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
             elif fourth_wins:
                 wins = ZERO  # partner surely ruffs: play low, unless a card of ours surely wins
             elif pos == 1 and (later & sm) != ZERO and wins != ZERO:
-                # the third hand can beat our cards: cover only with the top of a sequence
+                # the third hand can beat whatever we play: DDS's second-hand weights. Cards below
+                # every card of the third or the fourth hand lowest first, then covers from a
+                # sequence, then single covers (the cheapest forces the most), then the others.
                 rs = rem & sm
                 hm = pext(st[seat] & sm, rs)
                 seqtop = pdep(hm & (hm << ONE), rs)
-                wins &= seqtop
+                low3 = lowest(later & sm)
+                p4 = st[seat ^ 2] & sm
+                low4 = lowest(p4) if p4 != ZERO else -1
+                m = reps
+                while m != ZERO:
+                    c = lowest(m)
+                    m &= m - ONE
+                    b = ONE << np.uint64(c)
+                    if c < low3 or c < low4:
+                        sc = -9 + popcount(rs >> np.uint64(c))
+                    elif (wins & b) == ZERO:
+                        sc = -16 + popcount(rs >> np.uint64(c))
+                    elif (seqtop & b) != ZERO:
+                        sc = 20 - c % 13
+                    else:
+                        sc = 8 - c % 13
+                    v = (sc + 64) * 64 + c
+                    i = n
+                    while i > 0 and moves[depth * 64 + i - 1] < v:
+                        moves[depth * 64 + i] = moves[depth * 64 + i - 1]
+                        i -= 1
+                    moves[depth * 64 + i] = v
+                    n += 1
+                for i in range(n):
+                    moves[depth * 64 + i] = moves[depth * 64 + i] & 63
+                return n
 
         m = wins & ~first
         while m != ZERO:
