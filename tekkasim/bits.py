@@ -65,6 +65,24 @@ def _pdep(typingctx, src, mask):
     return types.uint64(types.uint64, types.uint64), codegen
 
 
+@intrinsic
+def _prefetch(typingctx, arr, idx):
+    """Ask the CPU to start loading the cache line of ``arr[idx]`` (no effect on the program's values)."""
+
+    def codegen(context, builder, sig, args):
+        aryty = sig.args[0]
+        ary = context.make_array(aryty)(context, builder, args[0])
+        ptr = builder.gep(ary.data, [args[1]])
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return types.none(arr, types.int64), codegen
+
+
 @njit(cache=True, inline="always")
 def popcount(x):
     """Number of set bits."""
@@ -147,7 +165,11 @@ def _pdep_bmi(x, m):
 if config.DISABLE_JIT:
     # NUMBA_DISABLE_JIT=1 (coverage and debugging runs) cannot call LLVM intrinsics: the pure-Python twins.
     from .reference.bits import highest, kth, lowest, pdep, pext, popcount  # noqa: F401, F811
+
+    def prefetch(arr, idx):
+        """A hint only: nothing to do in plain Python."""
 else:
+    prefetch = _prefetch
     kth = _kth_pdep if HAVE_BMI2 else _kth_loop
     pext = _pext_bmi if HAVE_BMI2 else _pext_loop
     pdep = _pdep_bmi if HAVE_BMI2 else _pdep_loop
