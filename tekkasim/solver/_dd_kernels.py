@@ -3,7 +3,7 @@
 Everything here is a module-level ``@njit(cache=True)`` function working on uint64 card masks, with
 all memory preallocated by the caller and passed in (nothing is allocated per node):
 
-``st`` (uint64, ``TT_OFF + 7 * 2**bits``, from :func:`state_new`)
+``st`` (uint64, ``TT_OFF + (6 + 1 / TT_WAYS) * 2**bits``, from :func:`state_new`)
     ``st[0..3]`` the four hands (52-card masks, indexed by seat); counters: ``st[4]`` nodes,
     ``st[5]`` transposition-table cut-offs, ``st[6]`` quick-trick / sure-trump cut-offs, ``st[8 + p]``
     cut-offs by the first move tried and ``st[12 + p]`` all cut-offs at trick position ``p``,
@@ -186,13 +186,19 @@ GEN = 63  # st[GEN]: the table's generation; buckets stamped with another one co
 
 def state_new(bits):
     """The search state: one uint64 array holding the hands and counters (``st[:TT_OFF]``) and then a
-    transposition table of ``2**bits`` entries (56 bytes each) in buckets of ``TT_WAYS``: field ``f``
-    (key0, key1, relevant cards, owners plane 0 and 1, bounds) of way ``j`` of bucket ``b`` is
-    ``st[TT_OFF + (b * 7 + f) * TT_WAYS + j]``; row ``f = 6`` is the bucket's header: ``j = 0`` the next
-    way to overwrite (oldest first), ``j = 1`` its generation, ``j = 2`` its number of entries. Bumping
-    ``st[GEN]`` empties the whole table at no cost. One flat array keeps the recursive calls'
-    arguments few."""
-    return np.zeros(TT_OFF + (1 << bits) * 7, dtype=np.uint64)
+    transposition table of ``2**bits`` entries (48 bytes each) in ``nb = 2**bits / TT_WAYS`` buckets.
+
+    First one header word per bucket, ``st[TT_OFF + b]``: its generation (bits 0-39), its number of
+    entries (bits 40-47) and the next way to overwrite, oldest first (bits 48-55). The headers are
+    small enough to stay in cache, so probing a bucket of another generation (empty) costs no memory
+    load. Then the buckets: field ``f`` (key0, key1, relevant cards, owners plane 0 and 1, bounds) of way
+    ``j`` of bucket ``b`` is ``st[TT_OFF + nb + (b * 6 + f) * TT_WAYS + j]``. Bumping ``st[GEN]`` empties
+    the whole table at no cost. One flat array keeps the recursive calls' arguments few."""
+    nb = (1 << bits) // TT_WAYS
+    return np.zeros(TT_OFF + nb + nb * 6 * TT_WAYS, dtype=np.uint64)
+
+
+GEN_MASK = np.uint64((1 << 40) - 1)
 
 
 KILLER_OFF = 53 * 64  # after the move lists: the card that last cut off at each depth
@@ -292,23 +298,25 @@ def _specific_key(k1, tops, p0, p1, remx, level):
 
 @njit(cache=True, inline="always")
 def _bucket_base(k0, k1, st):
-    """Offset in ``st`` of the bucket of keys ``(k0, k1)``."""
-    n_buckets = (st.shape[0] - TT_OFF) // (7 * TT_WAYS)  # a power of two
+    """Offsets in ``st`` of the header and of the first row of the bucket of keys ``(k0, k1)``."""
+    n_buckets = (st.shape[0] - TT_OFF) // (6 * TT_WAYS + 1)  # a power of two
     h = k0 * _HASH1 + k1
     h ^= h >> np.uint64(29)
     h *= _HASH2
     h ^= h >> np.uint64(32)
-    return TT_OFF + np.int64(h & np.uint64(n_buckets - 1)) * (7 * TT_WAYS)
+    b = np.int64(h & np.uint64(n_buckets - 1))
+    return TT_OFF + b, TT_OFF + n_buckets + b * (6 * TT_WAYS)
 
 
 @njit(cache=True, inline="always")
-def _tt_probe(st, base, k0, k1, p0, p1, target):
-    """The way of the bucket at ``base`` whose entry matches the position and decides ``target``, or -1.
-    A bucket of an older generation is empty."""
+def _tt_probe(st, hdr, base, k0, k1, p0, p1, target):
+    """The way of the bucket at ``hdr``/``base`` whose entry matches the position and decides ``target``,
+    or -1. A bucket of an older generation is empty."""
     t = np.int64(target)
-    if st[base + 6 * TT_WAYS + 1] != st[GEN]:
+    h = st[hdr]
+    if (h & GEN_MASK) != st[GEN]:
         return -1
-    for j in range(np.int64(st[base + 6 * TT_WAYS + 2])):
+    for j in range(np.int64((h >> np.uint64(40)) & MASK8)):
         if st[base + j] == k0 and st[base + 1 * TT_WAYS + j] == k1:
             rc = st[base + 2 * TT_WAYS + j]
             if (p0 & rc) == st[base + 3 * TT_WAYS + j] and (p1 & rc) == st[base + 4 * TT_WAYS + j]:
@@ -325,35 +333,33 @@ TT_FIRST = 6  # from this many tricks left, the table is probed before the bound
 def _tt_where(st, seat, trump, variant, remx):
     """The keys and the three buckets a trick-start position may be stored in (general, then keyed by
     each suit's top card's owner, then by the top two): ``(k0, k1, p0, p1, k1a, k1b, b0, b1, b2)``. The
-    buckets' first cache lines are prefetched: the three loads overlap instead of waiting in turn."""
+    buckets' first cache lines are prefetched: the three loads overlap instead of waiting in turn.
+    ``(k0, k1, p0, p1, k1a, k1b, h0, h1, h2, b0, b1, b2)``: keys, headers and bases."""
     k0, k1 = _bucket_keys(st, seat, trump, variant)
     p0 = pext(st[1] | st[3], remx)
     p1 = pext(st[2] | st[3], remx)
     k1a = _specific_key(k1, _tops(remx, 1), p0, p1, remx, 1)
     k1b = _specific_key(k1, _tops(remx, 2), p0, p1, remx, 2)
-    b0 = _bucket_base(k0, k1, st)
-    b1 = _bucket_base(k0, k1a, st)
-    b2 = _bucket_base(k0, k1b, st)
-    prefetch(st, b0 + 6 * TT_WAYS)
-    prefetch(st, b1 + 6 * TT_WAYS)
-    prefetch(st, b2 + 6 * TT_WAYS)
+    h0, b0 = _bucket_base(k0, k1, st)
+    h1, b1 = _bucket_base(k0, k1a, st)
+    h2, b2 = _bucket_base(k0, k1b, st)
     prefetch(st, b0)
     prefetch(st, b1)
     prefetch(st, b2)
-    return k0, k1, p0, p1, k1a, k1b, b0, b1, b2
+    return k0, k1, p0, p1, k1a, k1b, h0, h1, h2, b0, b1, b2
 
 
 @njit(cache=True, inline="always")
-def _tt_find(st, k0, k1, p0, p1, k1a, k1b, b0, b1, b2, target):
+def _tt_find(st, k0, k1, p0, p1, k1a, k1b, h0, h1, h2, b0, b1, b2, target):
     """The entry deciding ``target`` in the three buckets of :func:`_tt_where`: ``(way, base)``, way -1
     if none."""
-    j = _tt_probe(st, b0, k0, k1, p0, p1, target)
+    j = _tt_probe(st, h0, b0, k0, k1, p0, p1, target)
     if j >= 0:
         return j, b0
-    j = _tt_probe(st, b1, k0, k1a, p0, p1, target)
+    j = _tt_probe(st, h1, b1, k0, k1a, p0, p1, target)
     if j >= 0:
         return j, b1
-    return _tt_probe(st, b2, k0, k1b, p0, p1, target), b2
+    return _tt_probe(st, h2, b2, k0, k1b, p0, p1, target), b2
 
 
 @njit(cache=True)
@@ -1110,6 +1116,9 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
     p1 = ZERO
     k1a = ZERO
     k1b = ZERO
+    h0 = np.int64(0)
+    h1 = np.int64(0)
+    h2 = np.int64(0)
     b0 = np.int64(0)
     b1 = np.int64(0)
     b2 = np.int64(0)
@@ -1125,10 +1134,10 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         if variant == SATAT:
             remx = rem & NOT_H2
         side = seat & 1
-        k0, k1, p0, p1, k1a, k1b, b0, b1, b2 = _tt_where(st, seat, trump, variant, remx)
+        k0, k1, p0, p1, k1a, k1b, h0, h1, h2, b0, b1, b2 = _tt_where(st, seat, trump, variant, remx)
         if n_left >= TT_FIRST:
             # deep positions: the table first (it answers most of them; the bounds seldom do)
-            j, base = _tt_find(st, k0, k1, p0, p1, k1a, k1b, b0, b1, b2, target)
+            j, base = _tt_find(st, k0, k1, p0, p1, k1a, k1b, h0, h1, h2, b0, b1, b2, target)
             if j >= 0:
                 st[5] += ONE
                 rel = _segments(pdep(st[base + 2 * TT_WAYS + j], remx))
@@ -1161,7 +1170,7 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
                 st[6] += ONE
                 return lrel if side == 0 else RESULT | lrel
         if n_left < TT_FIRST:
-            j, base = _tt_find(st, k0, k1, p0, p1, k1a, k1b, b0, b1, b2, target)
+            j, base = _tt_find(st, k0, k1, p0, p1, k1a, k1b, h0, h1, h2, b0, b1, b2, target)
             if j >= 0:
                 st[5] += ONE
                 rel = _segments(pdep(st[base + 2 * TT_WAYS + j], remx))
@@ -1282,15 +1291,18 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
     result = want if cut else (RESULT ^ want)
     if pos == 0:
         # the hands are as on entry: k0, k1, p0, p1 and remx still describe this position
+        hdr = h0
         base = b0
         tops = _tops(remx, 2)
         if (rel & tops) == tops:
             k1 = k1b
+            hdr = h2
             base = b2
         else:
             tops = _tops(remx, 1)
             if (rel & tops) == tops:
                 k1 = k1a
+                hdr = h1
                 base = b1
         rc = pext(rel, remx)
         o0 = p0 & rc
@@ -1298,12 +1310,10 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         lb = 0
         ub = n_left
         slot = -1
-        if st[base + 6 * TT_WAYS + 1] != st[GEN]:
-            # first use in this generation: the bucket's old entries are forgotten
-            st[base + 6 * TT_WAYS + 0] = ZERO
-            st[base + 6 * TT_WAYS + 1] = st[GEN]
-            st[base + 6 * TT_WAYS + 2] = ZERO
-        n_valid = np.int64(st[base + 6 * TT_WAYS + 2])
+        h = st[hdr]
+        if (h & GEN_MASK) != st[GEN]:
+            h = st[GEN]  # first use in this generation: the bucket's old entries are forgotten
+        n_valid = np.int64((h >> np.uint64(40)) & MASK8)
         for j in range(n_valid):
             if (
                 st[base + j] == k0
@@ -1317,12 +1327,13 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
                 ub = np.int64((st[base + 5 * TT_WAYS + j] >> np.uint64(8)) & MASK8)
                 break
         if slot < 0:
-            slot = np.int64(st[base + 6 * TT_WAYS + 0])
-            st[base + 6 * TT_WAYS + 0] = np.uint64((slot + 1) % TT_WAYS)
+            slot = np.int64((h >> np.uint64(48)) & MASK8)
             if n_valid < TT_WAYS:
-                st[base + 6 * TT_WAYS + 2] = np.uint64(n_valid + 1)
+                n_valid += 1
             else:
                 st[30] += ONE
+            nxt_way = np.uint64((slot + 1) % TT_WAYS)
+            st[hdr] = st[GEN] | (np.uint64(n_valid) << np.uint64(40)) | (nxt_way << np.uint64(48))
         st[31] += ONE
         st[34] += np.uint64(popcount(rc))
         st[35] += np.uint64(popcount(remx))

@@ -223,7 +223,7 @@ class Solver:
     Parameters
     ----------
     tt_bits : int
-        log2 of the number of table entries (56 bytes each), 10..28: 20 -> 56 MB, 18 -> 14 MB.
+        log2 of the number of table entries (48 bytes each), 10..28: 20 -> 48 MB, 18 -> 12 MB.
     """
 
     def __init__(self, tt_bits: int = DEFAULT_TT_BITS):
