@@ -362,7 +362,7 @@ def _tt_find(st, k0, k1, p0, p1, k1a, k1b, h0, h1, h2, b0, b1, b2, target):
     return _tt_probe(st, h2, b2, k0, k1b, p0, p1, target), b2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def last_trick(st, leader, trump, variant):
     """Each hand holds one card: ``RESULT`` if team A wins the last trick, or-ed with its relevance."""
     c = lowest(st[leader])
@@ -516,7 +516,7 @@ def quick_tricks(st, rem, seat, trump, variant, need):
     return q, rel
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def leader_loses_trick(st, rem, seat, trump, variant):
     """``(lost, rel)``: whether the side of ``seat``, on lead, surely loses the trick: in every suit
     ``seat`` holds, an opponent holds the top card and partner cannot ruff it (standard rules)."""
@@ -540,7 +540,7 @@ def leader_loses_trick(st, rem, seat, trump, variant):
     return True, rel
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sure_trumps(st, rem, side, trump, variant, need):
     """``(k, rel)``: tricks one hand of ``side`` (0 = A, 1 = B) wins whatever happens with its run of top
     trumps (each wins the trick it is played to); Satat: plus its 2♥, minus one if the other side holds 2♥.
@@ -588,7 +588,7 @@ def sure_trumps(st, rem, side, trump, variant, need):
     return best, brel
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def second_hand_wins(st, seat, lead, trick, trump, variant):
     """``(sure, rel)``: whether the side of ``seat``, second to play to a trick led in ``lead`` (the
     led card is ``trick``), surely wins the trick, and the cards that depends on. It does when one of
