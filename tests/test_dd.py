@@ -247,3 +247,19 @@ def test_table_is_kept_within_a_deal_and_emptied_for_a_new_one():
     assert s.solve(deals[0], S, 0) == first and s.nodes < fresh  # the same deal reuses the table
     s.solve(deals[1], H, 2)
     assert s.solve(deals[0], S, 0) == first and s.nodes == fresh  # another deal in between: a new table
+
+
+def test_a_tiny_table_overwrites_entries_and_gives_the_same_tricks():
+    # 2**10 entries: 32 buckets of 32 ways, so full deals keep evicting the oldest entries and reusing
+    # buckets of older generations. Tricks must not depend on the table's size.
+    rnd = random.Random(11)
+    tiny, big = Solver(tt_bits=10), Solver(tt_bits=16)
+    evicted = 0
+    for _ in range(4):
+        deck = list(range(52))
+        rnd.shuffle(deck)
+        h = [sum(1 << c for c in deck[13 * k : 13 * k + 13]) for k in range(4)]
+        trump, leader = rnd.randrange(4), rnd.randrange(4)
+        assert tiny.solve(h, trump, leader) == big.solve(h, trump, leader)
+        evicted += int(tiny.st[30])
+    assert evicted > 1000  # the small table did overflow
