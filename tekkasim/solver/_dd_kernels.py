@@ -3,13 +3,14 @@
 Everything here is a module-level ``@njit(cache=True)`` function working on uint64 card masks, with
 all memory preallocated by the caller and passed in (nothing is allocated per node):
 
-``st`` (uint64, ``TT_OFF + (6 + 1 / TT_WAYS) * 2**bits``, from :func:`state_new`)
+``st`` (uint64, ``TT_OFF + (4 + 1 / TT_WAYS) * 2**bits``, from :func:`state_new`)
     ``st[0..3]`` the four hands (52-card masks, indexed by seat); counters: ``st[4]`` nodes,
     ``st[5]`` transposition-table cut-offs, ``st[6]`` quick-trick / sure-trump cut-offs, ``st[8 + p]``
     cut-offs by the first move tried and ``st[12 + p]`` all cut-offs at trick position ``p``,
     ``st[16 + n]`` trick-start nodes with ``n`` tricks left, ``st[30]`` table stores that evicted an
-    entry, ``st[31]`` all stores, ``st[34]``/``st[35]`` relevant/remaining cards summed over the stores,
-    ``st[36 + n]`` stores with ``n`` tricks left; then the transposition table.
+    entry, ``st[31]`` all stores, ``st[32]`` results not stored (more than 32 relevant cards),
+    ``st[34]``/``st[35]`` relevant/remaining cards summed over the stores, ``st[36 + n]`` stores with
+    ``n`` tricks left; then the transposition table.
 ``moves`` (int64, :data:`MOVES_SIZE`, from :func:`moves_new`)
     the ordered candidate cards of each search depth (64 slots per depth ``4 * (13 - tricks left) +
     position``), then the killer card of each depth (the last card that cut off there).
@@ -45,7 +46,7 @@ other deals seldom match and lengthen the bucket scans, so a new deal starts a n
 (``st[GEN]``: buckets stamped with an older one count as empty). Entries whose relevant cards include
 every suit's top card (top two cards) go to
 a second (third) bucket keyed also by those cards' owners; a lookup tries the three buckets. This keeps
-buckets short without making any entry less general. The table (48 MB by default) does not fit in the
+buckets short without making any entry less general. The table (32 MB by default) does not fit in the
 cache, so a trick start computes its three buckets first and prefetches them before the bounds run, and
 each bucket's header (generation, size) sits in a small separate array that stays in cache.
 
@@ -193,19 +194,29 @@ GEN = 63  # st[GEN]: the table's generation; buckets stamped with another one co
 
 def state_new(bits):
     """The search state: one uint64 array holding the hands and counters (``st[:TT_OFF]``) and then a
-    transposition table of ``2**bits`` entries (48 bytes each) in ``nb = 2**bits / TT_WAYS`` buckets.
+    transposition table of ``2**bits`` entries (32 bytes each) in ``nb = 2**bits / TT_WAYS`` buckets.
 
     First one header word per bucket, ``st[TT_OFF + b]``: its generation (bits 0-39), its number of
     entries (bits 40-47) and the next way to overwrite, oldest first (bits 48-55). The headers are
     small enough to stay in cache, so probing a bucket of another generation (empty) costs no memory
     load. Then the buckets: field ``f`` (key0, key1, relevant cards, owners plane 0 and 1, bounds) of way
-    ``j`` of bucket ``b`` is ``st[TT_OFF + nb + (b * 6 + f) * TT_WAYS + j]``. Bumping ``st[GEN]`` empties
+    ``j`` of bucket ``b`` is ``st[TT_OFF + nb + (b * 4 + f) * TT_WAYS + j]``. Bumping ``st[GEN]`` empties
     the whole table at no cost. One flat array keeps the recursive calls' arguments few."""
     nb = (1 << bits) // TT_WAYS
-    return np.zeros(TT_OFF + nb + nb * 6 * TT_WAYS, dtype=np.uint64)
+    return np.zeros(TT_OFF + nb + nb * TT_ROWS * TT_WAYS, dtype=np.uint64)
 
 
 GEN_MASK = np.uint64((1 << 40) - 1)
+TT_ROWS = 4  # key0, key1 | bounds << 32, relevant cards, their owners
+K1_MASK = np.uint64((1 << 32) - 1)  # key1 uses bits 0-28 (see _specific_key); the bounds sit above
+
+
+@njit(cache=True, inline="always")
+def _owners(p0, p1, rc):
+    """The owners of the relevant cards ``rc`` (squeezed to the remaining cards), squeezed once more to
+    ``rc``'s own bits: plane 0 in bits 0-31, plane 1 from bit 32. At most 32 relevant cards are stored
+    (positions with more are not: see the store in :func:`search`)."""
+    return pext(p0, rc) | (pext(p1, rc) << np.uint64(32))
 
 
 KILLER_OFF = 53 * 64  # after the move lists: the card that last cut off at each depth
@@ -306,13 +317,13 @@ def _specific_key(k1, tops, p0, p1, remx, level):
 @njit(cache=True, inline="always")
 def _bucket_base(k0, k1, st):
     """Offsets in ``st`` of the header and of the first row of the bucket of keys ``(k0, k1)``."""
-    n_buckets = (st.shape[0] - TT_OFF) // (6 * TT_WAYS + 1)  # a power of two
+    n_buckets = (st.shape[0] - TT_OFF) // (TT_ROWS * TT_WAYS + 1)  # a power of two
     h = k0 * _HASH1 + k1
     h ^= h >> np.uint64(29)
     h *= _HASH2
     h ^= h >> np.uint64(32)
     b = np.int64(h & np.uint64(n_buckets - 1))
-    return TT_OFF + b, TT_OFF + n_buckets + b * (6 * TT_WAYS)
+    return TT_OFF + b, TT_OFF + n_buckets + b * (TT_ROWS * TT_WAYS)
 
 
 @njit(cache=True, inline="always")
@@ -324,10 +335,11 @@ def _tt_probe(st, hdr, base, k0, k1, p0, p1, target):
     if (h & GEN_MASK) != st[GEN]:
         return -1
     for j in range(np.int64((h >> np.uint64(40)) & MASK8)):
-        if st[base + j] == k0 and st[base + 1 * TT_WAYS + j] == k1:
+        w = st[base + TT_WAYS + j]
+        if st[base + j] == k0 and (w & K1_MASK) == k1:
             rc = st[base + 2 * TT_WAYS + j]
-            if (p0 & rc) == st[base + 3 * TT_WAYS + j] and (p1 & rc) == st[base + 4 * TT_WAYS + j]:
-                b = st[base + 5 * TT_WAYS + j]
+            if _owners(p0, p1, rc) == st[base + 3 * TT_WAYS + j]:
+                b = w >> np.uint64(32)
                 if np.int64(b & MASK8) >= t or np.int64((b >> np.uint64(8)) & MASK8) < t:
                     return j
     return -1
@@ -1148,7 +1160,7 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
             if j >= 0:
                 st[5] += ONE
                 rel = _segments(pdep(st[base + 2 * TT_WAYS + j], remx))
-                if np.int64(st[base + 5 * TT_WAYS + j] & MASK8) >= target:
+                if np.int64((st[base + TT_WAYS + j] >> np.uint64(32)) & MASK8) >= target:
                     return RESULT | rel
                 return rel
         # the side on lead needs target tricks (team A) or n_left - target + 1 (team B, to refute)
@@ -1181,7 +1193,7 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
             if j >= 0:
                 st[5] += ONE
                 rel = _segments(pdep(st[base + 2 * TT_WAYS + j], remx))
-                if np.int64(st[base + 5 * TT_WAYS + j] & MASK8) >= target:
+                if np.int64((st[base + TT_WAYS + j] >> np.uint64(32)) & MASK8) >= target:
                     return RESULT | rel
                 return rel
     elif pos == 1:
@@ -1312,8 +1324,10 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
                 hdr = h1
                 base = b1
         rc = pext(rel, remx)
-        o0 = p0 & rc
-        o1 = p1 & rc
+        if popcount(rc) > 32:
+            st[32] += ONE
+            return result | rel  # too many relevant cards for an entry's owners word (rare): not stored
+        own = _owners(p0, p1, rc)
         lb = 0
         ub = n_left
         slot = -1
@@ -1324,14 +1338,13 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         for j in range(n_valid):
             if (
                 st[base + j] == k0
-                and st[base + TT_WAYS + j] == k1
+                and (st[base + TT_WAYS + j] & K1_MASK) == k1
                 and st[base + 2 * TT_WAYS + j] == rc
-                and st[base + 3 * TT_WAYS + j] == o0
-                and st[base + 4 * TT_WAYS + j] == o1
+                and st[base + 3 * TT_WAYS + j] == own
             ):
                 slot = j
-                lb = np.int64(st[base + 5 * TT_WAYS + j] & MASK8)
-                ub = np.int64((st[base + 5 * TT_WAYS + j] >> np.uint64(8)) & MASK8)
+                lb = np.int64((st[base + TT_WAYS + j] >> np.uint64(32)) & MASK8)
+                ub = np.int64((st[base + TT_WAYS + j] >> np.uint64(40)) & MASK8)
                 break
         if slot < 0:
             slot = np.int64((h >> np.uint64(48)) & MASK8)
@@ -1351,11 +1364,9 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
         elif target - 1 < ub:
             ub = target - 1
         st[base + 0 * TT_WAYS + slot] = k0
-        st[base + 1 * TT_WAYS + slot] = k1
+        st[base + 1 * TT_WAYS + slot] = k1 | (np.uint64(lb) << np.uint64(32)) | (np.uint64(ub) << np.uint64(40))
         st[base + 2 * TT_WAYS + slot] = rc
-        st[base + 3 * TT_WAYS + slot] = o0
-        st[base + 4 * TT_WAYS + slot] = o1
-        st[base + 5 * TT_WAYS + slot] = np.uint64(lb) | (np.uint64(ub) << np.uint64(8))
+        st[base + 3 * TT_WAYS + slot] = own
     return result | rel
 
 

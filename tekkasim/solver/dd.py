@@ -223,7 +223,7 @@ class Solver:
     Parameters
     ----------
     tt_bits : int
-        log2 of the number of table entries (48 bytes each), 10..28: 20 -> 48 MB, 18 -> 12 MB.
+        log2 of the number of table entries (32 bytes each), 10..28: 20 -> 32 MB, 18 -> 8 MB.
     """
 
     def __init__(self, tt_bits: int = DEFAULT_TT_BITS):
