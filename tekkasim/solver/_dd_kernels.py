@@ -955,6 +955,28 @@ def _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant):
     return 30 - r + 2 * n
 
 
+@njit(cache=True, inline="always")
+def _insert(moves, depth, n, sc, c):
+    """Insertion sort step: card ``c`` with score ``sc`` joins the ``n`` cards of ``moves[depth]``, kept
+    by score descending (ties: the higher card first). Score and card are packed in one integer until
+    :func:`_unpack`. Returns the new count."""
+    v = sc * 64 + c
+    i = n
+    while i > 0 and moves[depth * 64 + i - 1] < v:
+        moves[depth * 64 + i] = moves[depth * 64 + i - 1]
+        i -= 1
+    moves[depth * 64 + i] = v
+    return n + 1
+
+
+@njit(cache=True, inline="always")
+def _unpack(moves, depth, n):
+    """Drop the scores :func:`_insert` packed beside the cards. Returns ``n``."""
+    for i in range(n):
+        moves[depth * 64 + i] = moves[depth * 64 + i] & 63
+    return n
+
+
 @njit(cache=True)
 def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trump, variant, n_left):
     """Write the representatives into ``moves[depth]``, best first. Returns their number."""
@@ -1033,16 +1055,8 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
                         sc = 20 - c % 13
                     else:
                         sc = 8 - c % 13
-                    v = (sc + 64) * 64 + c
-                    i = n
-                    while i > 0 and moves[depth * 64 + i - 1] < v:
-                        moves[depth * 64 + i] = moves[depth * 64 + i - 1]
-                        i -= 1
-                    moves[depth * 64 + i] = v
-                    n += 1
-                for i in range(n):
-                    moves[depth * 64 + i] = moves[depth * 64 + i] & 63
-                return n
+                    n = _insert(moves, depth, n, sc, c)
+                return _unpack(moves, depth, n)
 
         m = wins & ~first
         while m != ZERO:
@@ -1082,17 +1096,8 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
                     sc += 30
         else:
             sc = _score(c, seat, pos, lead, win_seat, win_str, st, rem, trump, variant)
-        # insertion sort, score descending: score and card packed in one integer
-        v = sc * 64 + c
-        i = n
-        while i > 0 and moves[depth * 64 + i - 1] < v:
-            moves[depth * 64 + i] = moves[depth * 64 + i - 1]
-            i -= 1
-        moves[depth * 64 + i] = v
-        n += 1
-    for i in range(n):
-        moves[depth * 64 + i] = moves[depth * 64 + i] & 63
-    return n
+        n = _insert(moves, depth, n, sc, c)
+    return _unpack(moves, depth, n)
 
 
 # An explicit signature: numba's cache mis-links self-recursive functions compiled lazily (numba issue
