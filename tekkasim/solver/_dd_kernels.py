@@ -199,8 +199,9 @@ def state_new(bits):
     First one header word per bucket, ``st[TT_OFF + b]``: its generation (bits 0-39), its number of
     entries (bits 40-47) and the next way to overwrite, oldest first (bits 48-55). The headers are
     small enough to stay in cache, so probing a bucket of another generation (empty) costs no memory
-    load. Then the buckets: field ``f`` (key0, key1, relevant cards, owners plane 0 and 1, bounds) of way
-    ``j`` of bucket ``b`` is ``st[TT_OFF + nb + (b * 4 + f) * TT_WAYS + j]``. Bumping ``st[GEN]`` empties
+    load. Then the buckets: field ``f`` of way ``j`` of bucket ``b`` is
+    ``st[TT_OFF + nb + (b * 4 + f) * TT_WAYS + j]``, the fields being key0, key1 with the lower and upper
+    bounds in bits 32-39 and 40-47, the relevant cards, and their owners (:func:`_owners`). Bumping ``st[GEN]`` empties
     the whole table at no cost. One flat array keeps the recursive calls' arguments few."""
     nb = (1 << bits) // TT_WAYS
     return np.zeros(TT_OFF + nb + nb * TT_ROWS * TT_WAYS, dtype=np.uint64)
@@ -351,9 +352,9 @@ TT_FIRST = 6  # from this many tricks left, the table is probed before the bound
 @njit(cache=True, inline="always")
 def _tt_where(st, seat, trump, variant, remx):
     """The keys and the three buckets a trick-start position may be stored in (general, then keyed by
-    each suit's top card's owner, then by the top two): ``(k0, k1, p0, p1, k1a, k1b, b0, b1, b2)``. The
-    buckets' first cache lines are prefetched: the three loads overlap instead of waiting in turn.
-    ``(k0, k1, p0, p1, k1a, k1b, h0, h1, h2, b0, b1, b2)``: keys, headers and bases."""
+    each suit's top card's owner, then by the top two): ``(k0, k1, p0, p1, k1a, k1b, h0, h1, h2, b0, b1,
+    b2)``, the keys, owner planes, header offsets and bucket offsets. The buckets' first cache lines are
+    prefetched: the three loads overlap instead of waiting in turn."""
     k0, k1 = _bucket_keys(st, seat, trump, variant)
     p0 = pext(st[1] | st[3], remx)
     p1 = pext(st[2] | st[3], remx)
