@@ -370,6 +370,16 @@ def _tt_where(st, seat, trump, variant, remx):
 
 
 @njit(cache=True, inline="always")
+def _tt_answer(st, base, j, remx, target):
+    """What the entry at way ``j`` of the bucket at ``base`` says of ``target``: ``RESULT`` (team A
+    reaches it) or not, or-ed with the entry's relevant cards widened back to the remaining cards."""
+    rel = _segments(pdep(st[base + 2 * TT_WAYS + j], remx))
+    if np.int64((st[base + TT_WAYS + j] >> np.uint64(32)) & MASK8) >= target:
+        return RESULT | rel
+    return rel
+
+
+@njit(cache=True, inline="always")
 def _tt_find(st, k0, k1, p0, p1, k1a, k1b, h0, h1, h2, b0, b1, b2, target):
     """The entry deciding ``target`` in the three buckets of :func:`_tt_where`: ``(way, base)``, way -1
     if none."""
@@ -978,6 +988,36 @@ def _unpack(moves, depth, n):
     return n
 
 
+@njit(cache=True, inline="always")
+def _second_hand_covers(moves, depth, reps, wins, seat, sm, later, st, rem):
+    """Order the second hand's cards (following suit, ``wins`` those beating the led card) when the
+    third hand (``later``) can beat whatever it plays: DDS's second-hand weights. Cards below every card
+    of the third or the fourth hand lowest first, then covers from a sequence, then single covers (the
+    cheapest forces the most), then the others. Returns the number of cards."""
+    rs = rem & sm
+    hm = pext(st[seat] & sm, rs)
+    seqtop = pdep(hm & (hm << ONE), rs)
+    low3 = lowest(later & sm)
+    p4 = st[seat ^ 2] & sm
+    low4 = lowest(p4) if p4 != ZERO else -1
+    n = 0
+    m = reps
+    while m != ZERO:
+        c = lowest(m)
+        m &= m - ONE
+        b = ONE << np.uint64(c)
+        if c < low3 or c < low4:
+            sc = -9 + popcount(rs >> np.uint64(c))
+        elif (wins & b) == ZERO:
+            sc = -16 + popcount(rs >> np.uint64(c))
+        elif (seqtop & b) != ZERO:
+            sc = 20 - c % 13
+        else:
+            sc = 8 - c % 13
+        n = _insert(moves, depth, n, sc, c)
+    return _unpack(moves, depth, n)
+
+
 @njit(cache=True)
 def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trump, variant, n_left):
     """Write the representatives into ``moves[depth]``, best first. Returns their number."""
@@ -1034,30 +1074,7 @@ def _order(moves, depth, reps, seat, pos, lead, win_seat, win_str, st, rem, trum
             elif fourth_wins:
                 wins = ZERO  # partner surely ruffs: play low, unless a card of ours surely wins
             elif pos == 1 and (later & sm) != ZERO and wins != ZERO:
-                # the third hand can beat whatever we play: DDS's second-hand weights. Cards below
-                # every card of the third or the fourth hand lowest first, then covers from a
-                # sequence, then single covers (the cheapest forces the most), then the others.
-                rs = rem & sm
-                hm = pext(st[seat] & sm, rs)
-                seqtop = pdep(hm & (hm << ONE), rs)
-                low3 = lowest(later & sm)
-                p4 = st[seat ^ 2] & sm
-                low4 = lowest(p4) if p4 != ZERO else -1
-                m = reps
-                while m != ZERO:
-                    c = lowest(m)
-                    m &= m - ONE
-                    b = ONE << np.uint64(c)
-                    if c < low3 or c < low4:
-                        sc = -9 + popcount(rs >> np.uint64(c))
-                    elif (wins & b) == ZERO:
-                        sc = -16 + popcount(rs >> np.uint64(c))
-                    elif (seqtop & b) != ZERO:
-                        sc = 20 - c % 13
-                    else:
-                        sc = 8 - c % 13
-                    n = _insert(moves, depth, n, sc, c)
-                return _unpack(moves, depth, n)
+                return _second_hand_covers(moves, depth, reps, wins, seat, sm, later, st, rem)
 
         m = wins & ~first
         while m != ZERO:
@@ -1165,10 +1182,7 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
             j, base = _tt_find(st, k0, k1, p0, p1, k1a, k1b, h0, h1, h2, b0, b1, b2, target)
             if j >= 0:
                 st[5] += ONE
-                rel = _segments(pdep(st[base + 2 * TT_WAYS + j], remx))
-                if np.int64((st[base + TT_WAYS + j] >> np.uint64(32)) & MASK8) >= target:
-                    return RESULT | rel
-                return rel
+                return _tt_answer(st, base, j, remx, target)
         # the side on lead needs target tricks (team A) or n_left - target + 1 (team B, to refute)
         q, qrel = quick_tricks(st, rem, seat, trump, variant, target if side == 0 else n_left - target + 1)
         if side == 0:
@@ -1198,10 +1212,7 @@ def search(st, moves, trump, variant, seat, pos, lead, win_seat, win_str, rem, t
             j, base = _tt_find(st, k0, k1, p0, p1, k1a, k1b, h0, h1, h2, b0, b1, b2, target)
             if j >= 0:
                 st[5] += ONE
-                rel = _segments(pdep(st[base + 2 * TT_WAYS + j], remx))
-                if np.int64((st[base + TT_WAYS + j] >> np.uint64(32)) & MASK8) >= target:
-                    return RESULT | rel
-                return rel
+                return _tt_answer(st, base, j, remx, target)
     elif pos == 1:
         side = seat & 1
         if (target if side == 0 else n_left - target + 1) <= 1:
