@@ -36,3 +36,8 @@ class IllegalAction(TekkasimError):
     def __init__(self, message: str, rule: str = "illegal"):
         super().__init__(message)
         self.rule = rule
+
+
+class BotError(TekkasimError):
+    """An unknown bot or bot parameter, a custom bot that does not import, or a bot that raised or chose
+    an action the rules do not allow (the message names the bot and the decision)."""

@@ -13,8 +13,35 @@ import click
 from ..errors import TekkasimError
 
 
+# subcommand -> "module:function" in this package, imported only when that subcommand runs (or for its
+# help), so that `tekkasim --help` and light commands do not load pandas, the solver or the bots.
+COMMANDS = {
+    "rules": "rules:rules",
+    "deal": "deal:deal",
+    "play": "play:play",
+    "verify": "verify:verify",
+    "replay": "replay:replay",
+    "dd": "dd:dd",
+    "bench": "bench:bench",
+    "run": "run:run",
+}
+
+
 class _Group(click.Group):
-    """Turns library errors raised inside any subcommand into click's one-line errors."""
+    """Loads subcommands lazily and turns library errors raised inside any of them into click's one-line
+    errors."""
+
+    def list_commands(self, ctx):
+        return list(COMMANDS)
+
+    def get_command(self, ctx, name):
+        target = COMMANDS.get(name)
+        if target is None:
+            return None
+        from importlib import import_module
+
+        module, attr = target.split(":")
+        return getattr(import_module(f"{__name__}.{module}"), attr)
 
     def invoke(self, ctx):
         try:
@@ -27,27 +54,6 @@ class _Group(click.Group):
 @click.version_option(package_name="tekkasim")
 def cli():
     """Bot research and simulation for Feskot, Tekka, Satat and Shengji."""
-
-
-def _register() -> None:
-    from .bench import bench
-    from .deal import deal
-    from .play import play
-    from .replay import replay
-    from .rules import rules
-    from .run import run
-    from .verify import verify
-
-    for command in (rules, deal, play, verify, replay, bench, run):
-        cli.add_command(command)
-    try:  # the double-dummy solver is an optional layer on top of the rules
-        from .dd import dd
-    except ModuleNotFoundError:
-        return
-    cli.add_command(dd)
-
-
-_register()
 
 
 def main() -> None:

@@ -29,6 +29,8 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import numpy as np
+
 from ..errors import OptionError
 
 TERMINAL = -1  # current_player() of a finished deal
@@ -55,6 +57,20 @@ class Observation:
     by whom, signals, accusations, scores); ``private`` holds what only this seat knows besides its hand
     (the Shengji buried cards for the dealer, Satat exchange cards given and received). A bot must decide
     from an observation alone; ``State.resample`` builds full states consistent with one.
+
+    Fields that every ruleset shares use the same names and types in ``public``:
+
+    ``trump``       the trump of the deal: Feskot/Tekka Prime, Satat Troupe (a suit 0..3), Shengji trump
+                    suit (0..3, 4 = no trump); None before it is known to this seat
+    ``tricks``      every trick begun, in order, as ``{"leader": seat, "plays": [(seat, play), ...],
+                    "winner": seat | None}``; ``play`` is a card (int) in the 52-card rulesets, a sorted
+                    tuple of cards in Shengji; signals and accusations live in their own fields
+    ``score``       the match score before this deal, ``(team A, team B)`` (Feskot: games won)
+    ``won``         this deal's count so far, ``(team A, team B)``: tricks (Feskot, Tekka, Satat),
+                    attackers' points in Shengji (defenders 0)
+    ``hand_sizes``  cards each seat holds now, a list of 4 ints
+    ``voids``       per seat, a bitmask of the suits it has shown void in by not following (Shengji:
+                    effective suits, bit 4 = trumps); in Satat an apparent void only (a Renonce can hide it)
     """
 
     seat: int
@@ -63,6 +79,27 @@ class Observation:
     hand: Any
     public: dict = field(default_factory=dict)
     private: dict = field(default_factory=dict)
+
+
+def freeze(value: Any) -> Hashable:
+    """A hashable, canonical copy of an observation (dicts by sorted key, lists and arrays as tuples).
+
+    >>> freeze({"b": [1, 2], "a": {"x": None}})
+    (('a', (('x', None),)), ('b', (1, 2)))
+    """
+    if isinstance(value, Observation):
+        return ("obs", value.seat, value.phase, value.to_move, freeze(value.hand), freeze(value.public),
+                freeze(value.private))
+    if isinstance(value, dict):
+        return tuple((k, freeze(v)) for k, v in sorted(value.items(), key=lambda kv: str(kv[0])))
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    if isinstance(value, set | frozenset):
+        return tuple(sorted(freeze(v) for v in value))
+    if hasattr(value, "tolist"):  # numpy scalars and arrays
+        return freeze(value.tolist())
+    hash(value)  # anything else must already be hashable (ints, strings, CardMultiset ...)
+    return value
 
 
 class State(ABC):
@@ -109,10 +146,32 @@ class State(ABC):
         """0 (team A) or 1 (team B) when this deal ends the match, else None."""
         return None
 
+    # --- who may act -----------------------------------------------------------------------------
+    def actors(self) -> list[int]:
+        """Every seat that may act now: the seat to move first, then the seats that may act out of turn
+        (Satat accusations), in seat order. Empty when the deal is over.
+
+        A tournament runner or self-play loop offers each of them ``legal_actions_for(seat)``; out-of-turn
+        actions are optional (a seat asked may decline), the seat to move must act."""
+        p = self.current_player()
+        return [] if p == TERMINAL else [p]
+
+    def legal_actions_for(self, seat: int) -> list[Action]:
+        """The actions ``seat`` may take now, sorted: ``legal_actions()`` for the seat to move, its optional
+        out-of-turn actions for any other seat (empty in rulesets without them). ``apply_action`` accepts
+        any of them (an out-of-turn action names its actor, as a Satat accusation does)."""
+        return self.legal_actions() if seat == self.current_player() else []
+
     # --- information ----------------------------------------------------------------------------
     @abstractmethod
     def observation(self, seat: int) -> Observation:
         """Exactly what ``seat`` may see now."""
+
+    def information_key(self, seat: int) -> Hashable:
+        """A hashable value, equal for two states exactly when ``seat``'s observations are equal (own cards,
+        public history, private knowledge): the key of an information set. Resampled worlds
+        (``resample(seat, rng)``) have the same key as the state they came from."""
+        return freeze(self.observation(seat))
 
     def resample(self, seat: int, rng) -> State:
         """A full state consistent with ``seat``'s observation, hidden cards redrawn (determinization).
@@ -192,6 +251,27 @@ class Game(ABC):
         changed = {k: v for k, v in self.options.items() if v != _default(self, k)}
         args = ", ".join([repr(self.name)] + [f"{k}={v!r}" for k, v in changed.items()])
         return f"get_game({args})"
+
+
+MAX_SEED = 2**63 - 1
+
+
+def check_seed(seed: Any) -> int:
+    """A deal seed as an int in 0 .. 2**63-1 (seeds are stored in records; larger ones would alias modulo
+    2**64), else ``OptionError`` with one line.
+
+    >>> check_seed(7), check_seed(np.int64(3))
+    (7, 3)
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise OptionError(f"a seed must be an integer from 0 to 2**63-1, not {_short(repr(seed))}")
+    if not 0 <= int(seed) <= MAX_SEED:
+        raise OptionError(f"seed {_short(str(seed))} is outside 0 .. 2**63-1")
+    return int(seed)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _default(game: Game, name: str) -> Any:

@@ -1,0 +1,160 @@
+"""Bots: the ladder (KADO ... ZELZELA), the baselines RANDOM and GREEDY, ORACLE, and users' own bots.
+
+>>> bot = get_bot("RANDOM")
+>>> bot.name, bot.kind
+('RANDOM', 'baseline')
+>>> from tekkasim.rules import get_game
+>>> state = get_game("feskot").new_deal(3)
+>>> choose("random", state, seed=1) in state.legal_actions()
+True
+
+Names are case-insensitive. ``get_bot("TANA:mistake_rate=0.1")`` and ``get_bot("TANA", mistake_rate=0.1)``
+are the same bot. A user's bot is given by import path, ``package.module:Name`` (optionally followed by
+``:param=value,...``): a :class:`Bot` subclass, any class with an ``act(view, rng)`` method, or a function
+``f(view, rng) -> action``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from typing import Any
+
+from ..errors import BotError
+from ..rules.base import Action, State
+from .base import KINDS, MISTAKE_RATE, Bot, Param, RandomBot, View, decide, mix_seed
+
+# name -> "module:class", imported on first use (search bots pull in the solver).
+_REGISTRY: dict[str, str] = {
+    "RANDOM": "tekkasim.bots.base:RandomBot",
+}
+
+
+def register(name: str, target: str) -> None:
+    """Add a built-in bot (``"module:Class"``) to the registry."""
+    _REGISTRY[name.upper()] = target
+
+
+def bot_names() -> list[str]:
+    """Every built-in bot name: the ladder weakest first, then the others."""
+    classes = [_class(n) for n in _REGISTRY]
+    ladder = sorted((c for c in classes if c.rank is not None), key=lambda c: c.rank)
+    return [c.name for c in ladder] + [c.name for c in classes if c.rank is None]
+
+
+def _class(name: str) -> type[Bot]:
+    module, cls = _REGISTRY[name].split(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def _parse_params(text: str, spec: str) -> dict[str, str]:
+    params = {}
+    for item in filter(None, (p.strip() for p in text.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise BotError(f"bad bot parameter {item!r} in {spec!r} (expected param=value)")
+        params[key.strip()] = value.strip()
+    return params
+
+
+def get_bot(spec: str | Bot | type, **params: Any) -> Bot:
+    """A bot from a name (``"tana"``), a name with parameters (``"TANA:mistake_rate=0.1"``), an import path
+    (``"mypkg.bots:MyBot"``, ``"mypkg.bots:MyBot:depth=3"``), a Bot class or a Bot instance."""
+    if isinstance(spec, Bot):
+        return type(spec)(**(spec.params | params)) if params else spec
+    if isinstance(spec, type) or callable(spec) and not isinstance(spec, str):
+        return _wrap_custom(spec, getattr(spec, "__name__", "custom"), params)
+    if not isinstance(spec, str) or not spec.strip():
+        raise BotError(f"not a bot: {spec!r}")
+    text = spec.strip()
+    head, _, rest = text.partition(":")
+    if "." in head or "/" in head:  # an import path: module:Name[:params]
+        attr, _, param_text = rest.partition(":")
+        obj = _import(head, attr, text)
+        return _wrap_custom(obj, f"{head}:{attr}", {**_parse_params(param_text, text), **params})
+    name = head.strip().upper()
+    if name not in _REGISTRY:
+        raise BotError(f"unknown bot {head.strip()[:40]!r} (bots: {', '.join(bot_names())}; "
+                       "or a package.module:Name of your own)")
+    return _class(name)(**{**_parse_params(rest, text), **params})
+
+
+def _import(module: str, attr: str, spec: str):
+    if not attr:
+        raise BotError(f"custom bot {spec!r} needs the form package.module:Name")
+    try:
+        mod = importlib.import_module(module)
+    except Exception as exc:  # ImportError, or the module itself failing: one line either way
+        raise BotError(f"custom bot {spec!r} does not import: {type(exc).__name__}: {str(exc)[:120]}") from None
+    try:
+        return getattr(mod, attr)
+    except AttributeError:
+        raise BotError(f"custom bot {spec!r}: module {module!r} has no {attr!r}") from None
+
+
+class FunctionBot(Bot):
+    """A user's function ``f(view, rng) -> action`` (or an object with ``act``) as a bot."""
+
+    kind = "heuristic"
+    params_spec = ()
+
+    def __init__(self, fn, name: str, **params: Any):
+        self.fn = fn
+        self.name = name
+        self.description = (inspect.getdoc(fn) or "a user's bot").splitlines()[0]
+        self.extra = params
+        super().__init__()
+
+    @property
+    def label(self) -> str:
+        return self.name + (":" + ",".join(f"{k}={v}" for k, v in self.extra.items()) if self.extra else "")
+
+    def act(self, view: View, rng):
+        return self.fn(view, rng)
+
+
+def _wrap_custom(obj, name: str, params: dict) -> Bot:
+    if isinstance(obj, type) and issubclass(obj, Bot):
+        bot = obj(**params)
+        return bot
+    if isinstance(obj, type):
+        try:
+            inst = obj(**params)
+        except TypeError as exc:
+            raise BotError(f"custom bot {name!r} cannot be made with {params}: {exc}") from None
+        if not callable(getattr(inst, "act", None)):
+            raise BotError(f"custom bot {name!r} has no act(view, rng) method")
+        return FunctionBot(inst.act, name, **params)
+    if callable(obj):
+        if params:
+            raise BotError(f"custom bot {name!r} is a function and takes no parameters")
+        return FunctionBot(obj, name)
+    raise BotError(f"custom bot {name!r} is neither a Bot class nor a function")
+
+
+def choose(name: str | Bot, state: State, seed: int, **params: Any) -> Action:
+    """The action bot ``name`` takes for the seat to move in ``state``, deterministic for ``seed``. The bot
+    sees only that seat's view (ORACLE excepted)."""
+    bot = get_bot(name, **params)
+    seat = state.current_player()
+    if seat < 0:
+        raise BotError("the deal is over: no seat is to move")
+    if not bot.supports(state.game.name):
+        raise BotError(f"bot {bot.name} does not play {state.game.name}")
+    return decide(bot, state, seat, seed)
+
+
+def describe() -> list[dict]:
+    """``tekkasim bots --json``: every built-in bot with rank, kind, rulesets, defaults and description."""
+    out = []
+    for name in bot_names():
+        cls = _class(name)
+        bot = cls()
+        out.append({"name": cls.name, "rank": cls.rank, "kind": cls.kind, "rulesets": list(cls.rulesets),
+                    "params": dict(bot.params), "description": cls.description
+                    + (" (cheating: sees all hands)" if cls.cheating else "")})
+    return out
+
+
+__all__ = ["KINDS", "MISTAKE_RATE", "Bot", "FunctionBot", "Param", "RandomBot", "View", "bot_names", "choose",
+           "decide", "describe", "get_bot", "mix_seed", "register"]
