@@ -1,6 +1,5 @@
 """Tekka rules on hand-built deals: the auction, every scoring case, early end, the match, raises."""
 
-import random
 
 import numpy as np
 import pytest
@@ -8,9 +7,10 @@ import pytest
 from tekkasim.cards import CLUBS, DIAMONDS, HEARTS, SPADES
 from tekkasim.errors import IllegalAction, RecordError, TekkasimError
 from tekkasim.reference import feskot as ref
-from tekkasim.rules import get_game, play_match
+from tekkasim.rules import get_game
 from tekkasim.rules.feskot import prime_action
 from tekkasim.rules.tekka import call_action, raise_action
+from tekkasim.simulate import play_match, random_policy
 from tekkasim.verify import verify_record
 
 RANKS = "23456789TJQKA"
@@ -186,8 +186,7 @@ def test_match_to_104_and_first_asked_rotation():
 
 def test_play_match_chains_deals_to_104():
     game = get_game("tekka")
-    rnd = random.Random(2)
-    states = play_match(game, 40, lambda st: rnd.choice(st.legal_actions()))
+    states = play_match(game, 40, random_policy)
     assert states[-1].match_winner() is not None and max(states[-1].score_after()) >= 104
     for before, after in zip(states, states[1:], strict=False):
         assert after.score_before == before.score_after()
@@ -347,10 +346,13 @@ def test_observation_public_contract_and_hidden_hands():
     calls(s, "9")
     obs = s.observation(0)
     assert obs.hand == sum(1 << c for c in s.dealt(0))
-    assert obs.public["auction"] == [9] and obs.public["contract"] is None and obs.public["score"] == [3, 4]
-    calls(s, "pass", "pass", "pass")
+    assert obs.public["calls"] == [(1, 9)] and obs.public["declarer"] is None and obs.public["target"] is None
+    assert obs.public["score"] == (3, 4) and obs.public["hand_sizes"] == [13] * 4 and obs.public["trump"] is None
+    calls(s, "pass", "pass", "D13")
     s.apply_action(prime_action(HEARTS))
-    assert s.observation(3).public["contract"] == {"declarer": 1, "target": 9, "mandatory": False}
+    pub = s.observation(3).public
+    assert pub["calls"] == [(1, 9), (2, 0), (3, 0), (0, 14)] and pub["trump"] == HEARTS
+    assert (pub["declarer"], pub["target"], pub["mandatory"], pub["pending_raise"]) == (0, 14, False, None)
     # resampling: the seat's own hand stays, other hands are redrawn among the unseen cards
     from tekkasim.bits import new_rng
 

@@ -602,37 +602,115 @@ def tekka_scores(infos, made_out, score_out):
 
 
 @njit(cache=True)
-def resample_hidden(d, seat, rng, tries):
-    """Determinization in place: redeal every card ``seat`` cannot see, uniformly, by rejection.
+def played_by_seat(d, out):
+    """``out[seat]`` = mask of the cards ``seat`` has played; returns the mask of every played card."""
+    for s in range(4):
+        out[s] = ZERO
+    for t in range(13):
+        leader = d.leader[t]
+        for j in range(4):
+            c = d.plays[t, j]
+            if c >= 0:
+                out[(leader + j) & 3] |= bit(c)
+    return out[0] | out[1] | out[2] | out[3]
 
-    The hidden places are the unplayed cards of the other seats and, in Feskot before Prime, the seat's own
-    last eight (it has seen only its first five). Their cards are shuffled together and put back place by
-    place (seats 0..3, positions in the order dealt); a deal that gives a seat a suit it has shown void in
-    is rejected. Returns True with ``d`` changed, or False (``d`` unchanged) if all ``tries`` failed, for
-    the caller's exact fallback. Accepted deals are uniform over the valid ones.
-    """
-    info = d.info
-    before_prime = info[I_RULESET] == FESKOT and info[I_PRIME] < 0
+
+@njit(cache=True)
+def seen_by(d, seat):
+    """The cards ``seat`` sees in its own hand: its first five in Feskot before Prime, else its hand."""
+    if d.info[I_RULESET] == FESKOT and d.info[I_PRIME] < 0:
+        m = ZERO
+        for i in range(5):
+            m |= bit(d.dealt[seat, i])
+        return m
+    return d.hand[seat]
+
+
+@njit(cache=True)
+def hidden_places(d, seat, pool, slot_seat):
+    """The cards ``seat`` cannot see, ascending, into ``pool``, and the seat of each hidden place into
+    ``slot_seat`` (seats ascending, each as many places as it has hidden cards: another seat's unplayed
+    cards, and in Feskot before Prime the seat's own last eight); returns their number.
+
+    Both depend only on ``seat``'s observation (its own cards, the played cards, hand sizes), never on
+    where the hidden cards really lie, so that a determinization cannot peek."""
     played = ZERO
     for t in range(13):
         for j in range(4):
             if d.plays[t, j] >= 0:
                 played |= bit(d.plays[t, j])
-    slot_seat = np.empty(52, np.int64)
-    slot_pos = np.empty(52, np.int64)
-    pool = np.empty(52, np.int64)
+    seen = seen_by(d, seat)
     n = 0
-    for s in range(4):
-        for i in range(13):
-            c = d.dealt[s, i]
-            if played & bit(c):
-                continue
-            if s == seat and not (before_prime and i >= 5):
-                continue
-            slot_seat[n] = s
-            slot_pos[n] = i
+    for c in range(52):
+        if (played | seen) & bit(c) == ZERO:
             pool[n] = c
             n += 1
+    m = 0
+    for s in range(4):
+        k = popcount(d.hand[s]) - popcount(seen) if s == seat else popcount(d.hand[s])
+        for _ in range(k):
+            slot_seat[m] = s
+            m += 1
+    return n
+
+
+@njit(cache=True)
+def place_hidden(d, seat, pool, slot_seat, n, rng):
+    """Rebuild ``dealt`` and ``hand`` with hidden card ``pool[i]`` given to seat ``slot_seat[i]``.
+
+    Each row of ``dealt`` is that seat's 13 cards (played, held, given) in a uniformly random order (a
+    shuffle of the ascending list; the order dealt is hidden from ``seat``), except ``seat``'s own row in
+    Feskot before Prime: its first five, ascending, then the eight places it has not seen, in order."""
+    played_by = np.empty(4, np.uint64)
+    played = played_by_seat(d, played_by)
+    seen = seen_by(d, seat)
+    before_prime = d.info[I_RULESET] == FESKOT and d.info[I_PRIME] < 0
+    row = np.empty(13, np.int64)
+    for s in range(4):
+        if s == seat and before_prime:
+            k = 0
+            m = seen
+            while m != ZERO:
+                row[k] = lowest(m)
+                k += 1
+                m &= m - ONE
+            for i in range(n):
+                if slot_seat[i] == s:
+                    row[k] = pool[i]
+                    k += 1
+        else:
+            m = played_by[s]
+            if s == seat:
+                m |= d.hand[s]
+            for i in range(n):
+                if slot_seat[i] == s:
+                    m |= bit(pool[i])
+            k = 0
+            while m != ZERO:
+                row[k] = lowest(m)
+                k += 1
+                m &= m - ONE
+            shuffle(rng, row)
+        h = ZERO
+        for i in range(13):
+            d.dealt[s, i] = row[i]
+            h |= bit(row[i])
+        d.hand[s] = h & ~played
+
+
+@njit(cache=True)
+def resample_hidden(d, seat, rng, tries):
+    """Determinization in place: redeal every card ``seat`` cannot see, uniformly, by rejection.
+
+    The hidden cards (``hidden_places``: ascending, from the observation only) are shuffled into the hidden
+    places; a deal that gives a seat a suit it has shown void in is rejected. On success ``place_hidden``
+    rebuilds the deal and the result is True; if all ``tries`` failed, False with ``d`` unchanged, for the
+    caller's exact fallback. Accepted deals are uniform over the valid ones.
+    """
+    info = d.info
+    pool = np.empty(52, np.int64)
+    slot_seat = np.empty(52, np.int64)
+    n = hidden_places(d, seat, pool, slot_seat)
     for _ in range(tries):
         for i in range(n - 1, 0, -1):
             j = below(rng, i + 1)
@@ -645,13 +723,7 @@ def resample_hidden(d, seat, rng, tries):
                 ok = False
                 break
         if ok:
-            for i in range(n):
-                d.dealt[slot_seat[i], slot_pos[i]] = pool[i]
-            for s in range(4):
-                h = ZERO
-                for i in range(13):
-                    h |= bit(d.dealt[s, i])
-                d.hand[s] = h & ~played
+            place_hidden(d, seat, pool, slot_seat, n, rng)
             return True
     return False
 

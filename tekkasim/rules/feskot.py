@@ -25,6 +25,26 @@ Actions: ``0..51`` cards, ``card + 52 * signal`` (1 slam, 2 drop) via :func:`wit
 ``PRIME_BASE + suit`` for the Prime choice. Phases: ``"prime"``, ``"play"``, ``"terminal"``. The state's
 arrays are ``_trick52.Arrays`` (documented field by field there).
 
+Observations (``state.observation(seat)``; Tekka's are the same plus its auction fields, see ``tekka``)
+--------------------------------------------------------------------------------------------------------
+``hand`` is the seat's cards as a 52-card mask: in Feskot before Prime only its first five, afterwards
+what it still holds; ``private`` is empty. ``public`` (shared names of ``base.Observation`` first):
+
+``trump``       Prime (suit 0..3), None before it is chosen
+``tricks``      ``[{"leader": seat, "plays": [(seat, card), ...], "winner": seat | None}, ...]``, every
+                trick begun, in order
+``score``       the match score before this deal, ``(A, B)``: Feskot ``(0, 0)`` (a game is one deal),
+                Tekka the ``score`` the deal was started with
+``won``         team tricks so far, ``(A, B)``
+``hand_sizes``  cards each seat holds (Feskot before Prime: ``[5, 5, 5, 5]``, what each has seen)
+``voids``       per seat, bitmask of suits it has shown void in by not following (bit ``suit``)
+``first``       the first-dealt (Tekka: first-asked) seat
+``signals``     per trick, per play in play order: 0 none, 1 slam, 2 drop
+``seat_tricks`` tricks won by each seat (a D13 needs the declarer's own)
+
+``state.information_key(seat)`` (``base.freeze`` of the observation) is equal for two states exactly when
+these are. ``state.resample(seat, rng)`` depends only on that observation and ``rng``.
+
 Beyond the base contract: ``game.from_hands(hands, first=...)`` builds a deal from given hands (tests,
 studies); ``state.rollout(rng)`` plays a copy of the state's arrays to the end with random legal actions in
 one kernel call (``_trick52.rollout``), for Monte Carlo; ``state.resample(seat, rng)`` is exact (uniform
@@ -49,7 +69,6 @@ import numpy as np
 
 from .. import bits
 from ..cards import (
-    FULL_DECK,
     SEATS,
     SUIT_SYMBOLS,
     SUITS,
@@ -203,21 +222,32 @@ class Trick52State(State):
 
     # --- information -------------------------------------------------------------------------------
     def _visible_hand(self, seat: int) -> int:
-        return self.hand(seat)
+        return int(k.seen_by(self.arrays, seat))
 
     def _hand_sizes(self) -> list[int]:
         return [int(self.arrays.hand[s]).bit_count() for s in range(4)]
 
+    def _score_before(self) -> tuple[int, int]:
+        return (0, 0)
+
     def _public(self) -> dict:
+        tricks, signals = [], []
+        winners = self.arrays.winner
+        for t, trick in enumerate(self.tricks()):
+            w = int(winners[t])
+            tricks.append({"leader": trick[0][0], "plays": [(s, c) for s, c, _ in trick],
+                           "winner": None if w < 0 else w})
+            signals.append([sig for _, _, sig in trick])
         return {
-            "first": self.first,
-            "prime": self.prime,
-            "tricks": [[list(p) for p in trick] for trick in self.tricks()],
-            "winners": self.winners(),
-            "team_tricks": list(self.team_tricks()),
-            "seat_tricks": self.seat_tricks(),
-            "voids": [self._i(k.I_VOIDS + s) for s in range(4)],
+            "trump": self.prime,
+            "tricks": tricks,
+            "score": self._score_before(),
+            "won": self.team_tricks(),
             "hand_sizes": self._hand_sizes(),
+            "voids": [self._i(k.I_VOIDS + s) for s in range(4)],
+            "first": self.first,
+            "signals": signals,
+            "seat_tricks": self.seat_tricks(),
         }
 
     def observation(self, seat: int) -> Observation:
@@ -225,55 +255,36 @@ class Trick52State(State):
         return Observation(seat=seat, phase=self.phase(), to_move=self.current_player(),
                            hand=self._visible_hand(seat), public=self._public(), private={})
 
-    def _hidden_slots(self, seat: int) -> tuple[dict[int, list[int]], int]:
-        """For ``resample``: per seat, the positions of ``dealt`` that ``seat`` cannot see (and that are
-        not played); and the mask of cards ``seat`` can see in hands (its visible hand)."""
-        played = self._played_mask()
-        slots = {}
-        for s in range(4):
-            if s == seat:
-                continue
-            slots[s] = [i for i, c in enumerate(self.dealt(s)) if not played >> c & 1]
-        return slots, self._visible_hand(seat)
-
-    def _played_mask(self) -> int:
-        m = 0
-        for trick in self.tricks():
-            for _, c, _ in trick:
-                m |= 1 << c
-        return m
-
     def resample(self, seat: int, rng) -> State:
         """A full state that ``seat`` cannot tell from this one: every card it cannot see is redrawn
         uniformly among the hidden places (other seats' unplayed cards, and in Feskot before Prime also
         the seat's own last eight), respecting hand sizes and the voids revealed by not following.
 
-        Exact: first ``_trick52.resample_hidden`` (one kernel call: shuffle the hidden cards into the hidden
-        places, rejecting deals that break a void, up to ``REJECTION_TRIES`` times), then, if every try
-        failed, an exact count over suits (``_draw_counted``). Each path is uniform over the consistent
-        deals, so their mixture is too. ``rng`` is a kernel RNG array (``bits.new_rng``), advanced in place.
+        The new world depends only on ``seat``'s observation and ``rng``: the hidden cards are gathered in
+        ascending order, not from where they lie, every row of ``dealt`` but the seat's own first five is
+        put in a random order, and the world carries no seed. Exact: first ``_trick52.resample_hidden``
+        (one kernel call: shuffle the hidden cards into the hidden places, rejecting deals that break a
+        void, up to ``REJECTION_TRIES`` times), then, if every try failed, an exact count over suits
+        (``_draw_counted``). Each path is uniform over the consistent deals, so their mixture is too.
+        ``rng`` is a kernel RNG array (``bits.new_rng``), advanced in place.
         """
         seat = parse_seat(seat)
         if not (isinstance(rng, np.ndarray) and rng.dtype == np.uint64 and rng.shape == (1,)):
             raise TekkasimError("resample needs a kernel RNG state: tekkasim.bits.new_rng(seed)")
         new = self.clone()
+        new.seed = None  # the true deal's seed would give its hidden cards away
         if k.resample_hidden(new.arrays, seat, rng, REJECTION_TRIES):
             return new
-        slots, visible = self._hidden_slots(seat)
-        played = self._played_mask()
-        pool = FULL_DECK & ~played & ~visible
-        caps = {s: len(pos) for s, pos in slots.items()}
-        void = {s: self._i(k.I_VOIDS + s) if s != seat else 0 for s in slots}
-        by_seat = _draw_counted(pool, caps, void, rng)
-        a = new.arrays
-        for s, positions in slots.items():
-            for pos, c in zip(positions, by_seat[s], strict=True):
-                a.dealt[s, pos] = c
-        for s in range(4):
-            m = 0
-            for c in a.dealt[s]:
-                m |= 1 << int(c)
-            a.hand[s] = np.uint64(m & ~played)
+        pool = np.empty(52, np.int64)
+        slot_seat = np.empty(52, np.int64)
+        n = int(k.hidden_places(new.arrays, seat, pool, slot_seat))
+        caps: dict[int, int] = {}
+        for s in slot_seat[:n].tolist():
+            caps[s] = caps.get(s, 0) + 1
+        void = {s: self._i(k.I_VOIDS + s) if s != seat else 0 for s in caps}
+        by_seat = _draw_counted(mask_of(pool[:n].tolist()), caps, void, rng)
+        pool[:n] = [c for s in sorted(caps) for c in by_seat[s]]
+        k.place_hidden(new.arrays, seat, pool, slot_seat, n, rng)
         return new
 
     def rollout(self, rng) -> k.Arrays:
@@ -668,25 +679,10 @@ class FeskotState(Trick52State):
     def __init__(self, game: Feskot, arrays: k.Arrays, seed: int | None):
         super().__init__(game, arrays, seed)
 
-    def _before_prime(self) -> bool:
-        return self._i(k.I_PRIME) < 0
-
-    def _visible_hand(self, seat: int) -> int:
-        if self._before_prime():
-            return mask_of(self.dealt(seat)[:5])
-        return self.hand(seat)
-
     def _hand_sizes(self) -> list[int]:
-        if self._before_prime():
+        if self._i(k.I_PRIME) < 0:  # before Prime every seat has seen five cards
             return [5, 5, 5, 5]
         return super()._hand_sizes()
-
-    def _hidden_slots(self, seat: int) -> tuple[dict[int, list[int]], int]:
-        if self._before_prime():
-            slots = {s: list(range(13)) for s in range(4) if s != seat}
-            slots[seat] = list(range(5, 13))
-            return slots, self._visible_hand(seat)
-        return super()._hidden_slots(seat)
 
     def winner_team(self) -> int | None:
         a, b = self.team_tricks()

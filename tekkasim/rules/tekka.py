@@ -31,6 +31,15 @@ pass, 8..13, 14 = D13; :func:`call_action`), ``RAISE_BASE + code`` (:func:`raise
 ``REJECT``. Text: ``"pass"``, ``"8"`` .. ``"13"``, ``"D13"``, a suit letter, cards, ``"raise 11"``,
 ``"raise D13"``, ``"accept"``, ``"reject"``.
 
+Observations: Feskot's fields (``trump``, ``tricks``, ``score`` = the match score before the deal,
+``won``, ``hand_sizes``, ``voids``, ``first``, ``signals``, ``seat_tricks``; see ``feskot``) plus, in
+``public``: ``calls`` ``[(seat, code), ...]`` in turn order, as call codes (0 pass, 8..13, 14 = D13;
+``call_text`` gives the text); ``declarer`` (seat) and ``target`` (code 8..13 or 14) once the auction is
+over, else None; ``mandatory`` (the all-pass 8); ``raises`` ``[{"by", "trick", "play", "target" (code),
+"accepted" (True, False, or None while it awaits its answer)}]``, trick and play 0-based as in the record;
+``pending_raise`` (target code of the request awaiting an answer, else None); ``raised`` (the declarer
+has requested a raise on this turn). Every seat sees its 13 cards from the deal on.
+
 Records (records.md plus one field): ``auction`` (call texts), ``score_before``, and, with raises,
 ``"raises": [{"trick": i, "play": j, "by": seat, "target": 9..13 | "D13", "accepted": bool}]`` where ``i``
 and ``j`` (0-based) locate the play that the request came before (``accepted`` is absent for a request
@@ -177,15 +186,23 @@ class TekkaState(Trick52State):
                 out[-1]["accepted"] = action == k.ACCEPT
         return out
 
+    def _score_before(self) -> tuple[int, int]:
+        return tuple(self.score_before)
+
     def _public(self) -> dict:
         public = super()._public()
+        declarer = self._i(k.I_DECLARER)
         pending = self._i(k.I_PENDING)
         public.update({
-            "auction": self.calls(),
-            "contract": self.contract(),
-            "score": list(self.score_before),
-            "raises": self.raises(),
-            "pending_raise": target_value(pending) if pending else None,
+            "calls": [((self.first + i) % 4, code) for i, code in enumerate(self.calls())],
+            "declarer": None if declarer < 0 else declarer,
+            "target": None if declarer < 0 else self._i(k.I_TARGET),
+            "mandatory": bool(self._i(k.I_MANDATORY)),
+            "raises": [{"by": r["by"], "trick": r["trick"], "play": r["play"],
+                        "target": k.D13 if r["target"] == "D13" else r["target"], "accepted": r.get("accepted")}
+                       for r in self.raises()],
+            "pending_raise": pending or None,
+            "raised": bool(self._i(k.I_RAISED)),
         })
         return public
 
