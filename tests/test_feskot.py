@@ -12,7 +12,7 @@ from tekkasim.errors import IllegalAction, OptionError, RecordError, TekkasimErr
 from tekkasim.reference import feskot as ref
 from tekkasim.reference.bits import Rng
 from tekkasim.rules import get_game
-from tekkasim.rules.feskot import prime_action, with_signal
+from tekkasim.rules.trick52 import prime_action, with_signal
 from tekkasim.verify import verify_record
 
 # A mixed deal: bottom is strong in spades (7 of them), left has no spades.
@@ -395,7 +395,7 @@ def test_resample_keeps_the_observation_and_respects_voids():
 
 def test_counted_resampler_is_uniform_too():
     """The exact fallback sampler alone, on a position where rejection is tight."""
-    from tekkasim.rules.feskot import _draw_counted
+    from tekkasim.rules.trick52 import _draw_counted
 
     pool = sum(1 << c for c in parse_cards("2S 3S 4S 2H 3H 4D 5D"))
     caps, void = {1: 3, 2: 2, 3: 2}, {1: 0b1000, 2: 0b0100, 3: 0}  # right void in S, top in H
@@ -517,7 +517,7 @@ def test_information_key_changes_with_what_the_seat_saw(ruleset):
         swapped = {x: list(dealt[x]) for x in range(4)}
         swapped[0][swapped[0].index(a)] = b
         swapped[1][swapped[1].index(b)] = a
-        t = game.from_hands(swapped, first=s.first, score=getattr(s, "score_before", (0, 0)))
+        t = game.from_hands(swapped, first=s.first, **({"score": s.score_before} if ruleset == "tekka" else {}))
         for action in history:
             t.apply_action(action)
         for seat in (0, 1):
@@ -532,3 +532,44 @@ def test_information_key_changes_with_what_the_seat_saw(ruleset):
             v.apply_action(legal[-1])
             for seat in range(4):
                 assert u.information_key(seat) != v.information_key(seat)
+
+
+# --- bad input: one line, a TekkasimError ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", ["feskot", "tekka"])
+def test_seeds_outside_the_range_or_of_the_wrong_type_are_refused(ruleset):
+    game = get_game(ruleset)
+    for bad in (-1, 2**63, 2**64, True, 1.5, "7", None):
+        with pytest.raises(OptionError) as e:
+            game.new_deal(bad)
+        assert "\n" not in str(e.value) and "seed" in str(e.value)
+    assert game.new_deal(2**63 - 1).seed == 2**63 - 1 and game.new_deal(np.int64(5)).seed == 5
+    assert game.new_deal(0).dealt(0) != game.new_deal(1).dealt(0)
+
+
+@pytest.mark.parametrize("ruleset", ["feskot", "tekka"])
+def test_returns_result_and_next_deal_only_once_the_deal_is_over(ruleset):
+    s = get_game(ruleset).new_deal(3)
+    for method in (s.returns, s.result, s.next_deal_context):
+        with pytest.raises(TekkasimError, match="^the deal is not over"):
+            method()
+    while not s.is_terminal():
+        s.apply_action(s.legal_actions()[0])
+    assert len(s.returns()) == 2 and s.result() and s.next_deal_context()
+
+
+@pytest.mark.parametrize("ruleset", ["feskot", "tekka"])
+def test_action_to_string_refuses_numbers_that_are_no_action(ruleset):
+    s = get_game(ruleset).new_deal(3)
+    for bad in (-5, -1, 160 - 1 + 100, 10**30, 198, 1.5, "AS", None):
+        with pytest.raises(TekkasimError) as e:
+            s.action_to_string(bad)
+        assert "\n" not in str(e.value) and len(str(e.value)) < 120
+    assert s.action_to_string(c("AS")) == "AS" and s.action_to_string(with_signal(c("AS"), "drop")) == "AS:drop"
+    assert s.action_to_string(prime_action(HEARTS)) == "H"
+
+
+def test_from_hands_refuses_unknown_context():
+    with pytest.raises(TekkasimError, match="unknown deal context score"):
+        get_game("feskot").from_hands(MIXED, score=(1, 2))

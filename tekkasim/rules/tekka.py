@@ -56,8 +56,8 @@ import numpy as np
 from ..cards import SEATS, SUIT_SYMBOLS, SUITS, parse_seat
 from ..errors import IllegalAction, RecordError, SeatError, TekkasimError
 from . import _trick52 as k
-from .base import Option
-from .feskot import Trick52Game, Trick52State, _parse_score_pair, call_text, parse_call
+from .base import Option, check_seed
+from .trick52 import Trick52Game, Trick52State, _parse_score_pair, call_text, parse_call
 
 MATCH_POINTS = 104
 
@@ -133,14 +133,22 @@ class TekkaState(Trick52State):
             raise IllegalAction("no raise is waiting for an answer", "wrong-phase")
         super()._explain_illegal(a, who)
 
+    def where(self) -> str:
+        phase = self._i(k.I_PHASE)
+        name = SEATS[self._i(k.I_TO_MOVE)] if phase != k.PH_TERMINAL else ""
+        if phase == k.PH_AUCTION:
+            return f"auction, call {self._i(k.I_N_CALLS) + 1} ({name})"
+        if phase == k.PH_RAISE:
+            return f"trick {self._i(k.I_TRICK) + 1}, play {self._i(k.I_PLAY) + 1}, raise answer ({name})"
+        return super().where()
+
     # --- outcome -------------------------------------------------------------------------------------
     def _score(self) -> tuple[bool, int, int]:
         made, a, b = k.tekka_score(self.arrays.info)
         return bool(made), int(a), int(b)
 
     def result(self) -> dict:
-        if not self.is_terminal():
-            raise TekkasimError("the deal is not over: no result yet")
+        self._require_over("result")
         made, a, b = self._score()
         declarer = self._i(k.I_DECLARER)
         ta, tb = self.team_tricks()
@@ -149,6 +157,7 @@ class TekkaState(Trick52State):
                 "declarer_tricks": self.seat_tricks()[declarer], "made": made, "score": {"A": a, "B": b}}
 
     def returns(self) -> tuple[float, float]:
+        self._require_over("returns")
         _, a, b = self._score()
         return float(a), float(b)
 
@@ -157,8 +166,7 @@ class TekkaState(Trick52State):
         return self.score_before[0] + a, self.score_before[1] + b
 
     def next_deal_context(self) -> dict:
-        if not self.is_terminal():
-            raise TekkasimError("the deal is not over: no next deal yet")
+        self._require_over("next deal")
         _, a, b = self._score()
         first = self.first
         nxt = first if (a, b)[first & 1] == 0 else (first + 1) % 4
@@ -263,12 +271,19 @@ class Tekka(Trick52Game):
         state.score_before = score
         return state
 
+    def _set_context(self, state: TekkaState, context: dict) -> None:
+        context = dict(context)
+        if "score" in context:
+            state.score_before = _parse_score(context.pop("score"), "score")
+        super()._set_context(state, context)
+
     def _restore_context(self, fresh: TekkaState, old: TekkaState) -> None:
         fresh.score_before = old.score_before
 
     def new_deal(self, seed: int, first: int | str = 0, score=(0, 0)) -> TekkaState:
         """Shuffle and deal from ``seed``; ``first`` is the first-asked seat, ``score`` the match score
         (team A, team B) before this deal."""
+        seed = check_seed(seed)
         first = parse_seat(first)
         return self._start(self._seeded_dealt(seed, first), first, seed, score=_parse_score(score, "score"))
 
