@@ -27,6 +27,13 @@ from .base import KINDS, MISTAKE_RATE, Bot, Param, RandomBot, View, decide, mix_
 # name -> "module:class", imported on first use (search bots pull in the solver).
 _REGISTRY: dict[str, str] = {
     "RANDOM": "tekkasim.bots.base:RandomBot",
+    "GREEDY": "tekkasim.bots.heuristic:GreedyBot",
+    "KADO": "tekkasim.bots.heuristic:Kado",
+    "POCHAQ": "tekkasim.bots.heuristic:Pochaq",
+    "PUCHOQ": "tekkasim.bots.heuristic:Puchoq",
+    "SADA": "tekkasim.bots.heuristic:Sada",
+    "TANA": "tekkasim.bots.heuristic:Tana",
+    "JANGARA": "tekkasim.bots.heuristic:Jangara",
 }
 
 

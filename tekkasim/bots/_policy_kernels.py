@@ -1,0 +1,879 @@
+"""Compiled Feskot/Tekka policies: GREEDY, the heuristic family (KADO ... JANGARA) and RANDOM, as
+``@njit(cache=True)`` kernels over a compact *policy view*, and a whole-deal loop that plays boards
+without returning to Python per card.
+
+The policy view
+---------------
+A decision is made from two small arrays that hold what the deciding seat has seen, nothing more:
+
+* ``v`` (``N_V`` int64), indexed by the ``V_*`` constants: seat, phase (``_trick52.PH_*``), ruleset,
+  trump (-1 before Prime), tricks completed, plays in the current trick and its leader, the current
+  trick's cards and signals in play order, the public voids of every seat (``I_VOIDS``: suits shown void
+  by not following), per seat the suits it has sent a ``drop`` on and the suit of its latest ``slam`` in
+  completed tricks, team and seat tricks, the first seat, the Tekka auction (calls in turn order, high
+  call and its seat), contract (declarer, target 8..13 or 14 = D13, mandatory), the pending raise, and
+  the options ``raises``/``signals`` with ``V_CANSIG`` (1 when a signalled card would be accepted).
+* ``m`` (``N_M`` uint64): ``M_HAND`` the seat's visible hand (Feskot before Prime: its first five),
+  ``M_PLAYED`` every card of the completed tricks.
+
+``tekkasim.bots.view52`` builds them from an ``Observation`` (the Python path through ``decide``);
+``view_from_arrays`` builds the same from a state's ``_trick52.Arrays`` inside the compiled loop, reading
+only public fields and the seat's own cards. The ``memory`` parameter then decides how much of the view a
+policy uses (``known_played``, ``known_voids``), so the view itself is always complete and identical in
+both paths.
+
+Parameters (``p``, float64 ``N_P``, built by ``tekkasim.bots.heuristic``): ``P_MODE`` (0 heuristic,
+1 greedy, 2 random), ``P_MISTAKE``, ``P_MEMORY`` (0 none, 1 trick, 2 high, 3 full), ``P_INFER``,
+``P_SIGNALS``, ``P_PARTNER``, ``P_TRUMP``, ``P_EVAL`` (0 count, 1 full), ``P_BID_BIAS``, ``P_RAISES``.
+Their meaning is documented on the bot classes (``heuristic.HeuristicBot``).
+
+Randomness: a decision draws from its kernel RNG exactly as ``base.maybe_mistake`` does (a draw of
+``below(rng, 1 << 30)`` when ``mistake_rate > 0``, then on a slip ``below(rng, n_legal)`` into the sorted
+legal list), and RANDOM draws ``below(rng, n_legal)`` as ``base.random_legal``. Nothing else is random.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..bits import ONE, ZERO, below, bit, highest, lowest, popcount, suit_mask
+from ..rules import _trick52 as k
+
+# --- policy view -----------------------------------------------------------------------------------
+V_SEAT = 0
+V_PHASE = 1
+V_RULESET = 2
+V_TRUMP = 3
+V_TRICK = 4
+V_NPLAY = 5
+V_LEADER = 6
+V_TC = 7  # 7..10 current trick's cards in play order (-1 none)
+V_TS = 11  # 11..14 their signals
+V_VOIDS = 15  # 15..18 public voids per seat
+V_DROPS = 19  # 19..22 suits each seat dropped on in completed tricks
+V_SLAM = 23  # 23..26 suit of each seat's latest slam in completed tricks (-1 none)
+V_WON = 27  # 27, 28 team tricks
+V_SEAT_WON = 29  # 29..32
+V_FIRST = 33
+V_NCALLS = 34
+V_CALLS = 35  # 35..38 call codes in turn order
+V_HIGH = 39
+V_HIGH_SEAT = 40
+V_DECL = 41
+V_TARGET = 42
+V_MAND = 43
+V_RAISES = 44
+V_PENDING = 45
+V_SIGOPT = 46
+V_CANSIG = 47
+N_V = 48
+
+M_HAND = 0
+M_PLAYED = 1
+N_M = 2
+
+# --- parameters --------------------------------------------------------------------------------------
+P_MODE = 0
+P_MISTAKE = 1
+P_MEMORY = 2
+P_INFER = 3
+P_SIGNALS = 4
+P_PARTNER = 5
+P_TRUMP = 6
+P_EVAL = 7
+P_BID_BIAS = 8
+P_RAISES = 9
+N_P = 10
+
+MODE_HEURISTIC, MODE_GREEDY, MODE_RANDOM = 0, 1, 2
+MEM_NONE, MEM_TRICK, MEM_HIGH, MEM_FULL = 0, 1, 2, 3
+
+# honours: T J Q K A of every suit (ranks 8..12)
+_HON13 = np.uint64(0b1111100000000)
+HONOURS = _HON13 | (_HON13 << np.uint64(13)) | (_HON13 << np.uint64(26)) | (_HON13 << np.uint64(39))
+
+
+@njit(cache=True)
+def new_view():
+    v = np.full(N_V, -1, np.int64)
+    m = np.zeros(N_M, np.uint64)
+    return v, m
+
+
+@njit(cache=True)
+def _seen_by(d, seat):
+    """The seat's visible cards (Feskot before Prime: its first five), as ``_trick52`` defines them."""
+    if d.info[k.I_RULESET] == k.FESKOT and d.info[k.I_PRIME] < 0:
+        h = ZERO
+        for i in range(5):
+            h |= bit(d.dealt[seat, i])
+        return h
+    return d.hand[seat]
+
+
+@njit(cache=True)
+def view_from_arrays(d, seat, cansig, v, m):
+    """Fill the policy view of ``seat`` from the arrays of a deal (public fields and the seat's own hand)."""
+    info = d.info
+    for i in range(N_V):
+        v[i] = -1
+    v[V_SEAT] = seat
+    v[V_PHASE] = info[k.I_PHASE]
+    v[V_RULESET] = info[k.I_RULESET]
+    v[V_TRUMP] = info[k.I_PRIME]
+    t = info[k.I_TRICK]
+    v[V_TRICK] = t
+    v[V_NPLAY] = info[k.I_PLAY] if t < 13 else 0
+    v[V_LEADER] = d.leader[t] if t < 13 and info[k.I_PLAY] > 0 else -1
+    for j in range(4):
+        v[V_TS + j] = 0
+        if t < 13 and j < info[k.I_PLAY]:
+            v[V_TC + j] = d.plays[t, j]
+            v[V_TS + j] = d.signal[t, j]
+    played = ZERO
+    for s in range(4):
+        v[V_VOIDS + s] = info[k.I_VOIDS + s]
+        v[V_DROPS + s] = 0
+        v[V_SEAT_WON + s] = info[k.I_SEAT_TRICKS + s]
+    for tt in range(t):
+        lead = d.leader[tt]
+        for j in range(4):
+            c = d.plays[tt, j]
+            played |= bit(c)
+            who = (lead + j) & 3
+            if d.signal[tt, j] == k.DROP:
+                v[V_DROPS + who] |= 1 << (c // 13)
+            elif d.signal[tt, j] == k.SLAM:
+                v[V_SLAM + who] = c // 13
+    v[V_WON] = info[k.I_TEAM_TRICKS]
+    v[V_WON + 1] = info[k.I_TEAM_TRICKS + 1]
+    v[V_FIRST] = info[k.I_FIRST]
+    v[V_NCALLS] = info[k.I_N_CALLS]
+    for i in range(4):
+        v[V_CALLS + i] = info[k.I_CALLS + i] if i < info[k.I_N_CALLS] else -1
+    v[V_HIGH] = info[k.I_HIGH]
+    v[V_HIGH_SEAT] = info[k.I_HIGH_SEAT]
+    v[V_DECL] = info[k.I_DECLARER]
+    v[V_TARGET] = info[k.I_TARGET] if info[k.I_DECLARER] >= 0 else -1
+    v[V_MAND] = info[k.I_MANDATORY]
+    v[V_RAISES] = info[k.I_RAISES]
+    v[V_PENDING] = info[k.I_PENDING]
+    v[V_SIGOPT] = info[k.I_SIGNALS]
+    v[V_CANSIG] = cansig if info[k.I_SIGNALS] == 1 else 0
+    m[M_HAND] = _seen_by(d, seat)
+    m[M_PLAYED] = played
+
+
+# --- small card helpers ------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _suit_of(c):
+    return c // 13
+
+
+@njit(cache=True, inline="always")
+def _len(h, s):
+    return popcount(h & suit_mask(s))
+
+
+@njit(cache=True, inline="always")
+def _top(h, s):
+    """Highest card of suit ``s`` in ``h`` (-1 if none)."""
+    x = h & suit_mask(s)
+    return -1 if x == ZERO else highest(x)
+
+
+@njit(cache=True, inline="always")
+def _low(h, s):
+    x = h & suit_mask(s)
+    return -1 if x == ZERO else lowest(x)
+
+
+@njit(cache=True, inline="always")
+def _above(c):
+    """Mask of the cards of ``c``'s suit above ``c``."""
+    return suit_mask(c // 13) & ~((bit(c) << ONE) - ONE)
+
+
+@njit(cache=True, inline="always")
+def _is_master(c, gone):
+    """True when every higher card of ``c``'s suit is in ``gone`` (played as far as known, or our own)."""
+    return (_above(c) & ~gone) == ZERO
+
+
+@njit(cache=True, inline="always")
+def _power(c, led, trump):
+    return k.card_power(c, led, trump)
+
+
+@njit(cache=True, inline="always")
+def _hcp(h, s):
+    """High-card points of suit ``s``: A 4, K 3, Q 2, J 1."""
+    x = (h >> np.uint64(13 * s)) & np.uint64(0x1FFF)
+    return (4 * ((x >> np.uint64(12)) & ONE) + 3 * ((x >> np.uint64(11)) & ONE)
+            + 2 * ((x >> np.uint64(10)) & ONE) + ((x >> np.uint64(9)) & ONE))
+
+
+@njit(cache=True)
+def _lowest_card(h, trump):
+    """The lowest card of ``h`` by rank, a non-Prime card before a Prime one of the same rank, then by suit."""
+    best = -1
+    best_key = 1 << 20
+    x = h
+    while x != ZERO:
+        c = lowest(x)
+        x &= x - ONE
+        key = (c % 13) * 8 + (4 if c // 13 == trump else 0) + c // 13
+        if key < best_key:
+            best_key = key
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _cheapest_winner(h, wpower, led, trump):
+    """The card of ``h`` with the lowest power above ``wpower`` (-1 if none): a led-suit card before a
+    Prime card, the lowest of each."""
+    best = -1
+    best_p = 1 << 20
+    x = h
+    while x != ZERO:
+        c = lowest(x)
+        x &= x - ONE
+        p = _power(c, led, trump)
+        if wpower < p < best_p:
+            best_p = p
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _legal_cards(legal, n):
+    x = ZERO
+    for i in range(n):
+        if legal[i] < 52:
+            x |= bit(legal[i])
+    return x
+
+
+# --- hand evaluation ----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _count_key(h, s):
+    """GREEDY's (and ``evaluation=count``) suit order: length first, then high cards from the Ace down."""
+    return _len(h, s) * 8192 + np.int64((h >> np.uint64(13 * s)) & np.uint64(0x1FFF))
+
+
+@njit(cache=True)
+def _top_run(h, s):
+    """How many of the suit's top cards (A, K, Q ...) ``h`` holds in an unbroken run."""
+    n = 0
+    for r in range(12, -1, -1):
+        if h & bit(13 * s + r):
+            n += 1
+        else:
+            break
+    return n
+
+
+@njit(cache=True)
+def est_tricks(h, trump):
+    """Tricks a hand expects to take itself with ``trump`` as Prime (bridge-style, in halves): Prime tricks
+    from honours and length, side-suit quick tricks (AK 2, A 1, KQ 1, Kx 0.5, capped by length), and
+    ruffing value of short side suits when Prime is long enough to spare ruffs."""
+    lt = _len(h, trump)
+    e = 0.0
+    for s in range(4):
+        x = (h >> np.uint64(13 * s)) & np.uint64(0x1FFF)
+        n = _len(h, s)
+        a = (x >> np.uint64(12)) & ONE
+        kk = (x >> np.uint64(11)) & ONE
+        q = (x >> np.uint64(10)) & ONE
+        if s == trump:
+            t = float(a) + (1.0 if kk and n >= 2 else 0.0) + (1.0 if q and n >= 3 else 0.0)
+            t += max(0.0, float(n) - 3.0)
+            e += min(t, float(n))
+        else:
+            qt = 0.0
+            if a and kk:
+                qt = 2.0
+            elif a:
+                qt = 1.0 + (0.5 if q else 0.0)
+            elif kk and q:
+                qt = 1.0
+            elif kk and n >= 2:
+                qt = 0.5
+            e += min(qt, float(n))
+            if lt >= 3:
+                spare = float(lt) - 2.0
+                if n == 0:
+                    e += min(2.0, spare)
+                elif n == 1:
+                    e += min(1.0, spare)
+                elif n == 2:
+                    e += min(0.5, spare)
+    return e
+
+
+@njit(cache=True)
+def sure_all(h, trump):
+    """True when the hand takes all 13 tricks on its own lead with ``trump`` as Prime whatever the others
+    hold: its top Prime run is at least as long as the Prime cards out (so drawing them loses nothing),
+    and every side suit is solid (its top run covers the holding, or the cards out of it)."""
+    lt = _len(h, trump)
+    if _top_run(h, trump) < min(lt, 13 - lt):
+        return False
+    for s in range(4):
+        if s == trump:
+            continue
+        n = _len(h, s)
+        if n > 0 and _top_run(h, s) < n and _top_run(h, s) < 13 - n:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _best_suit(h, full):
+    best = 0
+    best_key = -1.0
+    for s in range(4):
+        key = float(_count_key(h, s))
+        if full:
+            key = est_tricks(h, s) * 1e6 + _hcp(h, s) * 1e5 + key
+        if key > best_key:
+            best_key = key
+            best = s
+    return best
+
+
+# --- knowledge ----------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def known_played(p, v, m):
+    """The played cards the bot remembers: none; the current trick; plus the honours of earlier tricks;
+    or every card (``memory`` none / trick / high / full)."""
+    mem = int(p[P_MEMORY])
+    x = ZERO
+    if mem >= MEM_TRICK:
+        for j in range(v[V_NPLAY]):
+            x |= bit(v[V_TC + j])
+    if mem == MEM_HIGH:
+        x |= m[M_PLAYED] & HONOURS
+    elif mem == MEM_FULL:
+        x |= m[M_PLAYED]
+    return x
+
+
+@njit(cache=True)
+def known_voids(p, v, out):
+    """Per seat the suits the bot believes it void in (``infer``): voids shown by not following (all of
+    them from ``memory`` high up, only the current trick's with ``memory`` trick), and with ``signals``
+    partner's and opponents' drops (honest signals are believed)."""
+    for s in range(4):
+        out[s] = 0
+    if p[P_INFER] == 0.0 or p[P_MEMORY] < MEM_TRICK:
+        return
+    n = v[V_NPLAY]
+    if p[P_MEMORY] >= MEM_HIGH:
+        for s in range(4):
+            out[s] = v[V_VOIDS + s]
+            if p[P_SIGNALS] != 0.0:
+                out[s] |= v[V_DROPS + s]
+    if n > 0:
+        led = v[V_TC] // 13
+        lead = v[V_LEADER]
+        for j in range(1, n):
+            c = v[V_TC + j]
+            if c // 13 != led:
+                out[(lead + j) & 3] |= 1 << led
+        if p[P_SIGNALS] != 0.0:
+            for j in range(n):
+                if v[V_TS + j] == k.DROP:
+                    out[(lead + j) & 3] |= 1 << (v[V_TC + j] // 13)
+
+
+# --- decisions -----------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def decide(p, v, m, legal, n, rng):
+    """The action of the bot with parameters ``p`` for the view ``(v, m)``, among the ``n`` sorted legal
+    actions ``legal``; ``rng`` is advanced as documented in the module notes."""
+    mode = int(p[P_MODE])
+    if mode == MODE_RANDOM:
+        return legal[below(rng, n)]
+    rate = p[P_MISTAKE]
+    if rate > 0.0:
+        if below(rng, 1 << 30) < rate * (1 << 30):
+            return legal[below(rng, n)]
+    phase = v[V_PHASE]
+    if phase == k.PH_PRIME:
+        return k.PRIME_BASE + _best_suit(m[M_HAND], mode == MODE_HEURISTIC and p[P_EVAL] == 1.0)
+    if phase == k.PH_AUCTION:
+        return _call(p, v, m, legal, n, mode)
+    if phase == k.PH_RAISE:
+        return _answer_raise(p, v, m, mode)
+    if mode == MODE_HEURISTIC and p[P_RAISES] != 0.0 and legal[n - 1] >= k.RAISE_BASE:
+        r = _raise_request(p, v, m, legal, n)
+        if r >= 0:
+            return r
+    lm = _legal_cards(legal, n)
+    if mode == MODE_GREEDY:
+        return _greedy_card(v, m, lm)
+    c = _card(p, v, m, lm)
+    return c + k.SIGNAL_MULT * _signal(p, v, m, c)
+
+
+@njit(cache=True)
+def _legal_has(legal, n, a):
+    for i in range(n):
+        if legal[i] == a:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _call(p, v, m, legal, n, mode):
+    """A Tekka call. GREEDY and ``evaluation=count``: a high-card count (A 4, K 3, Q 2, J 1) of 16 bids 8,
+    each 3 more one more; never D13. ``full``: the team's expected tricks with the hand's best Prime, its
+    own estimate plus a third of the rest for partner, adjusted for the auction (partner's bid +1, an
+    opponent's -1) and ``bid_bias``, less a half-trick margin; D13 only with a hand that takes all 13 on
+    its own. Never outbids partner's standing call with a number."""
+    h = m[M_HAND]
+    seat = v[V_SEAT]
+    high = v[V_HIGH]
+    full = mode == MODE_HEURISTIC and p[P_EVAL] == 1.0
+    if full:
+        for s in range(4):
+            if sure_all(h, s):
+                return k.CALL_BASE + k.D13
+    if high == k.D13:
+        return k.CALL_BASE + k.PASS
+    if high > 0 and (v[V_HIGH_SEAT] & 1) == (seat & 1):
+        return k.CALL_BASE + k.PASS
+    if full:
+        best = 0.0
+        for s in range(4):
+            e = est_tricks(h, s)
+            if e > best:
+                best = e
+        team = best + (13.0 - best) / 3.0
+        for i in range(v[V_NCALLS]):
+            code = v[V_CALLS + i]
+            if code > 0:
+                caller = (v[V_FIRST] + i) & 3
+                team += 1.0 if (caller & 1) == (seat & 1) else -1.0
+        bid = int(np.floor(team + p[P_BID_BIAS] - 0.5))
+    else:
+        pts = 0
+        for s in range(4):
+            pts += _hcp(h, s)
+        bid = 8 + (pts - 16) // 3 if pts >= 16 else 0
+        if mode == MODE_HEURISTIC:
+            bid = int(np.floor(bid + p[P_BID_BIAS])) if bid > 0 else 0
+    if bid > 13:
+        bid = 13
+    if bid >= 8 and bid > high:
+        return k.CALL_BASE + bid
+    return k.CALL_BASE + k.PASS
+
+
+@njit(cache=True)
+def _sure_tricks(p, v, m):
+    """Cards of the hand that win a trick whatever the others hold, as far as the bot knows: masters of
+    Prime, and masters of side suits once no Prime can be out (every Prime card accounted for)."""
+    h = m[M_HAND]
+    trump = v[V_TRUMP]
+    gone = known_played(p, v, m) | h
+    trumps_out = trump >= 0 and (suit_mask(trump) & ~gone) != ZERO
+    n = 0
+    x = h
+    while x != ZERO:
+        c = lowest(x)
+        x &= x - ONE
+        if _is_master(c, gone) and (c // 13 == trump or not trumps_out):
+            n += 1
+            gone |= bit(c)
+    return n
+
+
+@njit(cache=True)
+def _raise_request(p, v, m, legal, n):
+    """With ``raises``: the declarer asks for ``won + sure tricks`` when that beats the contract by one or
+    more (D13 when it already holds every trick and every card left is sure)."""
+    seat = v[V_SEAT]
+    team = seat & 1
+    sure = _sure_tricks(p, v, m)
+    left = 13 - v[V_TRICK]
+    if v[V_SEAT_WON + seat] == v[V_TRICK] and sure >= left and _legal_has(legal, n, k.RAISE_BASE + k.D13):
+        return k.RAISE_BASE + k.D13
+    want = v[V_WON + team] + sure
+    if want > 13:
+        want = 13
+    if want > v[V_TARGET] and want >= 9 and _legal_has(legal, n, k.RAISE_BASE + want):
+        return k.RAISE_BASE + want
+    return -1
+
+
+@njit(cache=True)
+def _answer_raise(p, v, m, mode):
+    """Accept a raise only when the bot's own sure tricks already break it (D13: any sure trick);
+    GREEDY and bots without ``raises`` always reject."""
+    if mode != MODE_HEURISTIC or p[P_RAISES] == 0.0:
+        return k.REJECT
+    target = v[V_PENDING]
+    sure = _sure_tricks(p, v, m)
+    if target == k.D13:
+        return k.ACCEPT if sure >= 1 else k.REJECT
+    decl_team = v[V_DECL] & 1
+    left = 13 - v[V_TRICK]
+    need = target - v[V_WON + decl_team]
+    return k.ACCEPT if sure > left - need else k.REJECT
+
+
+@njit(cache=True)
+def _current_winner(v, trump):
+    """(winning card, its seat) of the current trick so far."""
+    n = v[V_NPLAY]
+    led = v[V_TC] // 13
+    best = v[V_TC]
+    best_j = 0
+    for j in range(1, n):
+        c = v[V_TC + j]
+        if _power(c, led, trump) > _power(best, led, trump):
+            best = c
+            best_j = j
+    return best, (v[V_LEADER] + best_j) & 3
+
+
+@njit(cache=True)
+def _greedy_card(v, m, lm):
+    """GREEDY: win the trick with the cheapest card that beats the cards played (following: the lowest
+    led-suit card that does, else the lowest Prime that does); otherwise the lowest card. On lead: an Ace
+    if it holds one (a side suit's first), otherwise the lowest card."""
+    trump = v[V_TRUMP]
+    if v[V_NPLAY] == 0:
+        best = -1
+        for s in range(4):
+            c = 13 * s + 12
+            if lm & bit(c) and (best < 0 or (best // 13 == trump and s != trump)):
+                best = c
+        return best if best >= 0 else _lowest_card(lm, trump)
+    led = v[V_TC] // 13
+    wc, _ = _current_winner(v, trump)
+    c = _cheapest_winner(lm, _power(wc, led, trump), led, trump)
+    return c if c >= 0 else _lowest_card(lm, trump)
+
+
+@njit(cache=True)
+def _discard(p, v, m, lm, gone):
+    """A card to throw: never a sure winner if avoidable; with ``trump_management`` (and Prime in hand)
+    the lowest card of the shortest side suit, to ruff it later; else the lowest card."""
+    trump = v[V_TRUMP]
+    h = m[M_HAND]
+    side = lm & ~suit_mask(trump) if trump >= 0 else lm
+    if side == ZERO:
+        return _lowest_card(lm, trump)
+    spare = ZERO
+    x = side
+    while x != ZERO:
+        c = lowest(x)
+        x &= x - ONE
+        if not _is_master(c, gone):
+            spare |= bit(c)
+    pool = spare if spare != ZERO else side
+    if p[P_TRUMP] != 0.0 and trump >= 0 and h & suit_mask(trump):
+        best = -1
+        best_len = 99
+        for s in range(4):
+            if s == trump or pool & suit_mask(s) == ZERO:
+                continue
+            ln = _len(h, s)
+            if ln < best_len:
+                best_len = ln
+                best = _low(pool, s)
+        return best
+    return _lowest_card(pool, trump)
+
+
+@njit(cache=True)
+def _card(p, v, m, lm):
+    """The heuristic family's card (see ``heuristic.HeuristicBot`` for the rules in words)."""
+    seat = v[V_SEAT]
+    partner = seat ^ 2
+    trump = v[V_TRUMP]
+    h = m[M_HAND]
+    mem = int(p[P_MEMORY])
+    gone = known_played(p, v, m) | h
+    voids = np.zeros(4, np.int64)
+    known_voids(p, v, voids)
+    j = v[V_NPLAY]
+    # Tekka: the partner of a D13 declarer must not take a trick
+    if v[V_RULESET] == k.TEKKA and v[V_TARGET] == k.D13 and v[V_DECL] == partner:
+        if j == 0:
+            return _lowest_card(lm, trump)
+        led = v[V_TC] // 13
+        wc, _ = _current_winner(v, trump)
+        wp = _power(wc, led, trump)
+        x = lm
+        best = -1
+        while x != ZERO:  # the highest card that does not win, keeping low cards for later
+            c = lowest(x)
+            x &= x - ONE
+            if _power(c, led, trump) < wp and (best < 0 or c % 13 > best % 13):
+                best = c
+        return best if best >= 0 else _lowest_card(lm, trump)
+    if j == 0:
+        return _lead(p, v, m, lm, gone, voids)
+    led = v[V_TC] // 13
+    follow = lm & suit_mask(led)
+    if mem == MEM_NONE:  # sees only the led suit: its top card if that is the Ace run, else low; ruff low
+        if follow != ZERO:
+            top = highest(follow)
+            return top if _is_master(top, gone) else lowest(follow)
+        tr = lm & suit_mask(trump) if trump >= 0 else ZERO
+        if tr != ZERO and led != trump:
+            return lowest(tr)
+        return _lowest_card(lm, trump)
+    wc, ws = _current_winner(v, trump)
+    wp = _power(wc, led, trump)
+    partner_wins = ws == partner and p[P_PARTNER] != 0.0
+    # is partner's card sure to hold? a master that the seats still to play cannot ruff
+    sure = False
+    if partner_wins:
+        wgone = gone
+        sure = _is_master(wc, wgone)
+        if j < 3 and wc // 13 != trump and trump >= 0:
+            nxt = (seat + 1) & 3
+            if (voids[nxt] >> led) & 1 and (suit_mask(trump) & ~gone) != ZERO:
+                sure = False
+    if follow != ZERO:
+        if partner_wins and (sure or j == 3):
+            return lowest(follow)
+        beat = _cheapest_winner(follow, wp, led, trump)
+        if beat < 0:
+            return lowest(follow)
+        if j == 3:
+            return beat
+        # the cheapest master that beats the trick, else third hand high / second hand low
+        x = follow
+        while x != ZERO:
+            c = lowest(x)
+            x &= x - ONE
+            if _power(c, led, trump) > wp and _is_master(c, gone):
+                return c
+        if partner_wins:
+            return lowest(follow)
+        if j == 2 or p[P_PARTNER] == 0.0:
+            return beat
+        return lowest(follow)
+    # void in the led suit
+    if partner_wins and (sure or j == 3):
+        return _discard(p, v, m, lm, gone)
+    tr = lm & suit_mask(trump) if trump >= 0 else ZERO
+    if tr != ZERO and led != trump:
+        c = _cheapest_winner(tr, wp, led, trump)
+        if c >= 0:
+            if p[P_TRUMP] != 0.0 and j < 3:
+                # keep control: ruff with a master Prime if the seat after may overruff (void in the suit)
+                nxt = (seat + 1) & 3
+                if (nxt & 1) != (seat & 1) and (voids[nxt] >> led) & 1:
+                    y = tr
+                    while y != ZERO:
+                        t = lowest(y)
+                        y &= y - ONE
+                        if _power(t, led, trump) > wp and _is_master(t, gone):
+                            return t
+            return c
+    return _discard(p, v, m, lm, gone)
+
+
+@njit(cache=True)
+def _lead(p, v, m, lm, gone, voids):
+    """The heuristic lead: partner's slammed suit; draw Prime with the master when it pays; cash a side
+    master the opponents cannot ruff; give partner a ruff; else low from the longest side suit."""
+    seat = v[V_SEAT]
+    partner = seat ^ 2
+    opp1 = (seat + 1) & 3
+    opp2 = (seat + 3) & 3
+    trump = v[V_TRUMP]
+    h = m[M_HAND]
+    if p[P_MEMORY] == MEM_NONE:
+        for s in range(4):
+            c = 13 * s + 12
+            if s != trump and lm & bit(c):
+                return c
+        best = -1
+        best_len = -1
+        for s in range(4):
+            if s != trump and _len(lm, s) > best_len:
+                best_len = _len(lm, s)
+                best = s
+        if best_len > 0:
+            return _low(lm, best)
+        return _lowest_card(lm, trump)
+    trumps_out = trump >= 0 and (suit_mask(trump) & ~gone) != ZERO
+    opp_void_trump = trump >= 0 and (voids[opp1] >> trump) & 1 and (voids[opp2] >> trump) & 1
+    # partner asked for a suit
+    if p[P_SIGNALS] != 0.0 and v[V_SLAM + partner] >= 0:
+        s = v[V_SLAM + partner]
+        if lm & suit_mask(s):
+            top = _top(lm, s)
+            return top if _is_master(top, gone) else _low(lm, s)
+    # draw Prime while holding its master and at least as many as could be out against us
+    if p[P_TRUMP] != 0.0 and trump >= 0 and trumps_out and not opp_void_trump:
+        top = _top(lm, trump)
+        if top >= 0 and _is_master(top, gone):
+            mine = _len(h, trump)
+            out = popcount(suit_mask(trump) & ~gone)
+            if 2 * mine >= out:
+                return top
+    # cash a side master that no opponent can ruff, from the longest such suit
+    best = -1
+    best_len = -1
+    for s in range(4):
+        if s == trump:
+            continue
+        top = _top(lm, s)
+        if top < 0 or not _is_master(top, gone):
+            continue
+        ruffable = trumps_out and ((voids[opp1] >> s) & 1 or (voids[opp2] >> s) & 1)
+        if ruffable and p[P_INFER] != 0.0:
+            continue
+        if _len(h, s) > best_len:
+            best_len = _len(h, s)
+            best = top
+    if best >= 0:
+        return best
+    # give partner a ruff
+    if p[P_TRUMP] != 0.0 and trump >= 0 and not (voids[partner] >> trump) & 1:
+        for s in range(4):
+            if s != trump and (voids[partner] >> s) & 1 and lm & suit_mask(s):
+                if not ((voids[opp1] >> s) & 1 or (voids[opp2] >> s) & 1):
+                    return _low(lm, s)
+    # low from the longest side suit an opponent is not known void in
+    best = -1
+    best_key = -1
+    for s in range(4):
+        if s == trump or lm & suit_mask(s) == ZERO:
+            continue
+        key = _len(lm, s) * 4
+        if not ((voids[opp1] >> s) & 1 or (voids[opp2] >> s) & 1):
+            key += 100
+        if key > best_key:
+            best_key = key
+            best = s
+    if best >= 0:
+        return _low(lm, best)
+    top = _top(lm, trump)
+    return top if _is_master(top, gone) else _lowest_card(lm, trump)
+
+
+@njit(cache=True)
+def _signal(p, v, m, c):
+    """With ``signals`` (and the game accepting them): ``drop`` on the last card of a suit, ``slam`` on a
+    side-suit card when the hand still holds that suit's master afterwards; both always true."""
+    if p[P_SIGNALS] == 0.0 or v[V_CANSIG] != 1:
+        return k.NO_SIGNAL
+    h = m[M_HAND] & ~bit(c)
+    s = c // 13
+    if h & suit_mask(s) == ZERO:
+        return k.DROP
+    if s != v[V_TRUMP]:
+        gone = known_played(p, v, m) | m[M_HAND]
+        top = _top(h, s)
+        if _is_master(top, gone):
+            return k.SLAM
+    return k.NO_SIGNAL
+
+
+# --- whole deals --------------------------------------------------------------------------------------
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_MIX0 = np.uint64(0x243F6A8885A308D3)
+
+
+@njit(cache=True, inline="always")
+def _mix(z, part):
+    z = z + part + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def mix_seed3(a, b, c):
+    """``base.mix_seed(a, b, c)`` for uint64 parts: the seed of one decision of a board."""
+    z = _mix(_MIX0, a)
+    z = _mix(z, b)
+    z = _mix(z, c)
+    return z >> ONE
+
+
+@njit(cache=True)
+def play_boards_kernel(d, seeds, table, ruleset, first, play_all, raises, signals, cansig, px, py,
+                       returns, actions, n_actions):
+    """Play one deal per seed at ``table``: team X (params ``px``) sits bottom/top at table 0 and
+    right/left at table 1. Decision ``i`` of the deal of seed ``s`` uses ``new_rng(mix_seed(s, table, i))``.
+    Writes team A/B returns, every action (-1 padded) and the number of actions."""
+    rng = np.empty(1, np.uint64)
+    drng = np.empty(1, np.uint64)
+    deck = np.empty(52, np.int64)
+    buf = np.empty(k.MAX_ACTIONS, np.int64)
+    v = np.empty(N_V, np.int64)
+    m = np.empty(N_M, np.uint64)
+    tab = np.uint64(table)
+    for b in range(seeds.shape[0]):
+        k.seeded_deal(d, seeds[b], ruleset, first, play_all, raises, signals, rng, deck)
+        na = 0
+        while d.info[k.I_PHASE] != k.PH_TERMINAL:
+            seat = d.info[k.I_TO_MOVE]
+            params = px if (seat & 1) == table else py
+            n = k.legal_actions(d, buf)
+            view_from_arrays(d, seat, cansig, v, m)
+            drng[0] = mix_seed3(seeds[b], tab, np.uint64(na))
+            a = decide(params, v, m, buf, n, drng)
+            k.apply_action(d, a)
+            actions[b, na] = a
+            na += 1
+        n_actions[b] = na
+        if ruleset == k.FESKOT:
+            returns[b, 0] = d.info[k.I_TEAM_TRICKS]
+            returns[b, 1] = d.info[k.I_TEAM_TRICKS + 1]
+        else:
+            _, a0, b0 = k.tekka_score(d.info)
+            returns[b, 0] = a0
+            returns[b, 1] = b0
+
+
+@njit(cache=True)
+def decide_arrays(p, d, cansig, rng):
+    """The action of the bot ``p`` for the seat to move in the deal ``d`` (``_trick52.Arrays``), from that
+    seat's view only: the compiled twin of ``decide(bot, state, seat, seed)``."""
+    buf = np.empty(k.MAX_ACTIONS, np.int64)
+    v = np.empty(N_V, np.int64)
+    m = np.empty(N_M, np.uint64)
+    n = k.legal_actions(d, buf)
+    view_from_arrays(d, d.info[k.I_TO_MOVE], cansig, v, m)
+    return decide(p, v, m, buf, n, rng)
+
+
+@njit(cache=True)
+def policy_rollout(d, p_team_a, p_team_b, cansig, rng):
+    """Play the deal ``d`` to its end in place, team A's seats with ``p_team_a`` and team B's with
+    ``p_team_b``, all decisions drawing from ``rng`` in turn (a rollout policy for search)."""
+    buf = np.empty(k.MAX_ACTIONS, np.int64)
+    v = np.empty(N_V, np.int64)
+    m = np.empty(N_M, np.uint64)
+    while d.info[k.I_PHASE] != k.PH_TERMINAL:
+        seat = d.info[k.I_TO_MOVE]
+        n = k.legal_actions(d, buf)
+        view_from_arrays(d, seat, cansig, v, m)
+        a = decide(p_team_a if (seat & 1) == 0 else p_team_b, v, m, buf, n, rng)
+        k.apply_action(d, a)

@@ -1,0 +1,210 @@
+"""GREEDY and the heuristic ladder KADO < POCHAQ < PUCHOQ < SADA < TANA < JANGARA (ranks 0..5), for
+Feskot and Tekka.
+
+One policy family with documented parameters; the named bots are presets of it. Each bot decides from
+its seat's observation only (``view52.policy_view``) and runs the same compiled decision
+(``_policy_kernels.decide``) that the whole-deal loop ``compiled.play_boards`` runs, so the Python and
+compiled forms agree decision for decision (tested).
+
+Parameters of the family (``HeuristicBot``)
+-------------------------------------------
+``mistake_rate``      probability of a uniformly random legal action instead (every decision but none
+                      taken out of turn), drawn as ``base.maybe_mistake`` draws it.
+``memory``            how much of the public history the bot uses: ``none`` (its hand and the current
+                      trick's led suit: it cannot tell who is winning), ``trick`` (the current trick's
+                      cards), ``high`` (plus which honours T J Q K A of earlier tricks are gone), ``full``
+                      (every card played: a full count of each suit and of Prime).
+``infer``             infer voids from play (a seat that did not follow is void in the suit: it is not
+                      led into an opponent's ruff, partner is given ruffs) and, with ``signals``, from
+                      ``drop`` signals; how far back follows ``memory``.
+``signals``           send honest signals when the game allows them (``drop`` on one's last card of a
+                      suit, ``slam`` on a side-suit card while still holding that suit's master) and read
+                      partner's: a ``slam`` asks us to lead that suit, a ``drop`` says void.
+``partner_play``      do not overtake or ruff partner's sure winner (a master the seats still to play
+                      cannot ruff); second hand low, third hand high (the cheapest card that wins).
+``trump_management``  draw Prime when holding its master and at least half the Prime cards out; give
+                      partner ruffs; throw from the shortest side suit to ruff it later; ruff with a
+                      master Prime when the next opponent may overruff.
+``evaluation``        Prime and bids: ``count`` (longest suit, ties by high cards; a high-card count bids)
+                      or ``full`` (expected tricks from Prime length and honours, side-suit quick tricks,
+                      ruffing value of short suits, the auction; D13 only with a hand that takes all 13).
+``bid_bias``          tricks added to the bid estimate (negative: cautious), Tekka only.
+``raises``            Tekka with option ``raises``: the declarer asks for ``won + sure tricks`` when that
+                      beats the contract; an opponent accepts only a raise its own sure tricks break.
+                      Without it: never ask, always reject.
+
+What every bot does in play (``memory`` trick up): following, it plays low under partner's sure winner,
+else the cheapest master that wins, else third hand the cheapest winner, second hand low; void, it
+ruffs with the cheapest Prime that wins (or overruffs), else throws a card that is not a winner. On
+lead: partner's slammed suit, drawing Prime, a side master that cannot be ruffed, partner's ruff, else
+low from the longest side suit. The partner of a D13 declarer never takes a trick.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .base import MISTAKE_RATE, Bot, Param, View
+from . import _policy_kernels as pk
+from .view52 import policy_view, signals_accepted
+
+MEMORY = ("none", "trick", "high", "full")
+EVALUATION = ("count", "full")
+
+PARAMS = (
+    MISTAKE_RATE,
+    Param("memory", "full", "public history used: none | trick | high | full", choices=MEMORY),
+    Param("infer", True, "infer voids from play (and drops when reading signals)"),
+    Param("signals", True, "send honest slam/drop signals and read partner's"),
+    Param("partner_play", True, "do not overtake partner's sure winner; second hand low, third hand high"),
+    Param("trump_management", True, "draw Prime, give and take ruffs, keep control"),
+    Param("evaluation", "full", "hand evaluation for Prime and bids: count | full", choices=EVALUATION),
+    Param("bid_bias", 0.0, "tricks added to the Tekka bid estimate", -3.0, 3.0),
+    Param("raises", True, "Tekka raises: request when ahead, accept when sure to break"),
+)
+
+
+class PolicyBot(Bot):
+    """A bot whose decision is ``_policy_kernels.decide`` on its compiled parameter vector."""
+
+    rulesets: ClassVar[tuple[str, ...]] = ("feskot", "tekka")
+
+    @property
+    def compiled(self) -> np.ndarray:
+        """The parameter vector of the compiled form (``_policy_kernels``, ``P_*`` fields)."""
+        return self._vector()
+
+    def _vector(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def act(self, view: View, rng: np.ndarray) -> Any:
+        legal = view.legal
+        v, m = policy_view(view.observation, view.game.options, signals_accepted(legal))
+        arr = np.asarray(legal, np.int64)
+        return int(pk.decide(self.compiled, v, m, arr, len(arr), rng))
+
+
+class GreedyBot(PolicyBot):
+    """GREEDY: wins the trick with its cheapest card that beats the cards played so far (a led-suit card
+    before a Prime), otherwise throws its lowest card (by rank; a side card before a Prime). On lead: an
+    Ace if it has one, else its lowest card. No memory, no partner play (it overtakes partner too), no
+    signals. Prime: its longest suit (Feskot: of its five; ties by high cards from the Ace down). Tekka:
+    high-card count A 4, K 3, Q 2, J 1; 16 bids 8 and every 3 more one more (up to 13) when that outbids
+    the standing call, never D13, never over partner; never asks for a raise, rejects every raise."""
+
+    name = "GREEDY"
+    kind = "baseline"
+    rank = None
+    description = ("baseline: wins a trick as cheaply as it can, else throws its lowest card; Prime its "
+                   "longest suit; Tekka bids by high-card count; no memory, no signals")
+    params_spec = (MISTAKE_RATE,)
+
+    def _vector(self) -> np.ndarray:
+        p = np.zeros(pk.N_P, np.float64)
+        p[pk.P_MODE] = pk.MODE_GREEDY
+        p[pk.P_MISTAKE] = self.params["mistake_rate"]
+        return p
+
+
+class HeuristicBot(PolicyBot):
+    """The heuristic family (module docstring): every parameter at its strongest by default. The ladder's
+    named bots below are presets of it."""
+
+    name = "HEURISTIC"
+    kind = "heuristic"
+    rank = None
+    description = "the heuristic policy family of the ladder"
+    params_spec = PARAMS
+
+    def _vector(self) -> np.ndarray:
+        q = self.params
+        p = np.zeros(pk.N_P, np.float64)
+        p[pk.P_MODE] = pk.MODE_HEURISTIC
+        p[pk.P_MISTAKE] = q["mistake_rate"]
+        p[pk.P_MEMORY] = MEMORY.index(q["memory"])
+        p[pk.P_INFER] = float(q["infer"])
+        p[pk.P_SIGNALS] = float(q["signals"])
+        p[pk.P_PARTNER] = float(q["partner_play"])
+        p[pk.P_TRUMP] = float(q["trump_management"])
+        p[pk.P_EVAL] = EVALUATION.index(q["evaluation"])
+        p[pk.P_BID_BIAS] = q["bid_bias"]
+        p[pk.P_RAISES] = float(q["raises"])
+        return p
+
+
+class Kado(HeuristicBot):
+    """KADO (rank 0): remembers nothing, not even the current trick's cards: follows with an Ace-run card
+    or low, ruffs low, leads Aces then low; Prime and bids by a plain count; one decision in four random."""
+
+    name = "KADO"
+    rank = 0
+    description = "no memory (cannot see who wins the trick); Aces then low; count evaluation; 25% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.25, "memory": "none", "infer": False, "signals": False,
+                                        "partner_play": False, "trump_management": False, "evaluation": "count",
+                                        "raises": False}
+
+
+class Pochaq(HeuristicBot):
+    """POCHAQ (rank 1): sees the current trick and beats it as cheaply as it can, but overtakes partner
+    and plays second hand high; count evaluation; 15% mistakes."""
+
+    name = "POCHAQ"
+    rank = 1
+    description = "sees the current trick; beats it cheaply even over partner; count evaluation; 15% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.15, "memory": "trick", "infer": False, "signals": False,
+                                        "partner_play": False, "trump_management": False, "evaluation": "count",
+                                        "raises": False}
+
+
+class Puchoq(HeuristicBot):
+    """PUCHOQ (rank 2): current trick plus partner play (no overtaking a sure winner, second hand low,
+    third hand high); full hand evaluation; 10% mistakes."""
+
+    name = "PUCHOQ"
+    rank = 2
+    description = "current trick, partner play; full hand evaluation; 10% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.10, "memory": "trick", "infer": False, "signals": False,
+                                        "partner_play": True, "trump_management": False, "evaluation": "full",
+                                        "raises": False}
+
+
+class Sada(HeuristicBot):
+    """SADA (rank 3): remembers which honours are gone, infers voids, manages Prime (draws it, gives and
+    takes ruffs); 6% mistakes."""
+
+    name = "SADA"
+    rank = 3
+    description = "remembers honours, infers voids, draws Prime and ruffs; 6% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.06, "memory": "high", "infer": True, "signals": False,
+                                        "partner_play": True, "trump_management": True, "evaluation": "full",
+                                        "raises": True}
+
+
+class Tana(HeuristicBot):
+    """TANA (rank 4): full count of every suit and of Prime, honest signals sent and read; 3% mistakes."""
+
+    name = "TANA"
+    rank = 4
+    description = "full count of every suit and Prime, signals; 3% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.03, "memory": "full", "infer": True, "signals": True,
+                                        "partner_play": True, "trump_management": True, "evaluation": "full",
+                                        "raises": True}
+
+
+class Jangara(HeuristicBot):
+    """JANGARA (rank 5): everything of the family at full strength, no mistakes."""
+
+    name = "JANGARA"
+    rank = 5
+    description = "full count, void inference, signals, partner play, Prime management; no mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.0, "memory": "full", "infer": True, "signals": True,
+                                        "partner_play": True, "trump_management": True, "evaluation": "full",
+                                        "raises": True}
+
+
+LADDER = (Kado, Pochaq, Puchoq, Sada, Tana, Jangara)
+
+__all__ = ["LADDER", "MEMORY", "PARAMS", "GreedyBot", "HeuristicBot", "Jangara", "Kado", "Pochaq", "PolicyBot",
+           "Puchoq", "Sada", "Tana"]

@@ -1,0 +1,141 @@
+"""The compiled forms of RANDOM, GREEDY and KADO ... JANGARA: the same decisions as the Python path, and a
+whole-deal loop whose actions replay through the State API to the same returns."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tekkasim.bits import below, new_rng
+from tekkasim.bots import decide, get_bot, mix_seed
+from tekkasim.bots import _policy_kernels as pk
+from tekkasim.bots.compiled import compiled_params, play_boards
+from tekkasim.bots.view52 import policy_view, signals_accepted
+from tekkasim.errors import BotError
+from tekkasim.rules import get_game
+from tekkasim.rules.feskot import with_signal
+
+BOTS = ("RANDOM", "GREEDY", "KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA", "JANGARA")
+GAMES = {"feskot": get_game("feskot"), "tekka": get_game("tekka"), "tekka-raises": get_game("tekka", raises=True)}
+
+
+def random_state(game, seed: int, steps: int):
+    """A state ``steps`` random actions into the deal of ``seed`` (cards carry random signals, so that
+    observations hold some), stopped early at the end of the deal."""
+    state = game.new_deal(seed, first=seed % 4)
+    rng = new_rng(seed ^ 0x5EED)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        a = legal[int(below(rng, len(legal)))]
+        if a < 52 and game.options.get("signals", True):
+            a = with_signal(a, (None, "slam", "drop")[int(below(rng, 3))])
+        state.apply_action(a)
+    return state
+
+
+def compiled_decision(bot, state, seed: int) -> int:
+    return int(pk.decide_arrays(compiled_params(bot), state.arrays, signals_accepted(state.legal_actions()),
+                                new_rng(seed)))
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(sorted(GAMES)), st.integers(0, 2**40), st.integers(0, 70), st.integers(0, 2**62))
+def test_view_from_observation_equals_view_from_arrays(name, seed, steps, dseed):
+    state = random_state(GAMES[name], seed, steps)
+    if state.is_terminal():
+        return
+    seat = state.current_player()
+    cansig = signals_accepted(state.legal_actions())
+    v, m = policy_view(state.observation(seat), state.game.options, cansig)
+    v2, m2 = pk.new_view()
+    pk.view_from_arrays(state.arrays, seat, cansig, v2, m2)
+    assert v.tolist() == v2.tolist()
+    assert m.tolist() == m2.tolist()
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(sorted(GAMES)), st.integers(0, 2**40), st.integers(0, 70), st.integers(0, 2**62),
+       st.sampled_from(BOTS), st.sampled_from([None, 0.3]))
+def test_compiled_and_python_make_the_same_decision(name, seed, steps, dseed, bot_name, rate):
+    state = random_state(GAMES[name], seed, steps)
+    if state.is_terminal():
+        return
+    bot = get_bot(bot_name) if rate is None or bot_name == "RANDOM" else get_bot(bot_name, mistake_rate=rate)
+    seat = state.current_player()
+    python = decide(bot, state, seat, dseed)
+    assert python in state.legal_actions()
+    assert compiled_decision(bot, state, dseed) == python
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("table", [0, 1])
+def test_play_boards_replays_through_the_state_api(name, table):
+    game = GAMES[name]
+    seeds = [11, 12, 13, 2**62 + 5, 987654321]
+    out = play_boards(game, "JANGARA", "KADO:mistake_rate=0.5", seeds, table)
+    x, y = get_bot("JANGARA"), get_bot("KADO", mistake_rate=0.5)
+    for b, seed in enumerate(seeds):
+        state = game.new_deal(seed)
+        actions = [int(a) for a in out["actions"][b] if a >= 0]
+        assert len(actions) == out["n_actions"][b]
+        for i, a in enumerate(actions):
+            seat = state.current_player()
+            bot = x if (seat & 1) == table else y
+            # the Python path, decision seed mix_seed(board seed, table, decision number), gives the same
+            assert decide(bot, state, seat, mix_seed(seed, table, i)) == a
+            state.apply_action(a)
+        assert state.is_terminal()
+        assert tuple(out["returns"][b]) == state.returns()
+
+
+def test_play_boards_swaps_seats_between_tables():
+    game = GAMES["feskot"]
+    seeds = list(range(100, 160))
+    a0 = play_boards(game, "JANGARA", "RANDOM", seeds, 0)["returns"]
+    a1 = play_boards(game, "JANGARA", "RANDOM", seeds, 1)["returns"]
+    # JANGARA is team A at table 0 and team B at table 1: it wins most deals at both
+    assert (a0[:, 0] > a0[:, 1]).mean() > 0.7
+    assert (a1[:, 1] > a1[:, 0]).mean() > 0.7
+
+
+def test_play_boards_bad_input():
+    with pytest.raises(BotError, match="table"):
+        play_boards(GAMES["feskot"], "SADA", "KADO", [1], 2)
+    with pytest.raises(BotError, match="unknown bot"):
+        play_boards(GAMES["feskot"], "NOBODY", "KADO", [1], 0)
+    with pytest.raises(BotError, match="Feskot and Tekka"):
+        play_boards(get_game("satat"), "SADA", "KADO", [1], 0)
+
+
+def test_policy_rollout_ends_every_deal():
+    game = GAMES["tekka-raises"]
+    px = compiled_params("JANGARA")
+    for seed in range(20):
+        state = game.new_deal(seed)
+        arrays = state.arrays.copy()
+        pk.policy_rollout(arrays, px, compiled_params("GREEDY"), 0, new_rng(seed))
+        assert arrays.info[2] == -1 or arrays.info[1] == 4  # I_TO_MOVE -1 / PH_TERMINAL
+
+
+def test_mistakes_draw_like_maybe_mistake():
+    """At mistake_rate 1 every decision is base.random_legal's draw after maybe_mistake's first draw."""
+    game = GAMES["tekka"]
+    for seed in range(30):
+        state = random_state(game, seed, seed % 40)
+        if state.is_terminal():
+            continue
+        legal = state.legal_actions()
+        rng = new_rng(seed)
+        below(rng, 1 << 30)
+        expect = legal[int(below(rng, len(legal)))]
+        assert compiled_decision(get_bot("SADA", mistake_rate=1.0), state, seed) == expect
+        assert decide(get_bot("SADA", mistake_rate=1.0), state, state.current_player(), seed) == expect
+
+
+def test_compiled_vectors():
+    assert compiled_params("RANDOM")[pk.P_MODE] == pk.MODE_RANDOM
+    assert compiled_params("GREEDY")[pk.P_MODE] == pk.MODE_GREEDY
+    assert [compiled_params(b)[pk.P_MEMORY] for b in BOTS[2:]] == [0, 1, 1, 2, 3, 3]
+    assert np.all(np.diff([compiled_params(b)[pk.P_MISTAKE] for b in BOTS[2:]]) <= 0)
