@@ -54,7 +54,9 @@ def test_middle_of_a_trick_ruff_then_partner_wins(solver):
     table = ["KD", "AD"]
     assert solver.solve(h, S, "bottom", table) == 2
     assert solver.card_values(h, S, "bottom", table) == {parse_card("2S"): 2, parse_card("4C"): 1}
-    assert solver.can_reach(h, S, "bottom", 2, table) and not solver.can_reach(h, S, "bottom", 3, table)
+    p = Position(h, S, "bottom", table)
+    assert solver.can_reach(p, 2) and not solver.can_reach(p, 3)
+    assert solver.can_reach(p, 0, side="B") and not solver.can_reach(p, 1, side="right")  # top's side takes both
 
 
 def test_last_seat_of_a_trick_with_partner_winning(solver):
@@ -163,7 +165,7 @@ def test_bad_table_and_ruleset():
     with pytest.raises(OptionError, match="tt_bits"):
         Solver(tt_bits=3)
     with pytest.raises(OptionError, match="target"):
-        Solver(10).can_reach(["AS", "KS", "QS", "JS"], S, 0, "7")
+        Solver(10).can_reach(Position(["AS", "KS", "QS", "JS"], S, 0), "7")
 
 
 # --- against the plain minimax twin ------------------------------------------------------------------
@@ -203,7 +205,7 @@ def check_against_reference(solver, hs, trump, leader, table, to_move, satat):
     assert solver.solve(masks, trump, leader, table, rs) == side
     assert solver.card_values(masks, trump, leader, table, rs) == want
     for t in (side, side + 1):
-        assert solver.can_reach(masks, trump, leader, t, table, rs) == (side >= t)
+        assert solver.can_reach(Position(masks, trump, leader, table, rs), t) == (side >= t)
 
 
 @pytest.mark.parametrize("satat", [False, True], ids=["standard", "satat"])

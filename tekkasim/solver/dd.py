@@ -1,9 +1,20 @@
 """Double-dummy solving: the exact number of tricks with every card visible and perfect play by all four.
 
-A *position* is four hands (52-card masks, indexed by seat), the trump suit (0..3 = C D H S, or 4 for no
-trump, which none of our rulesets uses but the solver supports for generality), the seat that led the
-current trick and the cards already on the table in it, in play order (empty at a trick boundary). The
-hands of the seats still to play hold one card more than those that have played.
+Positions
+---------
+A :class:`Position` is four hands (52-card masks, indexed by seat), the trump suit (0..3 = C D H S, or 4
+for no trump, which none of our rulesets uses but the solver supports for generality), the seat that led
+the current trick and the cards already on the table in it, in play order (empty at a trick boundary),
+the trick rules (``ruleset``) and the tricks each team has already won in the deal (``won``, team A
+then team B). The hands of the seats still to play hold one card more than those that have played.
+Build one from
+
+* a State of Feskot, Tekka or Satat at any point of the play (:meth:`Position.from_state`): a trick
+  partly on the table, a Tekka raise waiting for its answer, Satat's ``"collect"`` phase and a finished
+  deal with cards left included; its hands, Prime/Troupe, table and tricks won are read from the state;
+* a deal record (:meth:`Position.from_record`: the record's actions replayed with the rules up to a
+  given card, by default the first card of the play; :func:`state_at` gives that State);
+* hands given directly (``Position(hands, trump, leader, table, ruleset)``), with no tricks won.
 
 Two trick rules (``ruleset``):
 
@@ -13,17 +24,31 @@ Two trick rules (``ruleset``):
   any time; it is never a heart for following (a player whose only heart is 2♥ is void in hearts).
   A 2♥ lead asks for Troupe (trump): everyone who holds Troupe must play it; when Troupe is hearts this
   is an ordinary Troupe lead. 2♥ played later does not change the suit to follow. Only legal plays are
-  searched (a Renonce is never part of perfect play). Without trump (``trump=4``, not a Satat deal) a
-  2♥ lead asks for no suit.
+  searched (a Renonce is never part of perfect play); a Renonce already on the table is taken as played.
+  Without trump (``trump=4``, not a Satat deal) a 2♥ lead asks for no suit.
 
-What is counted: tricks over *all remaining cards*. A real deal may stop earlier (Feskot and Satat stop
-when a team reaches 7 tricks; Satat's KOT continues), but whether a side can reach T tricks is the same
-question either way, which is why :meth:`Solver.can_reach` is offered: bots and bidding analysis ask
-"can we reach 7?" directly, and that is usually much faster than the exact count.
+What is counted
+---------------
+Every answer is in tricks of the *whole deal* for one side: the tricks it has already won
+(``Position.won``, zero for a position given as hands) plus those it takes among the remaining cards,
+the current trick included, with perfect play by all four. A real deal may stop earlier (Feskot and
+Satat stop when a team reaches 7 tricks, a Tekka deal once its result is decided); the count goes on to
+the last card, but whether a side can reach 7 tricks, or a Tekka target, is the same question either
+way. :meth:`Solver.can_reach` asks it directly (one zero-window search, usually much faster than the
+exact count).
 
-Results are for the *side to move* (the seat whose turn it is): ``solve`` gives the tricks its side
-takes among the tricks left, the current one included; ``card_values`` gives, for each legal card, the
-tricks its side takes after playing that card. Seats: 0..3 = bottom, right, top, left.
+Queries (methods of a :class:`Solver`, and module functions on one process-wide solver whose
+transposition table is reused from call to call), each on a Position, a State, or hands with trump and
+leader:
+
+* ``solve(where, side=None)``: the side's tricks in the deal (default: the side to move);
+* ``card_values(where)``: for each legal card of the seat to move, its side's tricks in the deal if it
+  plays that card;
+* ``can_reach(where, target, side=None)``: whether the side can still take ``target`` tricks in the deal;
+* ``trick_table(hands or state)``: tricks of the leader's side among the cards left, every trump and leader.
+
+``side`` is any seat of the side (0..3 or a seat name: 0 and 2 are team A, 1 and 3 team B) or the team
+letter ``"A"``/``"B"``. Seats: 0..3 = bottom, right, top, left.
 
 >>> from tekkasim.cards import CardSet
 >>> hands = [CardSet.parse(h).mask for h in ("AS KS", "QS JS", "AH KH", "QH JH")]
@@ -31,6 +56,13 @@ tricks its side takes after playing that card. Seats: 0..3 = bottom, right, top,
 2
 >>> solve(hands, trump=4, leader=1)          # right leads a spade into AK
 0
+>>> from tekkasim.rules import get_game
+>>> state = get_game("feskot").new_deal(7)
+>>> state.apply_action(state.legal_actions()[0])       # Prime
+>>> state.apply_action(state.legal_actions()[0])       # bottom leads its lowest card
+>>> p = Position.from_state(state)                      # right to move, one card on the table
+>>> p.to_move, len(p.table), p.won, can_reach(state, 7) == (solve(state) >= 7)
+(1, 1, (0, 0), True)
 """
 
 from __future__ import annotations
@@ -40,7 +72,9 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from ..cards import SEATS, card_name, cards_of, mask_of, parse_cards, parse_seat, parse_suit
-from ..errors import CardError, IllegalAction, OptionError
+from ..errors import CardError, IllegalAction, OptionError, RecordError, TekkasimError, shorten
+from ..rules import get_game
+from ..rules.base import State
 from . import _dd_kernels as K
 
 RULESETS = {"feskot": K.STANDARD, "tekka": K.STANDARD, "satat": K.SATAT}
@@ -50,7 +84,9 @@ DEFAULT_TT_BITS = 20
 def _variant(ruleset: str) -> int:
     key = str(ruleset).strip().lower()
     if key not in RULESETS:
-        raise OptionError(f"the double-dummy solver has no ruleset {ruleset!r} (expected feskot, tekka or satat)")
+        raise OptionError(
+            f"the double-dummy solver has no ruleset {shorten(repr(ruleset))} (expected feskot, tekka or satat)"
+        )
     return RULESETS[key]
 
 
@@ -59,7 +95,7 @@ def _as_mask(hand, what: str) -> int:
     if isinstance(hand, (int, np.integer)) and not isinstance(hand, bool):
         m = int(hand)
         if m < 0 or m >> 52:
-            raise CardError(f"{what}: not a 52-card mask: {m:#x}")
+            raise CardError(f"{what}: not a 52-card mask: {shorten(hex(m))}")
         return m
     if not isinstance(hand, (str, Iterable)):
         raise CardError(f"{what}: expected a card mask, card text or a list of cards, not {type(hand).__name__}")
@@ -68,7 +104,7 @@ def _as_mask(hand, what: str) -> int:
         if not isinstance(items, str) and all(isinstance(c, (int, np.integer)) for c in items):
             bad = [int(c) for c in items if not 0 <= int(c) < 52]
             if bad:
-                raise CardError(f"no card has index {bad[0]}")
+                raise CardError(f"no card has index {shorten(str(bad[0]))}")
             return mask_of(int(c) for c in items)
         return mask_of(parse_cards(items))
     except CardError as exc:
@@ -79,12 +115,23 @@ def _as_trump(trump) -> int:
     if isinstance(trump, (int, np.integer)) and not isinstance(trump, bool):
         if 0 <= int(trump) <= 4:
             return int(trump)
-        raise OptionError(f"trump must be 0..3 (C D H S) or 4 (no trump), not {trump}")
+        raise OptionError(f"trump must be 0..3 (C D H S) or 4 (no trump), not {shorten(str(trump))}")
     if isinstance(trump, str):
         if trump.strip().upper() in ("NT", "N"):
             return K.NO_TRUMP
         return parse_suit(trump)
-    raise OptionError(f"trump must be a suit, not {trump!r}")
+    raise OptionError(f"trump must be a suit, not {shorten(repr(trump))}")
+
+
+def _winner(plays: Sequence[tuple[int, int]], trump: int, variant: int) -> int:
+    """The seat that wins a trick given as (seat, card) in play order (the kernels' own rules)."""
+    lead = int(K.lead_suit_of(plays[0][1], trump, variant))
+    best_seat, best = -1, -1
+    for seat, c in plays:
+        st = int(K.strength(c, trump, lead, variant))
+        if st > best:
+            best_seat, best = seat, st
+    return best_seat
 
 
 class Position:
@@ -99,18 +146,22 @@ class Position:
     leader : seat (0..3 or name) that led the current trick, or leads next when ``table`` is empty.
     table : the cards already played to the current trick, in play order (at most 3).
     ruleset : ``"feskot"``, ``"tekka"`` (standard rules) or ``"satat"``.
+    won : tricks already won in the deal, ``(team A, team B)``; every answer adds them.
 
-    Bad input raises ``CardError``, ``SeatError``, ``OptionError`` or ``IllegalAction`` (a table card that
-    broke the follow rule) with one line. ``to_move`` is the seat whose turn it is and ``n_left`` the
-    number of tricks left, the current one included.
+    Bad input raises ``CardError``, ``SeatError``, ``OptionError`` or ``IllegalAction`` (a Feskot/Tekka
+    table card that broke the follow rule; in Satat it is a Renonce and stands) with one line.
+    ``to_move`` is the seat whose turn it is, ``side`` its team (0 = A, 1 = B), ``n_left`` the number of
+    tricks left (the current one included) and ``ruleset`` the trick rules' name.
     """
 
     __slots__ = (
         "hands",
         "trump",
         "variant",
+        "ruleset",
         "leader",
         "table",
+        "won",
         "to_move",
         "pos",
         "lead",
@@ -121,10 +172,13 @@ class Position:
         "n_left",
     )
 
-    def __init__(self, hands, trump, leader, table=(), ruleset: str = "feskot"):
+    def __init__(self, hands, trump, leader, table=(), ruleset: str = "feskot", won=(0, 0)):
         self.variant = _variant(ruleset)
+        self.ruleset = str(ruleset).strip().lower()
         if isinstance(hands, dict):
             hands = [hands.get(s, hands.get(s[0].upper())) for s in SEATS]
+        if isinstance(hands, (str, bytes)) or not isinstance(hands, Iterable):
+            raise CardError(f"a position needs four hands (bottom, right, top, left), not {shorten(repr(hands))}")
         hands = list(hands)
         if len(hands) != 4:
             raise CardError(f"a position needs four hands (bottom, right, top, left), not {len(hands)}")
@@ -147,17 +201,16 @@ class Position:
             seen |= m
         for c in table_cards:
             if not 0 <= c < 52:
-                raise CardError(f"no card has index {c}")
+                raise CardError(f"no card has index {shorten(str(c))}")
             if seen >> c & 1:
                 raise CardError(f"duplicate card {card_name(c)} (on the table and in a hand, or twice on the table)")
             seen |= 1 << c
         self.table = tuple(table_cards)
-        step = (lambda s: (s + 3) % 4) if self.variant == K.SATAT else (lambda s: (s + 1) % 4)
         played = []
         seat = self.leader
         for _ in table_cards:
             played.append(seat)
-            seat = step(seat)
+            seat = int(K.next_seat(seat, self.variant))
         self.to_move = seat
         sizes = [m.bit_count() for m in self.hands]
         n = sizes[self.to_move]
@@ -173,6 +226,16 @@ class Position:
                     f" ({', '.join(f'{SEATS[i]} {sizes[i]}' for i in range(4))}"
                     f"{', table ' + str(len(table_cards)) if table_cards else ''})"
                 )
+        if (
+            isinstance(won, (str, bytes))
+            or not isinstance(won, Sequence)
+            or len(won) != 2
+            or not all(isinstance(w, (int, np.integer)) and not isinstance(w, bool) and w >= 0 for w in won)
+        ):
+            raise OptionError(f"won must be two tricks counts (team A, team B), not {shorten(repr(won))}")
+        self.won = (int(won[0]), int(won[1]))
+        if sum(self.won) + n > 13:
+            raise OptionError(f"{self.won[0]} + {self.won[1]} tricks won and {n} left make more than 13")
         # replay the table: legality and who is winning
         self.pos = len(table_cards)
         self.lead, self.win_seat, self.win_str = -1, -1, -1
@@ -182,7 +245,7 @@ class Position:
             hand_before = self.hands[s] | (1 << c)
             if i == 0:
                 self.lead = int(K.lead_suit_of(c, self.trump, self.variant))
-            else:
+            elif self.variant != K.SATAT:  # a Satat card that does not follow is a Renonce: it stands
                 legal = int(K.legal_mask(np.uint64(hand_before), i, self.lead, self.variant))
                 if not legal >> c & 1:
                     raise IllegalAction(
@@ -195,10 +258,82 @@ class Position:
         self.rem = seen
         self.n_left = n
 
+    @property
+    def side(self) -> int:
+        """The team to move: 0 = A (bottom, top), 1 = B (right, left)."""
+        return self.to_move & 1
+
     def legal_cards(self) -> list[int]:
         """The cards the seat to move may play."""
         hand = self.hands[self.to_move]
         return cards_of(int(K.legal_mask(np.uint64(hand), self.pos, self.lead, self.variant)))
+
+    def __repr__(self) -> str:
+        hands = ", ".join(f"{SEATS[s]}={' '.join(card_name(c) for c in cards_of(h))!r}" for s, h in enumerate(self.hands))
+        table = " ".join(card_name(c) for c in self.table)
+        trump = "NT" if self.trump == K.NO_TRUMP else "CDHS"[self.trump]
+        return (
+            f"Position({self.ruleset}, trump {trump}, {SEATS[self.leader]} led [{table}], "
+            f"{SEATS[self.to_move]} to move, won {self.won}, {hands})"
+        )
+
+    # --- from a game state or a record -------------------------------------------------------------
+    @classmethod
+    def from_state(cls, state) -> Position:
+        """The position of a Feskot, Tekka or Satat ``State`` during its play (or after it, while cards
+        are left): current hands, Prime/Troupe, the current trick's cards and the tricks won so far.
+
+        Raises ``OptionError`` with one line for another ruleset, a state before Prime/Troupe is chosen,
+        a Satat round ended by an accusation (its last trick counts for nobody) or no cards left."""
+        name = getattr(getattr(state, "game", None), "name", None)
+        if not isinstance(state, State) or name not in RULESETS:
+            what = f"a {name} state" if isinstance(name, str) else shorten(repr(state))
+            raise OptionError(f"the double-dummy solver takes feskot, tekka and satat states, not {what}")
+        variant = RULESETS[name]
+        hands = [state.hand(s) for s in range(4)]
+        if name == "satat":
+            trump = state.troupe
+            if trump is not None:
+                public = state.observation(state.caller).public
+                if public.get("accusation"):
+                    raise OptionError("the round ended with an accusation: its last trick counts for nobody")
+                won = tuple(int(w) for w in public["won"])
+                current = [(int(s), int(c)) for s, c in state.table()]
+                fallback = state.current_player()
+        else:
+            trump = state.prime
+            if trump is not None:
+                tricks = [[(int(s), int(c)) for s, c, _ in t] for t in state.tricks()]
+                complete = [t for t in tricks if len(t) == 4]
+                current = tricks[-1] if tricks and len(tricks[-1]) < 4 else []
+                counts = [0, 0]
+                for t in complete:
+                    counts[_winner(t, trump, variant) & 1] += 1
+                won = tuple(counts)
+                if complete:
+                    fallback = _winner(complete[-1], trump, variant)
+                elif state.phase() == "raise":  # a raise before trick 1: the declarer is about to lead
+                    fallback = state.contract()["declarer"]
+                else:
+                    fallback = state.current_player()
+        if trump is None:
+            chosen = "Troupe" if name == "satat" else "Prime"
+            raise OptionError(f"no position before the play: {chosen} is not chosen yet (phase {state.phase()!r})")
+        if len(current) == 4:  # a complete trick still on the table (Satat): its winner leads next
+            leader, table = _winner(current, trump, variant), ()
+        elif current:
+            leader, table = current[0][0], tuple(c for _, c in current)
+        else:
+            leader, table = fallback, ()
+        if not any(hands):
+            raise OptionError("the deal is over: no cards left to play")
+        return cls(hands, trump, leader, table, name, won)
+
+    @classmethod
+    def from_record(cls, record: dict, trick: int = 1, play: int = 0) -> Position:
+        """The position of a deal record just before card ``play + 1`` of trick ``trick`` (1-based; ``play``
+        = cards of that trick already on the table, 0..3) is played; see :func:`state_at`."""
+        return cls.from_state(state_at(record, trick, play))
 
     def _args(self):
         return (
@@ -215,10 +350,68 @@ class Position:
         )
 
 
+def _cards_played(state) -> int:
+    return 52 - sum(state.hand(s).bit_count() for s in range(4))
+
+
+def state_at(record: dict, trick: int | None = None, play: int = 0) -> State:
+    """A record's deal (``records.md``; ruleset feskot, tekka or satat, with the record's ``options``)
+    replayed with the rules: up to the first card of the play when ``trick`` is None (every call, Prime or
+    Troupe choice, redeal and exchange before it applied, as far as the record goes), else up to just
+    before card ``play + 1`` of trick ``trick`` (1-based; ``play`` 0..3 cards of that trick already on the
+    table). Actions that follow the last card wanted (a Satat collect or accusation, a Tekka raise) are
+    not applied. Raises ``RecordError`` with one line when the record is unusable or stops earlier."""
+    if not isinstance(record, dict):
+        raise RecordError(f"a record must be a JSON object, not {type(record).__name__}")
+    if trick is None:
+        target = 0
+    else:
+        for what, v, lo, hi in (("trick", trick, 1, 13), ("play", play, 0, 3)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= v <= hi:
+                raise OptionError(f"{what} must be an integer {lo}..{hi}, not {shorten(repr(v))}")
+        target = 4 * (int(trick) - 1) + int(play)
+    ruleset = record.get("ruleset")
+    if not isinstance(ruleset, str):
+        raise RecordError("missing field 'ruleset'" if ruleset is None else "field 'ruleset' must be text")
+    if ruleset.strip().lower() not in RULESETS:
+        raise RecordError(f"the double-dummy solver handles feskot, tekka and satat, not {shorten(repr(ruleset))}")
+    options = record.get("options", {})
+    if not isinstance(options, dict):
+        raise RecordError(f"field 'options' must be an object, not {type(options).__name__}")
+    try:
+        game = get_game(ruleset, **options)
+    except OptionError as exc:
+        raise RecordError(f"field 'options': {exc}") from None
+    state, actions = game.from_record(record)
+    played = 0
+    for text in actions:
+        if played == target and (state.is_terminal() or state.phase() in ("play", "collect")):
+            break
+        if state.is_terminal():
+            break
+        try:
+            state.apply_action(state.string_to_action(text))
+        except TekkasimError as exc:
+            raise RecordError(f"{state.where()}: {shorten(repr(text))}: {exc}") from None
+        played = _cards_played(state)
+    if played < target:
+        t, c = divmod(played, 4)
+        end = f"after {t} trick{'s' * (t != 1)}" + (f" and {c} card{'s' * (c != 1)}" if c else "")
+        if getattr(state, "accusation", lambda: None)():
+            end += " (an accusation ended the round)"
+        want = f"trick {trick}" + (f", play {play + 1}" if play else "")
+        raise RecordError(f"the record stops {end}: no {want}")
+    return state
+
+
 class Solver:
     """A double-dummy solver with its own transposition table (reused across solves: entries describe
     positions by suit lengths and relevant cards only, so they stay valid from one deal to the next).
     One solver per thread or process: the kernels write into its arrays.
+
+    Every query takes ``where``: a :class:`Position`, a Feskot/Tekka/Satat ``State`` (read with
+    :meth:`Position.from_state`), or hands followed by ``trump``, ``leader`` and optionally ``table`` and
+    ``ruleset`` (as for :class:`Position`).
 
     Parameters
     ----------
@@ -228,7 +421,7 @@ class Solver:
 
     def __init__(self, tt_bits: int = DEFAULT_TT_BITS):
         if not isinstance(tt_bits, int) or not 10 <= tt_bits <= 28:
-            raise OptionError(f"tt_bits must be an integer in 10..28, not {tt_bits!r}")
+            raise OptionError(f"tt_bits must be an integer in 10..28, not {shorten(repr(tt_bits))}")
         self.state = K.state_new(tt_bits)
         self.st = self.state[: K.TT_OFF]  # a view: hands and counters
         self.moves = K.moves_new()
@@ -236,10 +429,16 @@ class Solver:
         self.out = np.zeros(52, dtype=np.int64)
 
     @staticmethod
-    def position(hands, trump, leader, table=(), ruleset: str = "feskot") -> Position:
-        """Validate a position (see the module docstring); raises ``CardError``/``SeatError``/``OptionError``/
-        ``IllegalAction`` with one line on bad input."""
-        return Position(hands, trump, leader, table, ruleset)
+    def position(where, trump=None, leader=None, table=(), ruleset: str = "feskot") -> Position:
+        """``where`` as a validated :class:`Position` (see the class docstring); raises ``CardError``/
+        ``SeatError``/``OptionError``/``IllegalAction`` with one line on bad input."""
+        if isinstance(where, Position):
+            return where
+        if isinstance(where, State):
+            return Position.from_state(where)
+        if trump is None or leader is None:
+            raise OptionError("give a Position, a feskot/tekka/satat State, or four hands with trump and leader")
+        return Position(where, trump, leader, table, ruleset)
 
     def _load(self, p: Position) -> None:
         # Table entries are true of any position they match, but those of another deal seldom match
@@ -260,62 +459,80 @@ class Solver:
         """Nodes searched by the last call."""
         return int(self.st[4])
 
-    def _team_a_to_side(self, p: Position, team_a: int) -> int:
-        return team_a if p.to_move % 2 == 0 else p.n_left - team_a
+    @staticmethod
+    def _side(p: Position, side) -> int:
+        if side is None:
+            return p.side
+        if isinstance(side, str) and side.strip().upper() in ("A", "B"):
+            return "AB".index(side.strip().upper())
+        return parse_seat(side) & 1
 
-    def solve(self, hands, trump, leader, table=(), ruleset: str = "feskot") -> int:
-        """Tricks the side to move takes with perfect play among the tricks left (current one included)."""
-        p = hands if isinstance(hands, Position) else self.position(hands, trump, leader, table, ruleset)
+    @staticmethod
+    def _in_deal(p: Position, team_a_left: int, side: int) -> int:
+        """Tricks of ``side`` in the deal from team A's tricks among those left."""
+        return p.won[side] + (team_a_left if side == 0 else p.n_left - team_a_left)
+
+    def solve(self, where, trump=None, leader=None, table=(), ruleset: str = "feskot", *, side=None) -> int:
+        """The tricks ``side`` (default: the side to move) takes in the deal with perfect play from here:
+        those already won plus those it takes among the tricks left (current one included)."""
+        p = self.position(where, trump, leader, table, ruleset)
         self._load(p)
         v = K.solve_exact(self.state, self.moves, *p._args())
-        return self._team_a_to_side(p, int(v))
+        return self._in_deal(p, int(v), self._side(p, side))
 
-    def can_reach(self, hands, trump, leader, target: int, table=(), ruleset: str = "feskot") -> bool:
-        """Whether the side to move can take at least ``target`` of the tricks left (zero-window search)."""
-        p = hands if isinstance(hands, Position) else self.position(hands, trump, leader, table, ruleset)
+    def can_reach(self, where, target: int, side=None) -> bool:
+        """Whether ``side`` (default: the side to move) can still take at least ``target`` tricks in the
+        deal, those already won included, against perfect defence (one zero-window search)."""
+        p = self.position(where)
         if not isinstance(target, (int, np.integer)) or isinstance(target, bool):
-            raise OptionError(f"target must be an integer, not {target!r}")
-        target = int(target)
+            raise OptionError(f"target must be an integer, not {shorten(repr(target))}")
+        s = self._side(p, side)
+        need = int(target) - p.won[s]  # among the tricks left
+        if need <= 0:
+            return True
+        if need > p.n_left:
+            return False
         self._load(p)
         args = p._args()
-        if p.to_move % 2 == 0:
-            return bool(K.search(self.state, self.moves, *args, target) & K.RESULT)
-        # the side to move reaches target  <=>  team A cannot reach n_left - target + 1
-        return not bool(K.search(self.state, self.moves, *args, p.n_left - target + 1) & K.RESULT)
+        if s == 0:
+            return bool(K.search(self.state, self.moves, *args, need) & K.RESULT)
+        # team B takes `need`  <=>  team A cannot take n_left - need + 1
+        return not bool(K.search(self.state, self.moves, *args, p.n_left - need + 1) & K.RESULT)
 
-    def card_values(self, hands, trump, leader, table=(), ruleset: str = "feskot") -> dict[int, int]:
-        """For each legal card of the seat to move: the tricks its side takes (among the tricks left,
-        current one included) if it plays that card and everyone plays perfectly afterwards."""
-        p = hands if isinstance(hands, Position) else self.position(hands, trump, leader, table, ruleset)
+    def card_values(self, where, trump=None, leader=None, table=(), ruleset: str = "feskot") -> dict[int, int]:
+        """For each legal card (0..51, signals aside) of the seat to move: the tricks its side takes in
+        the deal (won ones included) if it plays that card and everyone plays perfectly afterwards."""
+        p = self.position(where, trump, leader, table, ruleset)
         self._load(p)
         K.card_values(self.state, self.moves, *p._args(), self.out)
-        return {c: self._team_a_to_side(p, int(v)) for c, v in enumerate(self.out) if v >= 0}
+        return {c: self._in_deal(p, int(v), p.side) for c, v in enumerate(self.out) if v >= 0}
 
 
 _default_solver: Solver | None = None
 
 
 def default_solver() -> Solver:
-    """A process-wide solver (created on first use)."""
+    """A process-wide solver (created on first use; its table, 32 MB, is reused by every call)."""
     global _default_solver
     if _default_solver is None:
         _default_solver = Solver()
     return _default_solver
 
 
-def solve(hands, trump, leader, table: Sequence = (), ruleset: str = "feskot") -> int:
-    """Tricks the side to move takes with perfect play (see :meth:`Solver.solve`)."""
-    return default_solver().solve(hands, trump, leader, table, ruleset)
+def solve(where, trump=None, leader=None, table: Sequence = (), ruleset: str = "feskot", *, side=None) -> int:
+    """Tricks of ``side`` (default: the side to move) in the deal with perfect play (:meth:`Solver.solve`)."""
+    return default_solver().solve(where, trump, leader, table, ruleset, side=side)
 
 
-def can_reach(hands, trump, leader, target: int, table: Sequence = (), ruleset: str = "feskot") -> bool:
-    """Whether the side to move can take ``target`` of the tricks left (see :meth:`Solver.can_reach`)."""
-    return default_solver().can_reach(hands, trump, leader, target, table, ruleset)
+def can_reach(where, target: int, side=None) -> bool:
+    """Whether ``side`` (default: the side to move) can still take ``target`` tricks in the deal
+    (:meth:`Solver.can_reach`)."""
+    return default_solver().can_reach(where, target, side)
 
 
-def card_values(hands, trump, leader, table: Sequence = (), ruleset: str = "feskot") -> dict[int, int]:
-    """Per legal card, the tricks of the side to move (see :meth:`Solver.card_values`)."""
-    return default_solver().card_values(hands, trump, leader, table, ruleset)
+def card_values(where, trump=None, leader=None, table: Sequence = (), ruleset: str = "feskot") -> dict[int, int]:
+    """Per legal card, the tricks of the side to move in the deal (:meth:`Solver.card_values`)."""
+    return default_solver().card_values(where, trump, leader, table, ruleset)
 
 
 def trick_table(
@@ -325,14 +542,31 @@ def trick_table(
     leaders: Iterable = (0, 1, 2, 3),
     solver: Solver | None = None,
 ) -> dict[int, dict[int, int]]:
-    """``{trump: {leader: tricks of the leader's side}}`` for full hands (a trick boundary)."""
+    """``{trump: {leader: tricks of the leader's side among the cards left}}`` for hands at a trick
+    boundary (equal sizes): four hands, or a Feskot/Tekka/Satat State (its current hands and ruleset; its
+    own trump and leader play no part). Tricks already won are not counted here."""
+    if isinstance(hands, State):
+        name = getattr(hands.game, "name", None)
+        if name not in RULESETS:
+            raise OptionError(f"the double-dummy solver takes feskot, tekka and satat states, not a {name} state")
+        ruleset, hands = name, [hands.hand(s) for s in range(4)]
     sv = solver or default_solver()
     out: dict[int, dict[int, int]] = {}
     for t in trumps:
         out[int(t)] = {}
         for seat in leaders:
-            out[int(t)][int(seat)] = sv.solve(hands, t, seat, (), ruleset)
+            p = Position(hands, t, seat, (), ruleset)
+            out[int(t)][int(seat)] = sv.solve(p)
     return out
 
 
-__all__ = ["Position", "Solver", "can_reach", "card_values", "default_solver", "solve", "trick_table"]
+__all__ = [
+    "Position",
+    "Solver",
+    "can_reach",
+    "card_values",
+    "default_solver",
+    "solve",
+    "state_at",
+    "trick_table",
+]
