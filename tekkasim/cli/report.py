@@ -1,0 +1,30 @@
+"""``tekkasim report DIR``: Elo table and crosstable of a stored run; ``--json`` (runs.md), ``--plots``."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+
+@click.command("report")
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="The runs.md report JSON.")
+@click.option("--plots", "plots", default=None, type=click.Path(file_okay=False),
+              help="Write PNGs (Elo ladder, heatmap, margins) and summary.md here.")
+@click.option("--anchor", default=None, help="The bot rated 0 [RANDOM if it played, else the first].")
+@click.option("--bootstrap", type=click.IntRange(min=0), default=200, show_default=True,
+              help="Bootstrap resamples of the boards (0: likelihood intervals only).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+def report(directory, as_json, plots, anchor, bootstrap, seed):
+    """Rate the bots of a stored tournament run and print the tables."""
+    from ..tournament.report import build_report, pairing_margins, render_text, write_plots
+
+    data = build_report(directory, anchor=anchor, bootstrap=bootstrap, seed=seed)
+    if as_json:
+        click.echo(json.dumps(data, indent=1))
+    else:
+        click.echo(render_text(data))
+    if plots:
+        paths = write_plots(data, plots, pairing_margins(directory))
+        click.echo(f"plots and summary: {', '.join(str(p) for p in paths)}", err=as_json)

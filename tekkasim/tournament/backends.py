@@ -1,0 +1,203 @@
+"""Where blocks of boards are played: local worker processes watched by the runner, or a Dask cluster.
+
+Local backend: ``multiprocess`` processes (forked, so a bot defined in a script or notebook reaches them,
+and the kernels the parent has loaded need no compiling), one pipe each. The parent hands each idle
+worker one block at a time and waits on the pipes and the processes' sentinels together, so a worker
+that dies or is killed is noticed at once: its block goes back to the queue and a new worker takes its
+place (a plain pool would wait forever). Workers send a heartbeat (board, table) at most every half
+second; a worker with no heartbeat for ``timeout`` seconds is taken to hang and stops the run.
+
+Dask backend: the same ``play_block`` calls as futures on a ``dask.distributed`` cluster (a local one
+when no scheduler address is given); Dask itself re-runs the tasks of a lost worker.
+
+Either way the parent is the only writer: ``on_rows(block, rows)`` is called in the parent.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import deque
+from collections.abc import Callable
+
+from ..errors import BotError, TekkasimError
+from .config import TournamentError
+from .play import Job, play_block
+
+Block = tuple[int, int, int]
+MAX_DEATHS_PER_BLOCK = 3
+
+
+def _worker_main(job: Job, conn) -> None:
+    last = [0.0]
+
+    def beat(board: int, table: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= 0.5:
+            last[0] = now
+            conn.send(("beat", board, table))
+
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg is None:
+            return
+        block_id, block = msg
+        try:
+            rows = play_block(job, block, beat)
+        except TekkasimError as exc:
+            conn.send(("error", type(exc).__name__, str(exc)))
+            continue
+        except Exception as exc:  # a bug in a bot outside decide(), or in the engine: still one line
+            conn.send(("error", "TournamentError", f"worker failed on pairing {block[0]}, boards {block[1]}.."
+                       f"{block[2] - 1}: {type(exc).__name__}: {exc}"))
+            continue
+        conn.send(("rows", block_id, rows))
+
+
+class _Worker:
+    def __init__(self, ctx, job: Job):
+        parent, child = ctx.Pipe(duplex=True)
+        self.conn = parent
+        self.proc = ctx.Process(target=_worker_main, args=(job, child), daemon=True)
+        self.proc.start()
+        child.close()
+        self.block: tuple[int, Block] | None = None
+        self.beat = time.monotonic()
+        self.where = ""
+
+    def stop(self, kill: bool = False) -> None:
+        if self.proc.is_alive():
+            if kill:
+                self.proc.kill()
+            else:
+                try:
+                    self.conn.send(None)
+                except OSError:
+                    pass
+        self.proc.join(timeout=2 if not kill else 5)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join(timeout=5)
+        self.conn.close()
+
+
+def run_local(job: Job, blocks: list[Block], workers: int, on_rows: Callable, timeout: float,
+              describe: Callable[[Block, int, int], str]) -> dict:
+    """Play ``blocks`` on ``workers`` local processes; ``on_rows(block, rows)`` in this process as each
+    block completes. Returns counters (``restarts``)."""
+    import multiprocess
+    from multiprocess.connection import wait
+
+    ctx = multiprocess.get_context("fork")
+    queue: deque[tuple[int, Block]] = deque(enumerate(blocks))
+    deaths: dict[int, int] = {}
+    pool = [_Worker(ctx, job) for _ in range(min(workers, len(blocks)))]
+    restarts = 0
+    try:
+        while queue or any(w.block is not None for w in pool):
+            for w in pool:
+                if w.block is None and queue:
+                    w.block = queue.popleft()
+                    w.beat = time.monotonic()
+                    w.where = describe(w.block[1], w.block[1][1], 0)
+                    w.conn.send(w.block)
+            busy = [w for w in pool if w.block is not None]
+            ready = set(wait([w.conn for w in busy] + [w.proc.sentinel for w in pool], timeout=0.5))
+            for i, w in enumerate(list(pool)):
+                dead = w.proc.sentinel in ready
+                if w.conn in ready or dead:
+                    try:
+                        while w.conn.poll():
+                            _handle(w, w.conn.recv(), on_rows, describe)
+                    except (EOFError, OSError):
+                        dead = True
+                if dead or not w.proc.is_alive():
+                    if w.block is not None:  # its block goes back to the front of the queue
+                        n = deaths[w.block[0]] = deaths.get(w.block[0], 0) + 1
+                        if n >= MAX_DEATHS_PER_BLOCK:
+                            raise TournamentError(f"a worker died {n} times on {w.where} "
+                                                  f"(exit code {w.proc.exitcode}); stored results are kept")
+                        queue.appendleft(w.block)
+                    w.block = None
+                    w.stop(kill=True)
+                    pool[i] = _Worker(ctx, job)
+                    restarts += 1
+            now = time.monotonic()
+            for w in pool:
+                if w.block is not None and now - w.beat > timeout:
+                    raise TournamentError(f"watchdog: no progress for {timeout:g} s at {w.where} (a bot hangs?); "
+                                          "stored results are kept, rerun to resume")
+    finally:
+        for w in pool:
+            w.stop(kill=True)
+    return {"restarts": restarts}
+
+
+def _handle(w: _Worker, msg: tuple, on_rows: Callable, describe: Callable) -> None:
+    kind = msg[0]
+    if kind == "beat":
+        w.beat = time.monotonic()
+        w.where = describe(w.block[1], msg[1], msg[2])
+    elif kind == "rows":
+        block = w.block
+        w.block = None
+        on_rows(block[1], msg[2])
+    elif kind == "error":
+        cls = BotError if msg[1] == "BotError" else TournamentError
+        raise cls(msg[2])
+
+
+def run_dask(job: Job, blocks: list[Block], workers: int, scheduler: str | None, on_rows: Callable,
+             timeout: float) -> dict:
+    """Play ``blocks`` as futures on a Dask cluster (``scheduler`` address, or a local cluster)."""
+    try:
+        from dask.distributed import Client, LocalCluster, wait
+    except ImportError:
+        raise TournamentError("the dask backend needs dask.distributed: pip install 'tekkasim[dask]'") from None
+    cluster = None
+    try:
+        if scheduler:
+            try:
+                client = Client(scheduler, timeout=5)
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise TournamentError(f"cannot reach the Dask scheduler at {scheduler!r}: "
+                                      f"{str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__}") from None
+        else:
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                   dashboard_address=None, silence_logs=50)
+            client = Client(cluster)
+        try:
+            job_f = client.scatter(job, broadcast=True)
+            futures = {client.submit(play_block, job_f, b, pure=False): b for b in blocks}
+            pending = set(futures)
+            while pending:
+                done, pending = wait(pending, timeout=timeout, return_when="FIRST_COMPLETED")
+                if not done:
+                    client.cancel(list(pending))
+                    raise TournamentError(f"watchdog: no block finished for {timeout:g} s on the Dask cluster "
+                                          "(a bot hangs?); stored results are kept, rerun to resume")
+                for fut in sorted(done, key=lambda f: futures[f]):
+                    try:
+                        rows = fut.result()
+                    except TekkasimError:
+                        client.cancel(list(pending))
+                        raise
+                    on_rows(futures[fut], rows)
+        finally:
+            client.close()
+    except TimeoutError:  # dask's own wait() raises it when nothing finished in time
+        raise TournamentError(f"watchdog: no block finished for {timeout:g} s on the Dask cluster") from None
+    finally:
+        if cluster is not None:
+            cluster.close()
+    return {"restarts": 0}
+
+
+def default_workers() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1

@@ -1,0 +1,220 @@
+"""What a tournament is: ruleset and options, teams, schedule, unit, boards and seed.
+
+A :class:`Config` is built from flags and an optional TOML file (flags override the file), checked once
+(unknown bot or ruleset, bad schedule or unit, an option the ruleset lacks: one-line errors), and stored
+in the run's database. Its :meth:`Config.identity` is what must match for a rerun on the same DIR to
+resume it; how the work is spread (workers, backend, scheduler, block size) is not part of it, because
+the stored results do not depend on it.
+
+Teams: ``"GREEDY"`` is two copies of GREEDY; ``"GREEDY+RANDOM"`` is a mixed partnership (the first bot
+sits bottom or right, the second top or left). A bot is anything ``tekkasim.bots.get_bot`` takes: a name,
+``NAME:param=value,...``, or ``package.module:Name`` for a user's own bot.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import TekkasimError
+
+SCHEDULES = ("round-robin", "gauntlet")
+UNITS = ("deal", "match")
+BACKENDS = ("local", "dask")
+# keys a TOML file may hold; the same names as the command's flags (dashes or underscores)
+FILE_KEYS = ("ruleset", "bots", "boards", "seed", "unit", "schedule", "workers", "backend", "scheduler", "out",
+             "options", "block", "timeout", "anchor", "quiet")
+
+
+class TournamentError(TekkasimError):
+    """A tournament that cannot run as asked, or a run directory that cannot be used (one line)."""
+
+
+@dataclass(frozen=True)
+class Team:
+    """Two bots sharing a side: ``bots[0]`` sits bottom (or right), ``bots[1]`` top (or left)."""
+
+    bots: tuple[Any, Any]  # bot specs as given (text, or a Bot class/instance/function from Python)
+    labels: tuple[str, str]
+
+    @property
+    def name(self) -> str:
+        a, b = self.labels
+        return a if a == b else f"{a}+{b}"
+
+
+def split_bots(text: str) -> list[str]:
+    """``"GREEDY,TANA:mistake_rate=0.1,memory=2,RANDOM"`` -> three specs: a comma-separated piece with
+    ``=`` but no ``:`` continues the previous bot's parameters.
+
+    >>> split_bots("GREEDY, tana:mistake_rate=0.1,memory=2 ,RANDOM+GREEDY")
+    ['GREEDY', 'tana:mistake_rate=0.1,memory=2', 'RANDOM+GREEDY']
+    """
+    out: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if out and "=" in piece and ":" not in piece.split("=", 1)[0]:
+            out[-1] += "," + piece
+        else:
+            out.append(piece)
+    return out
+
+
+def make_team(spec: Any) -> Team:
+    """A team from ``"A"``, ``"A+B"``, a pair ``(A, B)``, or a bot object (two copies)."""
+    from ..bots import get_bot
+
+    if isinstance(spec, str):
+        parts = [p.strip() for p in spec.split("+")]
+        if len(parts) > 2 or not all(parts):
+            raise TournamentError(f"bad team {spec!r} (a bot, or two bots joined by '+')")
+    elif isinstance(spec, tuple | list):
+        parts = list(spec)
+        if len(parts) != 2:
+            raise TournamentError(f"a team is one bot or two, not {len(parts)}")
+    else:
+        parts = [spec]
+    if len(parts) == 1:
+        parts = parts * 2
+    labels = tuple(get_bot(p).label for p in parts)
+    return Team(tuple(parts), labels)  # type: ignore[arg-type]
+
+
+@dataclass
+class Config:
+    """Everything that defines a tournament's results, plus how to run it."""
+
+    ruleset: str = "feskot"
+    teams: list[Team] = field(default_factory=list)
+    boards: int = 100
+    seed: int = 1
+    unit: str = "deal"
+    schedule: str = "round-robin"
+    options: dict = field(default_factory=dict)
+    # how to run (not part of the identity)
+    workers: int = 0  # 0 = every core
+    backend: str = "local"
+    scheduler: str | None = None
+    block: int = 0  # boards per block; 0 = chosen from the work size
+    timeout: float = 300.0  # seconds without progress before the watchdog stops the run
+
+    @classmethod
+    def build(cls, **given: Any) -> Config:
+        """A checked configuration from keyword values (``None`` = not given: the default)."""
+        from ..rules import get_game
+        from ..rules.base import check_seed
+
+        values = {k: v for k, v in given.items() if v is not None}
+        bots = values.pop("bots", None)
+        if not bots:
+            raise TournamentError("no bots: give --bots A,B,... (two teams at least)")
+        if isinstance(bots, str):
+            bots = split_bots(bots)
+        teams = [make_team(b) for b in bots]
+        names = [t.name for t in teams]
+        dup = sorted({n for n in names if names.count(n) > 1})
+        if dup:
+            raise TournamentError(f"team {dup[0]} is listed twice")
+        if len(teams) < 2:
+            raise TournamentError(f"a tournament needs two teams at least, not {len(teams)}")
+        cfg = cls(teams=teams, **values)
+        game = get_game(cfg.ruleset, **dict(cfg.options))
+        cfg.ruleset = game.name
+        cfg.options = {k: v for k, v in game.options.items()}
+        for team in teams:
+            for bot in team.bots:
+                from ..bots import get_bot
+
+                b = get_bot(bot)
+                if not b.supports(game.name):
+                    raise TournamentError(f"bot {b.label} does not play {game.name}")
+        if cfg.unit not in UNITS:
+            raise TournamentError(f"bad unit {cfg.unit!r} (expected deal or match)")
+        if cfg.unit == "match" and game.name == "feskot":
+            raise TournamentError("feskot has no matches: --unit match is for tekka, satat and shengji")
+        if cfg.schedule not in SCHEDULES:
+            raise TournamentError(f"bad schedule {cfg.schedule!r} (expected round-robin or gauntlet)")
+        if cfg.backend not in BACKENDS:
+            raise TournamentError(f"bad backend {cfg.backend!r} (expected local or dask)")
+        if isinstance(cfg.boards, bool) or not isinstance(cfg.boards, int) or cfg.boards < 1:
+            raise TournamentError(f"--boards must be a positive integer, not {cfg.boards!r}")
+        try:
+            cfg.seed = check_seed(cfg.seed)
+            if cfg.seed + cfg.boards - 1 > 2**63 - 1:
+                raise TekkasimError("seed + boards exceeds 2**63-1")
+        except TekkasimError as exc:
+            raise TournamentError(str(exc)) from None
+        if not isinstance(cfg.workers, int) or cfg.workers < 0:
+            raise TournamentError(f"--workers must be 0 (every core) or more, not {cfg.workers!r}")
+        return cfg
+
+    def identity(self) -> dict:
+        """What the stored results depend on; a rerun on the same DIR must give the same."""
+        return {"ruleset": self.ruleset, "options": self.options, "unit": self.unit, "schedule": self.schedule,
+                "boards": self.boards, "seed": self.seed, "teams": [list(t.labels) for t in self.teams]}
+
+    def effective(self) -> dict:
+        """The whole configuration as TOML-able values (``--dump-config``)."""
+        out = {"ruleset": self.ruleset, "bots": [t.name for t in self.teams], "boards": self.boards,
+               "seed": self.seed, "unit": self.unit, "schedule": self.schedule, "workers": self.workers,
+               "backend": self.backend, "block": self.block, "timeout": self.timeout, "options": self.options}
+        if self.scheduler:
+            out["scheduler"] = self.scheduler
+        return out
+
+    def pairings(self) -> list[tuple[int, int]]:
+        """Team index pairs ``(x, y)`` in a fixed order: every pair once (round robin), or the first team
+        against each other (gauntlet)."""
+        n = len(self.teams)
+        if self.schedule == "gauntlet":
+            return [(0, j) for j in range(1, n)]
+        return [(i, j) for i in range(n) for j in range(i + 1, n)]
+
+
+def read_config_file(path: str | Path) -> dict:
+    """The keys of a TOML configuration file, normalized (dashes -> underscores); one-line errors."""
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise TournamentError(f"no such configuration file: {p}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TournamentError(f"cannot read {p}: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise TournamentError(f"{p} is not valid TOML: {exc}") from None
+    out = {}
+    for key, value in data.items():
+        k = key.replace("-", "_")
+        if k not in FILE_KEYS:
+            raise TournamentError(f"unknown key {key!r} in {p} (keys: {', '.join(FILE_KEYS)})")
+        out[k] = value
+    if "options" in out and not isinstance(out["options"], dict):
+        raise TournamentError(f"'options' in {p} must be a table of ruleset options")
+    return out
+
+
+def to_toml(values: dict) -> str:
+    """A flat TOML text of the effective configuration (strings, numbers, lists, one [options] table)."""
+    lines, options = [], values.get("options") or {}
+    for key, value in values.items():
+        if key != "options":
+            lines.append(f"{key} = {_toml_value(value)}")
+    if options:
+        lines.append("")
+        lines.append("[options]")
+        lines += [f"{k} = {_toml_value(v)}" for k, v in options.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return json.dumps(str(value))

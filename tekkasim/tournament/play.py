@@ -1,0 +1,232 @@
+"""Playing boards: one table of one board (a deal, or a whole match), and a block of boards for a worker.
+
+Duplicate seating (runs.md): at table 0 team X sits bottom/top (team A of the records) and team Y
+right/left; at table 1 the other way round. Both tables get the same deals: deal 0 of board i is dealt
+from the board seed ``S + i`` with the ruleset's default first seat / dealer, and deal ``j > 0`` of a match
+from ``mix_seed(board_seed, j)`` with the context the previous deal at that table leaves
+(``next_deal_context``), so the cards repeat at both tables as long as the match does.
+
+Every decision goes through ``tekkasim.bots.decide``, the seat to move's with the seed
+``mix_seed(deal_seed, table, decision_number)`` (the seed ``tekkasim.bots.compiled.play_boards`` uses, so a
+match-up of bots with compiled forms plays the same actions in the compiled loop as here) and an
+out-of-turn seat's with ``mix_seed(deal_seed, table, decision_number, seat)``: a table's play depends on
+nothing but the board, the table and the bots, so any split of the boards over workers gives the same
+results. Out-of-turn
+seats (Satat accusations) are asked first, in seat order, then the seat to move (as
+``tekkasim.simulate.step`` does).
+
+A stored table keeps every deal's seed, returns and actions (``payload``), so that its records can be
+rebuilt exactly by replaying the actions through the State API (:func:`replay_table`).
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass
+from typing import Any
+
+from ..bots import decide, get_bot, mix_seed
+from ..errors import BotError
+from ..rules import get_game
+from .config import Config, TournamentError
+
+MAX_MATCH_DEALS = 2000  # a match that has not ended by then is a bug in a ruleset or a bot that never scores
+SEAT_NAMES = ("bottom", "right", "top", "left")
+
+
+def deal_seed(board_seed: int, deal_no: int) -> int:
+    """The seed of deal ``deal_no`` of a board's match (deal 0 is the board seed itself)."""
+    return board_seed if deal_no == 0 else mix_seed(board_seed, deal_no)
+
+
+def seat_order(table: int) -> tuple[tuple[int, int], ...]:
+    """For each seat (bottom, right, top, left): (team, member), team 0 = X, 1 = Y."""
+    if table == 0:
+        return ((0, 0), (1, 0), (0, 1), (1, 1))
+    return ((1, 0), (0, 0), (1, 1), (0, 1))
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a worker needs to play any block of a tournament (small, picklable)."""
+
+    ruleset: str
+    options: dict
+    unit: str
+    seed: int
+    teams: tuple  # per team: (spec, spec) as given to get_bot
+    labels: tuple  # per team: (label, label)
+    pairings: tuple  # (x, y) team indices
+    use_compiled: bool = True  # play compiled match-ups in the bots' compiled loop (same results, faster)
+
+    @classmethod
+    def from_config(cls, cfg: Config, use_compiled: bool = True) -> Job:
+        return cls(cfg.ruleset, dict(cfg.options), cfg.unit, cfg.seed, tuple(t.bots for t in cfg.teams),
+                   tuple(t.labels for t in cfg.teams), tuple(cfg.pairings()), use_compiled)
+
+    def team_name(self, team: int) -> str:
+        a, b = self.labels[team]
+        return a if a == b else f"{a}+{b}"
+
+    def key(self) -> str:
+        return json.dumps([self.ruleset, self.options, self.unit, self.seed, self.labels, self.pairings,
+                           self.use_compiled],
+                          sort_keys=True, default=str)
+
+
+class _Context:
+    """A worker's game and bot objects for one job, built once per process."""
+
+    def __init__(self, job: Job):
+        self.job = job
+        self.game = get_game(job.ruleset, **job.options)
+        self.bots = [tuple(get_bot(s) for s in team) for team in job.teams]
+        self.compiled = _compiled_play_boards() if job.use_compiled and self.game.name in ("feskot", "tekka") else None
+
+
+_CACHE: dict[str, _Context] = {}
+
+
+def context(job: Job) -> _Context:
+    key = job.key()
+    ctx = _CACHE.get(key)
+    if ctx is None:
+        _CACHE.clear()
+        ctx = _CACHE[key] = _Context(job)
+    return ctx
+
+
+def _compiled_play_boards():
+    try:
+        from ..bots.compiled import play_boards
+    except ImportError:
+        return None
+    return play_boards
+
+
+def has_compiled_form(bot) -> bool:
+    try:
+        from ..bots.compiled import compiled_params
+    except ImportError:
+        return False
+    return compiled_params(bot) is not None
+
+
+def play_deal_state(state, bots, seed: int, table: int):
+    """Play ``state`` to its end with ``bots`` (one per seat); BotError names the bot and the decision."""
+    k = 0
+    while not state.is_terminal():
+        mover = state.current_player()
+        for seat in state.actors():
+            if seat != mover:
+                action = decide(bots[seat], state, seat, mix_seed(seed, table, k, seat))
+                if action is not None:
+                    state.apply_action(action)
+                    break
+        else:
+            state.apply_action(decide(bots[mover], state, mover, mix_seed(seed, table, k)))
+        k += 1
+    return state
+
+
+def play_table(ctx: _Context, pairing: int, board: int, table: int) -> tuple:
+    """One stored row: ``(pairing, board, table, x_return, y_return, deals, payload)``."""
+    job = ctx.job
+    x, y = job.pairings[pairing]
+    seats = [ctx.bots[(x, y)[team]][member] for team, member in seat_order(table)]
+    board_seed = job.seed + board
+    x_side = table  # team X is side A (0) at table 0, side B (1) at table 1
+    deals, context_kw = [], {}
+    for j in range(MAX_MATCH_DEALS):
+        seed = deal_seed(board_seed, j)
+        state = ctx.game.new_deal(seed, **context_kw)
+        try:
+            play_deal_state(state, seats, seed, table)
+        except BotError as exc:
+            raise BotError(f"{exc} at {job.team_name(x)} vs {job.team_name(y)}, board {board} (seed {board_seed})"
+                           f"{f', deal {j}' if job.unit == 'match' else ''}, table {table}") from None
+        ret = state.returns()
+        deals.append([seed, float(ret[0]), float(ret[1]), _jsonable(state.history())])
+        if job.unit == "deal":
+            totals = ret
+            break
+        winner = state.match_winner()
+        if winner is not None:
+            totals = (1.0, 0.0) if winner == 0 else (0.0, 1.0)
+            break
+        context_kw = state.next_deal_context()
+    else:
+        raise TournamentError(f"a match of {job.team_name(x)} vs {job.team_name(y)}, board {board}, table {table} "
+                              f"did not end within {MAX_MATCH_DEALS} deals")
+    payload = zlib.compress(json.dumps(deals, separators=(",", ":")).encode(), 6)
+    return (pairing, board, table, float(totals[x_side]), float(totals[1 - x_side]), len(deals), payload)
+
+
+def _jsonable(actions: list) -> list:
+    return [list(a) if isinstance(a, tuple) else int(a) for a in actions]
+
+
+def _compiled_rows(ctx: _Context, pairing: int, boards: range) -> list[tuple] | None:
+    """Rows of a whole block through the bots' compiled forms, when both teams are one bot each with a
+    compiled form and the unit is a deal; else None."""
+    job = ctx.job
+    if ctx.compiled is None or job.unit != "deal":
+        return None
+    x, y = job.pairings[pairing]
+    xb, yb = ctx.bots[x], ctx.bots[y]
+    if xb[0].label != xb[1].label or yb[0].label != yb[1].label:  # mixed partnerships play in Python
+        return None
+    if not (has_compiled_form(xb[0]) and has_compiled_form(yb[0])):
+        return None
+    import numpy as np
+
+    seeds = np.array([job.seed + b for b in boards], dtype=np.int64)
+    rows = []
+    for table in (0, 1):
+        out = ctx.compiled(ctx.game, xb[0], yb[0], seeds, table)
+        returns, actions = out["returns"], out["actions"]
+        for i, board in enumerate(boards):
+            acts = actions[i, : out["n_actions"][i]].tolist()
+            ra, rb = float(returns[i, 0]), float(returns[i, 1])
+            deals = [[int(seeds[i]), ra, rb, acts]]
+            payload = zlib.compress(json.dumps(deals, separators=(",", ":")).encode(), 6)
+            xr, yr = (ra, rb) if table == 0 else (rb, ra)
+            rows.append((pairing, board, table, xr, yr, 1, payload))
+    rows.sort(key=lambda r: (r[1], r[2]))
+    return rows
+
+
+def play_block(job: Job, block: tuple[int, int, int], progress=None) -> list[tuple]:
+    """Every table of boards ``start .. stop-1`` of one pairing: ``block = (pairing, start, stop)``.
+    ``progress(board, table)`` is called before each table (the watchdog's heartbeat)."""
+    ctx = context(job)
+    pairing, start, stop = block
+    rows = _compiled_rows(ctx, pairing, range(start, stop))
+    if rows is not None:
+        return rows
+    rows = []
+    for board in range(start, stop):
+        for table in (0, 1):
+            if progress is not None:
+                progress(board, table)
+            rows.append(play_table(ctx, pairing, board, table))
+    return rows
+
+
+def unpack(payload: bytes) -> list[list[Any]]:
+    """A stored table's deals: ``[[seed, return_a, return_b, actions], ...]``."""
+    return json.loads(zlib.decompress(payload))
+
+
+def replay_table(game, payload: bytes):
+    """The final states of a stored table's deals, rebuilt by replaying the stored actions."""
+    states, context_kw = [], {}
+    for seed, _ra, _rb, actions in unpack(payload):
+        state = game.new_deal(seed, **context_kw)
+        for a in actions:
+            state.apply_action(tuple(a) if isinstance(a, list) else a)
+        states.append(state)
+        if state.is_terminal() and state.match_winner() is None:
+            context_kw = state.next_deal_context()
+    return states

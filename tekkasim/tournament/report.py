@@ -1,0 +1,162 @@
+"""The report of a stored run: Elo table, crosstable, likelihood of superiority (runs.md JSON), a text
+rendering, and plots (Elo ladder with error bars, head-to-head heatmap, margin distributions) with a
+markdown summary linking them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..ratings import Pairs, RatingError, crosstable, fit_elo
+from .results import pair_rows, team_names
+from .storage import Store
+
+
+def build_report(directory: str | os.PathLike, anchor: str | None = None, bootstrap: int = 200,
+                 seed: int = 0) -> dict:
+    """runs.md's report JSON (plus ``los``, ``dispersion`` and bootstrap bounds ``boot_lo``/``boot_hi``)."""
+    with Store.read(directory) as store:
+        identity = store.identity
+        rows = store.results()
+    pairs = pair_rows(identity, rows)
+    if not pairs:
+        raise RatingError(f"{directory} holds no complete pair yet (run the tournament first)")
+    labels = [lab for team in identity["teams"] for lab in team]
+    bots = list(dict.fromkeys(labels))
+    if anchor is None:
+        anchor = "RANDOM" if "RANDOM" in bots else bots[0]
+    else:
+        match = [b for b in bots if b.upper() == anchor.upper()]
+        if not match:
+            raise RatingError(f"anchor {anchor!r} did not play (bots: {', '.join(bots)})")
+        anchor = match[0]
+    data = Pairs.from_rows([(r["x_bots"], r["y_bots"], r["board"], r["margin"]) for r in pairs], bots)
+    fit = fit_elo(data, anchor=anchor, bootstrap=bootstrap, seed=seed)
+    names = team_names(identity)
+    by_pairing: dict[tuple[str, str], list[float]] = {}
+    for r in pairs:
+        by_pairing.setdefault((r["x"], r["y"]), []).append(r["margin"])
+    order = {n: i for i, n in enumerate(names)}
+    cross = crosstable([(a, b, m) for (a, b), m in sorted(by_pairing.items(), key=lambda kv: (order[kv[0][0]],
+                                                                                             order[kv[0][1]]))])
+    table = sorted(fit.table(), key=lambda r: -r["elo"])
+    los = fit.los()
+    return {"ruleset": identity["ruleset"], "unit": identity["unit"], "boards": identity["boards"],
+            "pairs": len(pairs), "anchor": anchor, "bots": table, "crosstable": cross,
+            "los": {a: {b: float(los[i, j]) for j, b in enumerate(fit.bots) if j != i} for i, a in enumerate(fit.bots)},
+            "dispersion": fit.dispersion, "bootstrap": bootstrap, "options": identity["options"],
+            "complete": len(pairs) == len(set((r[0], r[1]) for r in rows)) and len(rows) == 2 * identity["boards"]
+            * len({r[0] for r in rows}) and len({r[0] for r in rows}) == _n_pairings(identity)}
+
+
+def _n_pairings(identity: dict) -> int:
+    n = len(identity["teams"])
+    return n - 1 if identity["schedule"] == "gauntlet" else n * (n - 1) // 2
+
+
+def render_text(report: dict) -> str:
+    """The Elo table and the crosstable as plain text."""
+    unit = "match" if report["unit"] == "match" else "deal"
+    lines = [f"{report['ruleset']}: {report['pairs']} pairs ({report['boards']} boards per pairing, one {unit} "
+             f"per table), anchor {report['anchor']} = 0"
+             + ("" if report.get("complete", True) else "  [run incomplete]"), ""]
+    boot = report["bots"] and "boot_lo" in report["bots"][0]
+    lines.append(f"{'bot':<28} {'Elo':>7} {'95% (likelihood)':>18}" + (f" {'95% (bootstrap)':>18}" if boot else "")
+                 + f" {'pairs':>6}")
+    for r in report["bots"]:
+        line = f"{r['name'][:28]:<28} {r['elo']:7.0f} {_iv(r['lo'], r['hi']):>18}"
+        if boot:
+            line += f" {_iv(r['boot_lo'], r['boot_hi']):>18}"
+        lines.append(line + f" {r['pairs']:>6}")
+    lines += ["", f"{'a':<20} {'b':<20} {'pairs':>6} {'W-D-L':>13} {'margin':>8} {'95%':>17}"]
+    for c in report["crosstable"]:
+        wdl = f"{c['wins']}-{c['draws']}-{c['losses']}"
+        iv = _iv(c["margin_lo"], c["margin_hi"], ".2f") if c["margin_lo"] is not None else "-"
+        lines.append(f"{c['a'][:20]:<20} {c['b'][:20]:<20} {c['pairs']:>6} {wdl:>13} {c['margin']:8.2f} {iv:>17}")
+    return "\n".join(lines)
+
+
+def _iv(lo: float, hi: float, fmt: str = ".0f") -> str:
+    return f"[{lo:{fmt}}, {hi:{fmt}}]"
+
+
+def write_plots(report: dict, directory: str | os.PathLike, margins: dict[tuple[str, str], list[float]]) -> list[Path]:
+    """PNGs of the Elo ladder, the head-to-head heatmap and the margin distributions, and ``summary.md``
+    linking them; returns the paths written."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+
+    bots = report["bots"][::-1]  # strongest at the top
+    fig, ax = plt.subplots(figsize=(7, 0.45 * len(bots) + 1.5))
+    y = np.arange(len(bots))
+    elo = np.array([b["elo"] for b in bots])
+    err = np.array([[b["elo"] - b["lo"] for b in bots], [b["hi"] - b["elo"] for b in bots]])
+    ax.errorbar(elo, y, xerr=err, fmt="o", capsize=4)
+    ax.set_yticks(y, [b["name"] for b in bots])
+    ax.axvline(0, color="grey", lw=0.8, ls=":")
+    ax.set_xlabel(f"Elo (anchor {report['anchor']} = 0), 95% intervals")
+    ax.set_title(f"{report['ruleset']}: Elo ladder ({report['pairs']} pairs)")
+    fig.tight_layout()
+    paths.append(_save(fig, out / "elo.png"))
+
+    teams = list(dict.fromkeys([c["a"] for c in report["crosstable"]] + [c["b"] for c in report["crosstable"]]))
+    idx = {t: i for i, t in enumerate(teams)}
+    grid = np.full((len(teams), len(teams)), np.nan)
+    for c in report["crosstable"]:
+        score = (c["wins"] + 0.5 * c["draws"]) / c["pairs"]
+        grid[idx[c["a"]], idx[c["b"]]] = score
+        grid[idx[c["b"]], idx[c["a"]]] = 1 - score
+    fig, ax = plt.subplots(figsize=(1.0 * len(teams) + 2.5, 0.8 * len(teams) + 2))
+    im = ax.imshow(grid, cmap="RdBu", vmin=0, vmax=1)
+    ax.set_xticks(range(len(teams)), teams, rotation=45, ha="right")
+    ax.set_yticks(range(len(teams)), teams)
+    for i in range(len(teams)):
+        for j in range(len(teams)):
+            if not np.isnan(grid[i, j]):
+                ax.text(j, i, f"{grid[i, j]:.2f}", ha="center", va="center", fontsize=8)
+    fig.colorbar(im, ax=ax, label="mean pair score of the row team")
+    ax.set_title("head to head")
+    fig.tight_layout()
+    paths.append(_save(fig, out / "heatmap.png"))
+
+    fig, ax = plt.subplots(figsize=(8, 0.5 * len(margins) + 1.5))
+    keys = list(margins)
+    ax.boxplot([margins[k] for k in keys], vert=False, showmeans=True)
+    ax.set_yticks(range(1, len(keys) + 1), [f"{a} vs {b}" for a, b in keys])
+    ax.axvline(0, color="grey", lw=0.8, ls=":")
+    ax.set_xlabel("margin per pair (first team's total over both tables minus the second's)")
+    ax.set_title("margin distributions")
+    fig.tight_layout()
+    paths.append(_save(fig, out / "margins.png"))
+
+    summary = out / "summary.md"
+    text = [f"# {report['ruleset']} tournament", "", "```", render_text(report), "```", "",
+            "![Elo ladder](elo.png)", "", "![head to head](heatmap.png)", "", "![margins](margins.png)", ""]
+    summary.write_text("\n".join(text), encoding="utf-8")
+    paths.append(summary)
+    return paths
+
+
+def _save(fig, path: Path) -> Path:
+    import matplotlib.pyplot as plt
+
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def pairing_margins(directory: str | os.PathLike) -> dict[tuple[str, str], list[float]]:
+    with Store.read(directory) as store:
+        identity, rows = store.identity, store.results()
+    out: dict[tuple[str, str], list[float]] = {}
+    for r in pair_rows(identity, rows):
+        out.setdefault((r["x"], r["y"]), []).append(r["margin"])
+    return out

@@ -1,0 +1,140 @@
+"""Reading a stored run: per-deal results as a pandas DataFrame (:func:`load_run`), the pairs of each
+pairing, deal records rebuilt by replay (:func:`iter_records`), and CSV / Parquet exports.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from .config import TournamentError
+from .play import SEAT_NAMES, replay_table, seat_order, unpack
+from .storage import Store
+
+
+def team_names(identity: dict) -> list[str]:
+    return [a if a == b else f"{a}+{b}" for a, b in identity["teams"]]
+
+
+def pairings(identity: dict) -> list[tuple[int, int]]:
+    n = len(identity["teams"])
+    if identity["schedule"] == "gauntlet":
+        return [(0, j) for j in range(1, n)]
+    return [(i, j) for i in range(n) for j in range(i + 1, n)]
+
+
+def seats(identity: dict, pairing: int, table: int) -> dict[str, str]:
+    """``{"bottom": label, "right": ..., "top": ..., "left": ...}`` at one table of a pairing."""
+    x, y = pairings(identity)[pairing]
+    teams = identity["teams"]
+    return {SEAT_NAMES[s]: teams[(x, y)[team]][member] for s, (team, member) in enumerate(seat_order(table))}
+
+
+def pair_rows(identity: dict, rows: list[tuple]) -> list[dict]:
+    """One dict per complete pair (both tables stored): pairing, board, x, y (team names), the teams'
+    bots, and X's margin over the two tables."""
+    names, pairs_ = team_names(identity), pairings(identity)
+    halves: dict[tuple[int, int], float] = {}
+    out = []
+    for p, board, _table, xr, yr, *_ in rows:
+        key = (p, board)
+        if key not in halves:
+            halves[key] = xr - yr
+            continue
+        x, y = pairs_[p]
+        out.append({"pairing": p, "board": board, "x": names[x], "y": names[y],
+                    "x_bots": tuple(identity["teams"][x]), "y_bots": tuple(identity["teams"][y]),
+                    "margin": halves.pop(key) + xr - yr})
+    return out
+
+
+def load_run(directory: str | os.PathLike):
+    """Every deal of a run as a pandas DataFrame, one row per deal played: ``pairing``, ``x``, ``y``,
+    ``board``, ``table``, ``deal_no``, ``seed``, ``return_a``, ``return_b`` (records' teams A and B),
+    ``x_return``, ``y_return`` (the same from the pairing's teams), the bots at ``bottom`` .. ``left``,
+    and ``table_x_return`` / ``table_y_return`` (the table's totals: the match result for ``--unit match``).
+
+    >>> load_run("no/such/dir")
+    Traceback (most recent call last):
+    ...
+    tekkasim.tournament.config.TournamentError: no run directory no/such/dir
+    """
+    import pandas as pd
+
+    with Store.read(directory) as store:
+        identity = store.identity
+        names, pairs_ = team_names(identity), pairings(identity)
+        records = []
+        for p, board, table, payload in store.payloads():
+            x, y = pairs_[p]
+            seat = seats(identity, p, table)
+            deals = unpack(payload)
+            tx = sum(d[1] if table == 0 else d[2] for d in deals)
+            for j, (seed, ra, rb, _actions) in enumerate(deals):
+                xr, yr = (ra, rb) if table == 0 else (rb, ra)
+                records.append((p, names[x], names[y], board, table, j, seed, ra, rb, xr, yr, *seat.values(), tx))
+        totals = {(r[0], r[1], r[2]): (r[3], r[4]) for r in store.results()}
+    cols = ["pairing", "x", "y", "board", "table", "deal_no", "seed", "return_a", "return_b", "x_return", "y_return",
+            *SEAT_NAMES, "_tx"]
+    frame = pd.DataFrame.from_records(records, columns=cols)
+    frame["table_x_return"] = [totals[(p, b, t)][0] for p, b, t in zip(frame.pairing, frame.board, frame.table,
+                                                                        strict=True)]
+    frame["table_y_return"] = [totals[(p, b, t)][1] for p, b, t in zip(frame.pairing, frame.board, frame.table,
+                                                                        strict=True)]
+    return frame.drop(columns="_tx")
+
+
+def iter_records(directory: str | os.PathLike) -> Iterator[dict]:
+    """Deal records (records.md) of every stored deal, rebuilt by replaying the stored actions, with
+    ``players``, ``bots``, ``seed``, ``board`` and, for ``--unit match``, ``match`` and ``deal_no``."""
+    from ..rules import get_game
+
+    with Store.read(directory) as store:
+        identity = store.identity
+        game = get_game(identity["ruleset"], **identity["options"])
+        names, pairs_ = team_names(identity), pairings(identity)
+        for p, board, table, payload in store.payloads():
+            x, y = pairs_[p]
+            players = seats(identity, p, table)
+            deals = unpack(payload)
+            for j, state in enumerate(replay_table(game, payload)):
+                record = state.to_record()
+                record["seed"] = deals[j][0]
+                record["players"] = dict(players)
+                record["bots"] = dict(players)
+                record["board"] = {"index": board, "table": table, "x": names[x], "y": names[y]}
+                if identity["unit"] == "match":
+                    record["match"] = f"{identity['ruleset']}-p{p}-b{board}-t{table}"
+                    record["deal_no"] = j
+                yield record
+
+
+def export_records(directory: str | os.PathLike, out: str | os.PathLike) -> int:
+    """Write every deal record of a run to ``out`` (``.jsonl`` or ``.jsonl.gz``); returns how many."""
+    from ..records import write_records
+
+    return write_records(out, iter_records(directory))
+
+
+def export_table(directory: str | os.PathLike, out: str | os.PathLike) -> int:
+    """Per-deal results (:func:`load_run`) as CSV, or Parquet when ``out`` ends in ``.parquet`` (needs
+    pyarrow). Written beside the target and renamed into place. Returns the number of rows."""
+    frame = load_run(directory)
+    target = Path(out)
+    tmp = target.with_name(f".{target.name}.part")
+    try:
+        if target.suffix == ".parquet":
+            try:
+                import pyarrow  # noqa: F401
+            except ImportError:
+                raise TournamentError("Parquet export needs pyarrow (pip install pyarrow); "
+                                      "use --csv FILE.csv") from None
+            frame.to_parquet(tmp, index=False)
+        else:
+            frame.to_csv(tmp, index=False)
+        os.replace(tmp, target)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return len(frame)
