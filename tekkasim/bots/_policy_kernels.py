@@ -101,7 +101,7 @@ def new_view():
     return v, m
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _seen_by(d, seat):
     """The seat's visible cards (Feskot before Prime: its first five), as ``_trick52`` defines them."""
     if d.info[k.I_RULESET] == k.FESKOT and d.info[k.I_PRIME] < 0:
@@ -112,7 +112,7 @@ def _seen_by(d, seat):
     return d.hand[seat]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def view_from_arrays(d, seat, cansig, v, m):
     """Fill the policy view of ``seat`` from the arrays of a deal (public fields and the seat's own hand)."""
     info = d.info
@@ -216,7 +216,7 @@ def _hcp(h, s):
             + 2 * ((x >> np.uint64(10)) & ONE) + ((x >> np.uint64(9)) & ONE))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lowest_card(h, trump):
     """The lowest card of ``h`` by rank, a non-Prime card before a Prime one of the same rank, then by suit."""
     best = -1
@@ -232,7 +232,7 @@ def _lowest_card(h, trump):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cheapest_winner(h, wpower, led, trump):
     """The card of ``h`` with the lowest power above ``wpower`` (-1 if none): a led-suit card before a
     Prime card, the lowest of each."""
@@ -249,7 +249,7 @@ def _cheapest_winner(h, wpower, led, trump):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _legal_cards(legal, n):
     x = ZERO
     for i in range(n):
@@ -261,13 +261,13 @@ def _legal_cards(legal, n):
 # --- hand evaluation ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _count_key(h, s):
     """GREEDY's (and ``evaluation=count``) suit order: length first, then high cards from the Ace down."""
     return _len(h, s) * 8192 + np.int64((h >> np.uint64(13 * s)) & np.uint64(0x1FFF))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _top_run(h, s):
     """How many of the suit's top cards (A, K, Q ...) ``h`` holds in an unbroken run."""
     n = 0
@@ -279,7 +279,7 @@ def _top_run(h, s):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def est_tricks(h, trump):
     """Tricks a hand expects to take itself with ``trump`` as Prime (bridge-style, in halves): Prime tricks
     from honours and length, side-suit quick tricks (AK 2, A 1, KQ 1, Kx 0.5, capped by length), and
@@ -318,7 +318,7 @@ def est_tricks(h, trump):
     return e
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sure_all(h, trump):
     """True when the hand takes all 13 tricks on its own lead with ``trump`` as Prime whatever the others
     hold: its top Prime run is at least as long as the Prime cards out (so drawing them loses nothing),
@@ -335,7 +335,7 @@ def sure_all(h, trump):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _best_suit(h, full):
     best = 0
     best_key = -1.0
@@ -352,7 +352,7 @@ def _best_suit(h, full):
 # --- knowledge ----------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def known_played(p, v, m):
     """The played cards the bot remembers: none; the current trick; plus the honours of earlier tricks;
     or every card (``memory`` none / trick / high / full)."""
@@ -368,38 +368,44 @@ def known_played(p, v, m):
     return x
 
 
-@njit(cache=True)
-def known_voids(p, v, out):
-    """Per seat the suits the bot believes it void in (``infer``): voids shown by not following (all of
-    them from ``memory`` high up, only the current trick's with ``memory`` trick), and with ``signals``
-    partner's and opponents' drops (honest signals are believed)."""
-    for s in range(4):
-        out[s] = 0
+@njit(cache=True, _nrt=False)
+def known_voids(p, v):
+    """Per seat the suits the bot believes it void in (``infer``), packed 4 bits a seat (bit ``4 * seat +
+    suit``): voids shown by not following (all of them from ``memory`` high up, only the current trick's
+    with ``memory`` trick), and with ``signals`` the drops sent (honest signals are believed)."""
+    out = 0
     if p[P_INFER] == 0.0 or p[P_MEMORY] < MEM_TRICK:
-        return
+        return out
     n = v[V_NPLAY]
     if p[P_MEMORY] >= MEM_HIGH:
         for s in range(4):
-            out[s] = v[V_VOIDS + s]
+            x = v[V_VOIDS + s]
             if p[P_SIGNALS] != 0.0:
-                out[s] |= v[V_DROPS + s]
+                x |= v[V_DROPS + s]
+            out |= x << (4 * s)
     if n > 0:
         led = v[V_TC] // 13
         lead = v[V_LEADER]
         for j in range(1, n):
             c = v[V_TC + j]
             if c // 13 != led:
-                out[(lead + j) & 3] |= 1 << led
+                out |= 1 << (4 * ((lead + j) & 3) + led)
         if p[P_SIGNALS] != 0.0:
             for j in range(n):
                 if v[V_TS + j] == k.DROP:
-                    out[(lead + j) & 3] |= 1 << (v[V_TC + j] // 13)
+                    out |= 1 << (4 * ((lead + j) & 3) + v[V_TC + j] // 13)
+    return out
+
+
+@njit(cache=True, inline="always")
+def _void(voids, seat, suit):
+    return (voids >> (4 * seat + suit)) & 1
 
 
 # --- decisions -----------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide(p, v, m, legal, n, rng):
     """The action of the bot with parameters ``p`` for the view ``(v, m)``, among the ``n`` sorted legal
     actions ``legal``; ``rng`` is advanced as documented in the module notes."""
@@ -428,7 +434,7 @@ def decide(p, v, m, legal, n, rng):
     return c + k.SIGNAL_MULT * _signal(p, v, m, c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _legal_has(legal, n, a):
     for i in range(n):
         if legal[i] == a:
@@ -436,7 +442,7 @@ def _legal_has(legal, n, a):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _call(p, v, m, legal, n, mode):
     """A Tekka call. GREEDY and ``evaluation=count``: a high-card count (A 4, K 3, Q 2, J 1) of 16 bids 8,
     each 3 more one more; never D13. ``full``: the team's expected tricks with the hand's best Prime, its
@@ -482,7 +488,7 @@ def _call(p, v, m, legal, n, mode):
     return k.CALL_BASE + k.PASS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sure_tricks(p, v, m):
     """Cards of the hand that win a trick whatever the others hold, as far as the bot knows: masters of
     Prime, and masters of side suits once no Prime can be out (every Prime card accounted for)."""
@@ -501,7 +507,7 @@ def _sure_tricks(p, v, m):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _raise_request(p, v, m, legal, n):
     """With ``raises``: the declarer asks for ``won + sure tricks`` when that beats the contract by one or
     more (D13 when it already holds every trick and every card left is sure)."""
@@ -519,7 +525,7 @@ def _raise_request(p, v, m, legal, n):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _answer_raise(p, v, m, mode):
     """Accept a raise only when the bot's own sure tricks already break it (D13: any sure trick);
     GREEDY and bots without ``raises`` always reject."""
@@ -535,7 +541,7 @@ def _answer_raise(p, v, m, mode):
     return k.ACCEPT if sure > left - need else k.REJECT
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _current_winner(v, trump):
     """(winning card, its seat) of the current trick so far."""
     n = v[V_NPLAY]
@@ -550,7 +556,7 @@ def _current_winner(v, trump):
     return best, (v[V_LEADER] + best_j) & 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _greedy_card(v, m, lm):
     """GREEDY: win the trick with the cheapest card that beats the cards played (following: the lowest
     led-suit card that does, else the lowest Prime that does); otherwise the lowest card. On lead: an Ace
@@ -569,7 +575,7 @@ def _greedy_card(v, m, lm):
     return c if c >= 0 else _lowest_card(lm, trump)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _discard(p, v, m, lm, gone):
     """A card to throw: never a sure winner if avoidable; with ``trump_management`` (and Prime in hand)
     the lowest card of the shortest side suit, to ruff it later; else the lowest card."""
@@ -600,7 +606,7 @@ def _discard(p, v, m, lm, gone):
     return _lowest_card(pool, trump)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _card(p, v, m, lm):
     """The heuristic family's card (see ``heuristic.HeuristicBot`` for the rules in words)."""
     seat = v[V_SEAT]
@@ -609,8 +615,7 @@ def _card(p, v, m, lm):
     h = m[M_HAND]
     mem = int(p[P_MEMORY])
     gone = known_played(p, v, m) | h
-    voids = np.zeros(4, np.int64)
-    known_voids(p, v, voids)
+    voids = known_voids(p, v)
     j = v[V_NPLAY]
     # Tekka: the partner of a D13 declarer must not take a trick
     if v[V_RULESET] == k.TEKKA and v[V_TARGET] == k.D13 and v[V_DECL] == partner:
@@ -649,7 +654,7 @@ def _card(p, v, m, lm):
         sure = _is_master(wc, wgone)
         if j < 3 and wc // 13 != trump and trump >= 0:
             nxt = (seat + 1) & 3
-            if (voids[nxt] >> led) & 1 and (suit_mask(trump) & ~gone) != ZERO:
+            if _void(voids, nxt, led) and (suit_mask(trump) & ~gone) != ZERO:
                 sure = False
     if follow != ZERO:
         if partner_wins and (sure or j == 3):
@@ -681,7 +686,7 @@ def _card(p, v, m, lm):
             if p[P_TRUMP] != 0.0 and j < 3:
                 # keep control: ruff with a master Prime if the seat after may overruff (void in the suit)
                 nxt = (seat + 1) & 3
-                if (nxt & 1) != (seat & 1) and (voids[nxt] >> led) & 1:
+                if (nxt & 1) != (seat & 1) and _void(voids, nxt, led):
                     y = tr
                     while y != ZERO:
                         t = lowest(y)
@@ -692,7 +697,7 @@ def _card(p, v, m, lm):
     return _discard(p, v, m, lm, gone)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lead(p, v, m, lm, gone, voids):
     """The heuristic lead: partner's slammed suit; draw Prime with the master when it pays; cash a side
     master the opponents cannot ruff; give partner a ruff; else low from the longest side suit."""
@@ -717,7 +722,7 @@ def _lead(p, v, m, lm, gone, voids):
             return _low(lm, best)
         return _lowest_card(lm, trump)
     trumps_out = trump >= 0 and (suit_mask(trump) & ~gone) != ZERO
-    opp_void_trump = trump >= 0 and (voids[opp1] >> trump) & 1 and (voids[opp2] >> trump) & 1
+    opp_void_trump = trump >= 0 and _void(voids, opp1, trump) and _void(voids, opp2, trump)
     # partner asked for a suit
     if p[P_SIGNALS] != 0.0 and v[V_SLAM + partner] >= 0:
         s = v[V_SLAM + partner]
@@ -741,7 +746,7 @@ def _lead(p, v, m, lm, gone, voids):
         top = _top(lm, s)
         if top < 0 or not _is_master(top, gone):
             continue
-        ruffable = trumps_out and ((voids[opp1] >> s) & 1 or (voids[opp2] >> s) & 1)
+        ruffable = trumps_out and (_void(voids, opp1, s) or _void(voids, opp2, s))
         if ruffable and p[P_INFER] != 0.0:
             continue
         if _len(h, s) > best_len:
@@ -750,10 +755,10 @@ def _lead(p, v, m, lm, gone, voids):
     if best >= 0:
         return best
     # give partner a ruff
-    if p[P_TRUMP] != 0.0 and trump >= 0 and not (voids[partner] >> trump) & 1:
+    if p[P_TRUMP] != 0.0 and trump >= 0 and not _void(voids, partner, trump):
         for s in range(4):
-            if s != trump and (voids[partner] >> s) & 1 and lm & suit_mask(s):
-                if not ((voids[opp1] >> s) & 1 or (voids[opp2] >> s) & 1):
+            if s != trump and _void(voids, partner, s) and lm & suit_mask(s):
+                if not (_void(voids, opp1, s) or _void(voids, opp2, s)):
                     return _low(lm, s)
     # low from the longest side suit an opponent is not known void in
     best = -1
@@ -762,7 +767,7 @@ def _lead(p, v, m, lm, gone, voids):
         if s == trump or lm & suit_mask(s) == ZERO:
             continue
         key = _len(lm, s) * 4
-        if not ((voids[opp1] >> s) & 1 or (voids[opp2] >> s) & 1):
+        if not (_void(voids, opp1, s) or _void(voids, opp2, s)):
             key += 100
         if key > best_key:
             best_key = key
@@ -773,7 +778,7 @@ def _lead(p, v, m, lm, gone, voids):
     return top if _is_master(top, gone) else _lowest_card(lm, trump)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _signal(p, v, m, c):
     """With ``signals`` (and the game accepting them): ``drop`` on the last card of a suit, ``slam`` on a
     side-suit card when the hand still holds that suit's master afterwards; both always true."""
@@ -807,7 +812,7 @@ def _mix(z, part):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mix_seed3(a, b, c):
     """``base.mix_seed(a, b, c)`` for uint64 parts: the seed of one decision of a board."""
     z = _mix(_MIX0, a)
