@@ -1,48 +1,125 @@
-"""Seeded self-play through the Game/State contract, producing deal records.
+"""Seeded self-play through the Game/State contract: the one way to play deals and matches.
 
-This is the slow, general path (one Python call per action) used for records and for checking the
-contract; throughput work goes through each ruleset's compiled ``Game.play_random``.
-Deal i of a run uses seed ``seed + i`` for the shuffle and an RNG seeded from the same number for the
-players' choices, so any subset of the deals can be replayed alone and gives the same records.
+A :data:`Policy` is ``policy(state, seat, rng) -> action | None``: asked for every seat in
+``state.actors()``, it returns one of ``state.legal_actions_for(seat)``, or None to decline an optional
+(out-of-turn) action such as a Satat accusation; the seat to move must act. ``rng`` is the deal's
+``random.Random`` (seeded from the deal seed, so any deal can be replayed alone). A policy should only
+look at ``state.observation(seat)``, ``state.information_key(seat)``, ``state.legal_actions_for(seat)``
+and ``state.resample(seat, ...)``; bots get exactly that through ``tekkasim.bots.View``.
+
+:func:`step` makes one decision, :func:`play_deal` one deal, :func:`play_deals` a run of deals (chained
+into matches through ``next_deal_context()`` or independent), :func:`play_match` one match and
+:func:`play_records` the deal records of a run. This is the slow, general path (one Python call per
+action) used for records, bots and checking the contract; throughput work goes through each ruleset's
+compiled ``Game.play_random``. Deal i of a run uses seed ``seed + i`` for the shuffle and an RNG seeded
+from the same number for the players' choices.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
+from .cards import seat_name
+from .errors import OptionError, TekkasimError
 from .rules import Game, State
+from .rules.base import Action
 
-Policy = Callable[[State, random.Random], object]
+Policy = Callable[[State, int, random.Random], Action | None]
 
 
-def random_policy(state: State, rng: random.Random):
-    """A uniformly random action among ``legal_actions()`` (rule-following plays only)."""
+def random_policy(state: State, seat: int, rng: random.Random) -> Action | None:
+    """A uniformly random action of ``legal_actions()`` for the seat to move (rule-following plays only);
+    declines every out-of-turn action (it never accuses)."""
+    if seat != state.current_player():
+        return None
     actions = state.legal_actions()
     return actions[rng.randrange(len(actions))]
 
 
-def play_deal(game: Game, seed: int, policy: Policy = random_policy, **context) -> State:
-    """Deal from ``seed`` and let ``policy`` act for every seat until the deal ends."""
+def deal_rng(seed: int) -> random.Random:
+    """The players' RNG of the deal with shuffle seed ``seed``."""
+    return random.Random(seed ^ 0x5EED)
+
+
+def _per_seat(policy: Policy | Sequence[Policy]) -> tuple[Policy, ...]:
+    if callable(policy):
+        return (policy,) * 4
+    policies = tuple(policy)
+    if len(policies) != 4 or not all(callable(p) for p in policies):
+        raise OptionError("policy must be one callable or four (one per seat: bottom, right, top, left)")
+    return policies
+
+
+def step(state: State, policy: Policy | Sequence[Policy], rng: random.Random) -> tuple[int, Action]:
+    """Make one decision and apply it; return ``(seat, action)``.
+
+    Every seat in ``state.actors()`` other than the seat to move is asked first, in seat order (an
+    accusation must come before the next card moves the trick off the table); the first that does not
+    decline acts. Otherwise the seat to move acts; it may not decline. ``policy`` is one policy for every
+    seat or four, one per seat."""
+    policies = _per_seat(policy)
+    mover = state.current_player()
+    for seat in state.actors():
+        if seat != mover:
+            action = policies[seat](state, seat, rng)
+            if action is not None:
+                state.apply_action(action)
+                return seat, action
+    action = policies[mover](state, mover, rng)
+    if action is None:
+        raise TekkasimError(f"the policy of {seat_name(mover)} declined an action that is due ({state.where()})")
+    state.apply_action(action)
+    return mover, action
+
+
+def play_deal(game: Game, seed: int, policy: Policy | Sequence[Policy] = random_policy, **context) -> State:
+    """Deal from ``seed`` (with match ``context`` from ``next_deal_context``) and play it to the end."""
+    policies = _per_seat(policy)
     state = game.new_deal(seed, **context)
-    rng = random.Random(seed ^ 0x5EED)
+    rng = deal_rng(seed)
     while not state.is_terminal():
-        state.apply_action(policy(state, rng))
+        step(state, policies, rng)
     return state
 
 
-def play_records(game: Game, n_deals: int, seed: int, policy: Policy = random_policy,
-                 match: bool = False) -> Iterator[dict]:
-    """Yield ``n_deals`` deal records.
+def play_deals(game: Game, n_deals: int, seed: int, policy: Policy | Sequence[Policy] = random_policy,
+               match: bool = True) -> Iterator[State]:
+    """Yield the final states of ``n_deals`` deals, deal i from seed ``seed + i``.
 
-    With ``match=False`` every deal is the first deal of a fresh match (independent deals). With
-    ``match=True`` deals are chained into matches through ``next_deal_context()`` (Tekka to 104, Satat to 5,
-    Shengji past A; Feskot games follow the first-dealt rotation), and records carry ``match`` and ``deal_no``.
-    """
+    With ``match=True`` deals are chained into matches through ``next_deal_context()`` (Tekka to 104,
+    Satat to 5, Shengji past A; Feskot games follow the first-dealt rotation): when a deal ends a match
+    (``match_winner()``), the next deal starts a new one. With ``match=False`` every deal is the first
+    deal of a fresh match."""
+    policies = _per_seat(policy)
     context: dict = {}
-    match_no, deal_no = 0, 0
     for i in range(n_deals):
-        state = play_deal(game, seed + i, policy, **context)
+        state = play_deal(game, seed + i, policies, **context)
+        yield state
+        if match and state.match_winner() is None:
+            context = state.next_deal_context()
+        else:
+            context = {}
+
+
+def play_match(game: Game, seed: int, policy: Policy | Sequence[Policy] = random_policy,
+               max_deals: int = 10_000) -> list[State]:
+    """The final states of one match from ``seed`` (deal i uses ``seed + i``), up to the deal that ends it
+    or ``max_deals`` deals."""
+    states = []
+    for state in play_deals(game, max_deals, seed, policy, match=True):
+        states.append(state)
+        if state.match_winner() is not None:
+            break
+    return states
+
+
+def play_records(game: Game, n_deals: int, seed: int, policy: Policy | Sequence[Policy] = random_policy,
+                 match: bool = False) -> Iterator[dict]:
+    """Yield the deal records of :func:`play_deals`, each with its ``seed``; with ``match=True`` also
+    ``match`` (``"<ruleset>-<seed>-<n>"``) and ``deal_no`` (0 for a match's first deal)."""
+    match_no, deal_no = 0, 0
+    for i, state in enumerate(play_deals(game, n_deals, seed, policy, match=match)):
         record = state.to_record()
         record["seed"] = seed + i
         if match:
@@ -50,7 +127,5 @@ def play_records(game: Game, n_deals: int, seed: int, policy: Policy = random_po
             record["deal_no"] = deal_no
             deal_no += 1
             if state.match_winner() is not None:
-                context, match_no, deal_no = {}, match_no + 1, 0
-            else:
-                context = state.next_deal_context()
+                match_no, deal_no = match_no + 1, 0
         yield record

@@ -10,11 +10,19 @@ import pytest
 
 from tekkasim.bits import new_rng
 from tekkasim.cards import SEATS, card_name, cards_of, parse_card, parse_cards, parse_seat
-from tekkasim.errors import IllegalAction, OptionError, RecordError
+from tekkasim.errors import IllegalAction, OptionError, RecordError, TekkasimError
 from tekkasim.reference import satat as R
 from tekkasim.rules import _satat_kernels as K
 from tekkasim.rules import get_game
-from tekkasim.rules.satat import COLLECT, REDEAL, TROUPE, SatatState, decode_accusation, exchange_for
+from tekkasim.rules.satat import (
+    COLLECT,
+    REDEAL,
+    TROUPE,
+    SatatState,
+    accuse_action,
+    decode_accusation,
+    exchange_for,
+)
 from tekkasim.verify import replay_record, verify_record
 
 GAME = get_game("satat")
@@ -72,7 +80,7 @@ def test_a_fresh_deal_is_complete_and_every_seat_sees_five_before_troupe():
         assert len(state._dealt[s]) == 13
         seen |= set(state._dealt[s])
         obs = state.observation(s)
-        assert cards_of(obs.hand) == sorted(state._dealt[s][:5]) and obs.public["troupe"] is None
+        assert cards_of(obs.hand) == sorted(state._dealt[s][:5]) and obs.public["trump"] is None
     assert seen == set(range(52))
     assert state.phase() in ("troupe", "redeal-or-troupe") and state.current_player() == state.caller
     assert state.dealer == (state.caller + 1) % 4  # the caller is next clockwise from the dealer
@@ -186,7 +194,9 @@ def test_seven_tricks_not_in_a_row_score_one():
     assert state.phase() == "collect" and not state.is_terminal() and state.current_player() == 0
     assert state.legal_actions() == [COLLECT] and state.possible_actions() == [COLLECT]
     assert state.where() == "trick 8 on the table (collect, bottom)"
-    assert state.observation(1).public["decided"] == "seven" and state.returns() == (0.0, 0.0)
+    assert state.observation(1).public["decided"] == "seven"
+    with pytest.raises(TekkasimError, match="the deal is not over"):
+        state.returns()
     assert "decided: seven" in state.render()
     play(state, "collect")
     assert state.result() == {"tricks": {"A": 7, "B": 1}, "kind": "seven", "points": {"A": 1, "B": 0},
@@ -251,6 +261,53 @@ def test_correct_accusation_right_after_the_fourth_card_voids_the_trick():
     with pytest.raises(IllegalAction) as err:  # the accusation is final
         state.apply_action(parse_card("KH"))
     assert err.value.rule == "after-end"
+
+
+def test_actors_are_offered_accusations_out_of_turn():
+    """The contract: ``actors()`` is the seat to move, then every seat with an accusation open;
+    ``legal_actions_for`` gives each its own. Before Troupe and before the first card only the seat to move."""
+    state = deal(D1, "bottom")
+    assert state.actors() == [0] and state.legal_actions_for(0) == state.legal_actions()
+    assert all(state.legal_actions_for(s) == [] for s in (1, 2, 3))
+    state.apply_action(state.string_to_action("S"))
+    assert state.actors() == [0] and state.legal_actions_for(2) == []
+    play(state, "AH")  # bottom's card on the table: its opponents (right, left) may accuse it
+    assert state.actors() == [3, 1]  # left to move, then right out of turn
+    assert state.legal_actions_for(1) == [accuse_action(0, 1, parse_card("AH"))]
+    assert state.legal_actions_for(2) == []  # top may not accuse its partner
+    assert state.legal_actions_for(3) == sorted(state.legal_actions() + [accuse_action(0, 3, parse_card("AH"))])
+    play(state, "JD 3H 2C")  # the fourth card: the trick stays on the table, every seat has an opponent's card
+    assert state.actors() == [0, 1, 2, 3] and state.current_player() == 0
+    assert state.legal_actions_for(2) == sorted(accuse_action(s, 2, c) for s, c in state.table() if s % 2)
+    action = state.legal_actions_for(2)[0]  # an out-of-turn action applies like any other
+    state.apply_action(action)
+    assert state.is_terminal() and state.actors() == [] and all(state.legal_actions_for(s) == [] for s in range(4))
+
+
+def test_actors_in_the_collect_phase():
+    state = deal(D7, "bottom", "S")
+    play(state, *D7_TRICKS, "AD 8D TH 8C")
+    assert state.phase() == "collect" and state.actors() == [0, 1, 2, 3]
+    assert state.legal_actions_for(0) == sorted([COLLECT] + state.accusations(0))
+    assert state.legal_actions_for(3) == state.accusations(3) and len(state.accusations(3)) == 2
+
+
+def test_self_play_asks_every_actor():
+    """``simulate.step`` asks the out-of-turn seats first: a policy that accuses whenever it may ends the
+    round at the first card on the table, by the caller's opponent that is not to move."""
+    from tekkasim.simulate import play_deal, random_policy
+
+    def eager(state, seat, rng):
+        if seat != state.current_player():
+            return state.legal_actions_for(seat)[0]
+        return random_policy(state, seat, rng)
+
+    for seed in range(5):
+        state = play_deal(GAME, seed, eager)
+        acc = state.accusation()
+        assert acc is not None and len(state.to_record()["tricks"][0]) == 2  # one card, then the accusation
+        assert acc["accused"] == state.caller and acc["by"] == (state.caller + 1) % 4  # (caller + 3) % 4 is to move
+        assert verify_record(state.to_record()).ok
 
 
 def test_a_renonce_proved_by_a_later_card():
@@ -627,9 +684,9 @@ def test_the_draw_ranks_king_high_ace_low_and_ties_draw_again():
 
 
 def test_a_match_runs_to_five_points():
-    from tekkasim.rules import play_match
+    from tekkasim.simulate import play_match
 
-    states = play_match(GAME, 31, lambda s: s.legal_actions()[0])
+    states = play_match(GAME, 31, lambda s, seat, rng: s.legal_actions()[0] if seat == s.current_player() else None)
     final = states[-1]
     assert final.match_winner() is not None and max(final.score_after()) >= 5
     for a, b in zip(states, states[1:], strict=False):

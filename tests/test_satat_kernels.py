@@ -45,7 +45,7 @@ def test_random_round_through_the_state_equals_the_kernel():
     out = GAME.play_random(60, 77)
     for i in range(60):
         state = GAME.new_deal(77 + i)
-        rng = state._rng.copy()
+        rng = state._chance.copy()  # the deal stream, continued
         state.apply_action(TROUPE + int(K.below(rng, 4)))
         while not state.is_terminal():
             legal = state.legal_actions()

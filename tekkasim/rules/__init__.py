@@ -10,7 +10,7 @@ from __future__ import annotations
 from importlib import import_module
 
 from ..errors import OptionError
-from .base import TERMINAL, Game, Observation, Option, State, play_match
+from .base import TERMINAL, Game, Observation, Option, State
 
 # name -> "module:class"; modules are imported on first use so that one ruleset's compile cost is only
 # paid by callers that use it.
@@ -23,15 +23,9 @@ _REGISTRY = {
 
 
 def ruleset_names() -> list[str]:
-    """Every ruleset name whose module is present."""
-    names = []
-    for name in _REGISTRY:
-        try:
-            _game_class(name)
-        except ModuleNotFoundError:
-            continue
-        names.append(name)
-    return names
+    """Every registered ruleset name. Modules are not imported here (that is paid on first use); a ruleset
+    whose module fails to import raises that error from ``get_game``, it never drops out silently."""
+    return list(_REGISTRY)
 
 
 def _game_class(name: str) -> type[Game]:
@@ -47,4 +41,4 @@ def get_game(name: str, **options) -> Game:
     return _game_class(key)(**options)
 
 
-__all__ = ["TERMINAL", "Game", "Observation", "Option", "State", "get_game", "play_match", "ruleset_names"]
+__all__ = ["TERMINAL", "Game", "Observation", "Option", "State", "get_game", "ruleset_names"]

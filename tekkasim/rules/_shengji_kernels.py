@@ -30,14 +30,12 @@ import numpy as np
 from numba import njit
 
 from ..bits import below, highest, kth, lowest, popcount, shuffle
+from ..cards import BIG_JOKER, N_KINDS, SMALL_JOKER
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
 TRUMP = 4  # effective-suit index of the trumps
 NO_TRUMP = 4  # trump code of a no-trump deal (suits are 0..3)
-SMALL_JOKER = 52
-BIG_JOKER = 53
-N_KINDS = 54
 HAND_SIZE = 25
 KITTY_SIZE = 8
 TRACTOR_CAP = 512  # tractors a lead can choose from: <= 12 pairs -> <= 66 runs x 4 choices

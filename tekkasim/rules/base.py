@@ -17,15 +17,25 @@ Speed lives below this contract: every ruleset also offers compiled whole-deal k
 fixed-shape numpy arrays those kernels use, so a compiled policy or a determinized search can take
 ``state.arrays`` directly. The Python ``State`` is for orchestration, records, validation and tests.
 
+Who acts: ``actors()`` lists every seat that may act now, the seat to move first; ``legal_actions_for(seat)``
+gives each one's actions. Only Satat has actions out of turn (an accusation may be made by any seat while a
+card is on the table, also after the fourth card of a trick and in phase ``"collect"``); the other rulesets
+keep the default (the seat to move alone). Out-of-turn actions are optional, the seat to move must act.
+A runner asks every actor (``tekkasim.simulate.step``: the out-of-turn seats first, then the seat to move).
+
+Chance after the deal (Satat redeals) comes from a chance source of its own, seeded with the deal and
+never shared with a resampled world: ``resample`` gives each world a fresh source drawn from its ``rng``,
+so a determinized search never sees the true future. Replaying a record reproduces its chance outcomes.
+
 Matches (Tekka to 104, Satat to 5, Shengji past A) are sequences of deals: a terminal state's
 ``next_deal_context()`` gives the keyword arguments of ``new_deal`` for the next deal of the match
-(scores, first seat, dealer, levels ...), and :func:`play_match` chains them.
+(scores, first seat, dealer, levels ...); ``tekkasim.simulate.play_deals`` / ``play_match`` chain them.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -136,7 +146,8 @@ class State(ABC):
     @abstractmethod
     def returns(self) -> tuple[float, float]:
         """What the deal gave team A and team B in the ruleset's own unit (tricks in Feskot, points in
-        Tekka and Satat, levels gained in Shengji)."""
+        Tekka and Satat, levels gained in Shengji). Before the end of the deal: ``TekkasimError`` ("the
+        deal is not over ..."), never partial numbers."""
 
     def next_deal_context(self) -> dict:
         """``new_deal`` keyword arguments for the next deal of the match (terminal states only)."""
@@ -176,8 +187,11 @@ class State(ABC):
     def resample(self, seat: int, rng) -> State:
         """A full state consistent with ``seat``'s observation, hidden cards redrawn (determinization).
 
-        ``rng`` is a kernel RNG state, ``tekkasim.bits.new_rng(seed)``, so that the same sampler can run in
-        compiled code; the seat's observation of the new state equals its observation of this one."""
+        ``rng`` is a kernel RNG state, ``tekkasim.bits.new_rng(seed)`` (advanced in place), so that the same
+        sampler can run in compiled code. The world depends only on the seat's observation and ``rng``
+        (hidden cards are gathered in sorted order before they are shuffled), has the same
+        ``information_key(seat)``, carries no seed of the true deal, and draws any chance still to come
+        (a Satat redeal) from a fresh source taken from ``rng``, never the true deal's."""
         raise NotImplementedError(f"{self.game.name} does not resample yet")
 
     # --- copies, text and records ---------------------------------------------------------------
@@ -298,19 +312,3 @@ def _check_option(game: str, option: Option, value: Any) -> Any:
         allowed = " or ".join(map(str, option.choices)) if option.choices else type(default).__name__
         raise OptionError(f"bad value {value!r} for option {option.name!r} of {game} (expected {allowed})")
     return value
-
-
-def play_match(game: Game, seed: int, policy: Callable[[State], Action], max_deals: int = 10_000) -> list[State]:
-    """Play deals from ``seed`` (deal i uses ``seed + i``) until one ends the match; return their final
-    states. ``policy`` picks an action for the current player of a state (it should only look at
-    ``state.observation(state.current_player())`` and ``state.legal_actions()``)."""
-    states, context = [], {}
-    for i in range(max_deals):
-        state = game.new_deal(seed + i, **context)
-        while not state.is_terminal():
-            state.apply_action(policy(state))
-        states.append(state)
-        if state.match_winner() is not None:
-            return states
-        context = state.next_deal_context()
-    return states

@@ -15,7 +15,10 @@ Round flow
    record are in this order, so the first five are the first five dealt.
 3. Phase ``"redeal-or-troupe"`` / ``"troupe"``: every seat sees only its first five. The caller chooses
    Troupe. If its first five hold no J, Q or K and fewer than two redeals were asked this round, it may
-   instead ask for a redeal (phase ``"redeal-or-troupe"``); the new deal continues the same seeded RNG.
+   instead ask for a redeal (phase ``"redeal-or-troupe"``). A redeal is chance after the deal: it is drawn
+   from the round's own chance source, the kernel RNG of ``new_deal(seed)`` continued past the draw and
+   the deal (so a seeded round replays exactly); a resampled world gets a fresh source from its ``rng``
+   and never draws the true next deal.
 4. Exchange, automatic, right after Troupe is chosen, only when the previous round ended in a KOT (1 card)
    or KOT 52 (2 cards): each seat of the team that lost that round swaps with the opponent on its left
    (the next seat clockwise). Decisions where rules.md is silent:
@@ -54,11 +57,14 @@ whenever the current trick has at least one card on the table, **including after
 complete trick stays on the table (``st[N_TABLE] == 4``, the winner to move) until its winner leads the
 next card (phase ``"play"``) or, for the deciding trick, collects it (phase ``"collect"``), and an
 accusation then makes that trick count for nobody.
-:meth:`~SatatState.accusations` lists the accusation actions open to a seat now, so a tournament runner
-can offer every seat the chance after each card. Correct (the accused has committed at least one Renonce
-this round, up to and including the accused card) -> the accuser's team scores 1; wrong -> the other team
-scores 1. The round ends at once (kind ``"renonce"``): the accusation's point is the only score of the
-round, even after a KOT, and no exchange follows it.
+:meth:`~SatatState.accusations` lists the accusation actions open to a seat now. In the contract:
+``actors()`` is the seat to move, then every other seat with an accusation open, in seat order;
+``legal_actions_for(seat)`` is, for the seat to move, ``legal_actions()`` plus its own accusations, and
+for any other seat its accusations (optional: it may decline). So a runner asks every actor after each
+card, including right after a trick's fourth card and in phase ``"collect"``. Correct (the accused has
+committed at least one Renonce this round, up to and including the accused card) -> the accuser's team
+scores 1; wrong -> the other team scores 1. The round ends at once (kind ``"renonce"``): the accusation's
+point is the only score of the round, even after a KOT, and no exchange follows it.
 
 Actions (ints)
 --------------
@@ -96,19 +102,35 @@ round of the draw). ``from_record`` returns the actions ``"redeal"`` (one per ``
 suit letter, then the cards; an accusation, written into its trick as ``{"accuse": seat, "by": seat,
 "card": card}``, comes back as the text ``"accuse:<accused>:by:<accuser>:<card>"``. A record with
 ``redeals`` but no ``redealt`` starts from ``hands`` with the redeals already counted; a further redeal
-of a state read from a record is dealt from the record's ``seed`` (0 if none).
+of a state read from a record comes from the record's chance stream: ``new_rng(seed)`` (seed 0 if none)
+advanced past the draw (if recorded), the deal and each redeal of the record, exactly as in the round
+that wrote it (replayed redeals advance it too, and then give the recorded deal).
 
 Information
 -----------
-``observation(seat).public["tricks"]`` holds every trick of the round with its leader, each play as
-``(seat, card)`` and its winner: all a seat needs to detect a Renonce from public cards. Renonce flags
-are not public. ``public["decided"]`` is the decided result (``"seven"``, ``"kot"`` or ``"kot52"``) while
-the deciding trick waits to be collected, else None. ``resample`` redraws every card the seat has not
-seen; because a Renonce can hide a suit, apparent voids are **not** used as constraints (a seat that
-failed to follow may still hold the suit).
-Cards the seat gave in the exchange stay with their receiver until played. The resampled world's Renonce
-flags are recomputed from its own hands. A resampled world records its start-of-play hands as ``hands``
-with no exchange.
+``observation(seat)``: ``hand`` is the seat's first five before Troupe, then its cards now (a mask).
+``public`` has the shared fields of ``base.Observation``: ``trump`` (the Troupe suit, None before it is
+chosen), ``tricks`` (every trick begun, ``{"leader", "plays": [(seat, card), ...], "winner"}``, winner None
+while it is incomplete or after an accusation made it count for nobody), ``score`` (match points before
+the round), ``won`` (tricks this round), ``hand_sizes`` (5 each before Troupe: what each has seen) and
+``voids`` (apparent voids: a seat that did not follow the suit to follow, Troupe after a 2♥ lead, a 2♥
+play showing nothing; a Renonce makes a void apparent that is not there). Satat's own public fields:
+``dealer``, ``caller``, ``redeals``, ``draw`` (the draw for the first caller, ``[{seat: card}, ...]`` per
+round, or None), ``exchange_due`` ((cards, losing team) or None), ``table`` (the current trick's plays),
+``kot`` (the team on a KOT run), ``decided`` (``"seven"``, ``"kot"`` or ``"kot52"`` while the deciding
+trick waits to be collected, else None) and ``accusation`` (see :meth:`SatatState.accusation`).
+``private``: ``gave`` and ``received`` (the seat's exchange cards) and ``redealt`` (its first five of each
+deal given up by a redeal). Renonce flags are not public.
+
+``resample(seat, rng)`` (``rng`` a kernel RNG, ``bits.new_rng``) redraws every card the seat has not seen,
+gathered in sorted order, so the world depends on the observation and ``rng`` alone. Before Troupe the
+phase is public, so below two redeals the caller's first five hold a J, Q or K in the world exactly when
+they do in the true deal; the deals given up by redeals are redrawn too (the caller's five of each
+without J, Q or K). Because a Renonce can hide a suit, apparent voids are **not** used as constraints (a
+seat that failed to follow may still hold the suit). Cards the seat gave in the exchange stay with their
+receiver until played. The world's Renonce flags are recomputed from its own hands (a finished round
+keeps its public accusation verdict). A resampled world has a fresh chance source from ``rng``, no seed
+and no scripted redeals; it records its start-of-play hands as ``hands`` with no exchange.
 """
 
 from __future__ import annotations
@@ -117,21 +139,26 @@ from typing import Any
 
 import numpy as np
 
-from ..bits import new_rng, shuffle
+from ..bits import new_rng, next_u64, shuffle
 from ..cards import (
+    FULL_DECK,
     SUITS,
+    TWO_OF_HEARTS,
     card_name,
     card_symbol,
     cards_of,
+    next_ccw,
+    next_cw,
     parse_card,
     parse_seat,
     parse_suit,
     seat_name,
+    team_of,
 )
 from ..errors import CardError, IllegalAction, OptionError, RecordError, SeatError, TekkasimError
-from ..records import parse_hands, require
+from ..records import FORMAT, parse_hands, require
 from . import _satat_kernels as K
-from .base import TERMINAL, Game, Observation, State
+from .base import MAX_SEED, TERMINAL, Game, Observation, State, _short, check_seed
 
 TROUPE = 52
 REDEAL = 56
@@ -140,8 +167,8 @@ ACCUSE = 64
 N_ACTIONS = ACCUSE + 16 * 52
 WIN_POINTS = 5
 KIND_NAMES = {K.SEVEN: "seven", K.KOT: "kot", K.KOT52: "kot52", K.RENONCE: "renonce"}
-FULL = (1 << 52) - 1
-_TWO_HEARTS = K.TWO_HEARTS
+FULL = FULL_DECK
+FACES = sum(1 << (s * 13 + r) for s in range(4) for r in (9, 10, 11))  # J Q K of every suit
 
 
 def accuse_action(accused: int, by: int, card: int) -> int:
@@ -172,9 +199,9 @@ def exchange_for(hands: list[list[int]], troupe: int, cards: int, loser: int) ->
     """The exchange the rules give: ``(from, to, card)`` for every card, from the hands as dealt."""
     out = []
     for seat in range(4):
-        if seat % 2 != loser:
+        if team_of(seat) != loser:
             continue
-        opp = (seat + 3) % 4
+        opp = next_cw(seat)
         for giver, taker, losing in ((seat, opp, True), (opp, seat, False)):
             given = cards_of(int(K.exchange_gives(np.uint64(_mask(hands[giver])), troupe, cards, losing)))
             out += [(giver, taker, c) for c in _give_order(given, troupe, losing)]
@@ -185,7 +212,7 @@ class SatatState(State):
     """One Satat round. See the module docstring for phases, actions and the array layout (``arrays``)."""
 
     def __init__(self, game: Satat, dealer: int, caller: int, dealt: list[list[int]], score=(0, 0),
-                 exchange_due: tuple[int, int] | None = None, redeals: int = 0, rng=None,
+                 exchange_due: tuple[int, int] | None = None, redeals: int = 0, chance=None,
                  seed: int | None = None, draw: list[dict[int, int]] | None = None):
         self.game = game
         self.dealer, self.caller = dealer, caller
@@ -194,7 +221,9 @@ class SatatState(State):
         self.redeals = redeals
         self.seed = seed
         self.draw = draw
-        self._rng = rng if rng is not None else new_rng(0 if seed is None else seed)
+        # The chance source of everything drawn after the deal (redeals): a kernel RNG, the deal's own
+        # stream continued; never shared with a resampled world (``resample`` gives each a fresh one).
+        self._chance = chance if chance is not None else new_rng(0 if seed is None else seed)
         self._dealt = [list(h) for h in dealt]
         self._hands = np.array([_mask(h) for h in dealt], dtype=np.uint64)
         self._st = np.zeros(K.ST_SIZE, dtype=np.int64)
@@ -309,7 +338,25 @@ class SatatState(State):
         by_seat = parse_seat(by_seat)
         if self.phase() not in ("play", "collect"):
             return []
-        return sorted(accuse_action(s, by_seat, c) for s, c in self.table() if s % 2 != by_seat % 2)
+        return sorted(accuse_action(s, by_seat, c) for s, c in self.table() if team_of(s) != team_of(by_seat))
+
+    def actors(self) -> list[int]:
+        """The seat to move, then every other seat with an accusation open (an opponent's card on the
+        table: in phase ``"play"`` once a card is on the table, right after a trick's fourth card, and in
+        ``"collect"``), in seat order."""
+        mover = self.current_player()
+        if mover == TERMINAL:
+            return []
+        return [mover] + [s for s in range(4) if s != mover and self.accusations(s)]
+
+    def legal_actions_for(self, seat: int) -> list[int]:
+        """For the seat to move: ``legal_actions()`` and its own open accusations; for any other seat its
+        open accusations (optional: it may decline). Renonces are not listed (``possible_actions``)."""
+        seat = parse_seat(seat)
+        if self._over():
+            return []
+        own = self.accusations(seat)
+        return sorted(self.legal_actions() + own) if seat == self.current_player() else own
 
     def apply_action(self, action) -> None:
         """Apply a Troupe choice, a redeal, a card (Renonces accepted and marked), ``COLLECT`` or an
@@ -343,12 +390,9 @@ class SatatState(State):
             if not self._may_redeal():
                 raise IllegalAction(f"{caller}'s first five hold a J, Q or K: no redeal", "redeal")
             self._abandoned.append(self._dealt)
-            if self._script:
-                self._dealt = self._script.pop(0)
-            else:
-                deck = np.empty(52, dtype=np.int64)
-                K.deal(self._rng, deck, self.caller, self._hands)
-                self._dealt = _hands_from_deck(deck, self.caller)
+            deck = np.empty(52, dtype=np.int64)
+            K.deal(self._chance, deck, self.caller, self._hands)  # the stream advances even when scripted
+            self._dealt = self._script.pop(0) if self._script else _hands_from_deck(deck, self.caller)
             self._hands[:] = [_mask(h) for h in self._dealt]
             self.redeals += 1
             return
@@ -389,14 +433,14 @@ class SatatState(State):
             raise IllegalAction(f"{text}: {card_name(c)} was played by {seat_name(holder)}", "accuse-wrong-seat")
         if accused == by:
             raise IllegalAction(f"{text}: a player cannot accuse itself", "accuse-partner")
-        if accused % 2 == by % 2:
+        if team_of(accused) == team_of(by):
             raise IllegalAction(f"{text}: one may only accuse an opponent, not one's partner", "accuse-partner")
         K.accuse(self._st, by, c)
 
     # --- outcome ----------------------------------------------------------------------------------
     def result(self) -> dict:
         if not self._over():
-            raise TekkasimError("the round is not over: no result yet")
+            raise TekkasimError(f"the deal is not over ({self.where()}): no result yet")
         st = self._st
         return {"tricks": {"A": int(st[K.WON_A]), "B": int(st[K.WON_B])},
                 "kind": KIND_NAMES[int(st[K.KIND])],
@@ -405,7 +449,7 @@ class SatatState(State):
 
     def returns(self) -> tuple[float, float]:
         if not self._over():
-            return 0.0, 0.0
+            raise TekkasimError(f"the deal is not over ({self.where()}): no returns yet")
         return float(self._st[K.POINTS_A]), float(self._st[K.POINTS_B])
 
     def accusation(self) -> dict | None:
@@ -417,17 +461,18 @@ class SatatState(State):
         return {"accused": int(K.table_seat(st, c)), "by": by, "card": c, "correct": bool(st[K.ACCUSATION_OK])}
 
     def score_after(self) -> tuple[int, int]:
+        """The match score after this round (the round must be over)."""
         a, b = self.returns()
         return self.score_before[0] + int(a), self.score_before[1] + int(b)
 
     def next_deal_context(self) -> dict:
         if not self._over():
-            raise TekkasimError("the round is not over: no next deal yet")
+            raise TekkasimError(f"the deal is not over ({self.where()}): no next deal yet")
         winner = 0 if self._st[K.POINTS_A] > 0 else 1
-        if winner == self.caller % 2:
+        if winner == team_of(self.caller):
             dealer, caller = self.dealer, self.caller
         else:
-            dealer, caller = self.caller, (self.caller + 3) % 4
+            dealer, caller = self.caller, next_cw(self.caller)
         kind = int(self._st[K.KIND])
         exchange = None
         if kind in (K.KOT, K.KOT52):
@@ -445,7 +490,22 @@ class SatatState(State):
         return None
 
     # --- information --------------------------------------------------------------------------------
+    def _apparent_voids(self) -> list[int]:
+        """Per seat, a bitmask of the suits it failed to follow (after a 2♥ lead: Troupe). Apparent only:
+        a Renonce shows a void that is not there. A 2♥ played to a trick shows nothing (it may always be
+        played)."""
+        voids = [0] * 4
+        for t in range(self._n_tricks()):
+            plays = self._trick_plays(t)
+            lead = plays[0][1]
+            need = self._troupe if lead == TWO_OF_HEARTS else lead // 13
+            for s, c in plays[1:]:
+                if c != TWO_OF_HEARTS and c // 13 != need:
+                    voids[s] |= 1 << need
+        return voids
+
     def observation(self, seat: int) -> Observation:
+        """Exactly what ``seat`` sees (field names in the module docstring, "Information")."""
         seat = parse_seat(seat)
         chosen = self._troupe >= 0
         hand = int(self._hands[seat]) if chosen else _mask(self._dealt[seat][:5])
@@ -455,36 +515,41 @@ class SatatState(State):
             tricks.append({"leader": int(self._st[K.LEADERS + t]), "plays": self._trick_plays(t),
                            "winner": None if w < 0 else w})
         st = self._st
-        public = {"dealer": self.dealer, "caller": self.caller, "redeals": self.redeals,
-                  "score": self.score_before, "troupe": self.troupe,
-                  "exchange_due": self.exchange_due, "tricks": tricks, "table": self.table(),
+        public = {"trump": self.troupe, "tricks": tricks, "score": self.score_before,
                   "won": (int(st[K.WON_A]), int(st[K.WON_B])) if chosen else (0, 0),
+                  "hand_sizes": [int(self._hands[s]).bit_count() for s in range(4)] if chosen else [5] * 4,
+                  "voids": self._apparent_voids() if chosen else [0] * 4,
+                  "dealer": self.dealer, "caller": self.caller, "redeals": self.redeals, "draw": self.draw,
+                  "exchange_due": self.exchange_due, "table": self.table(),
                   "kot": int(st[K.KOT_TEAM]) if chosen and st[K.KOT_TEAM] >= 0 else None,
                   "decided": KIND_NAMES[int(st[K.DECIDED])] if self._decided() else None,
                   "accusation": self.accusation()}
         private = {"gave": [c for g, _, c in self._exchange if g == seat],
-                   "received": [c for _, r, c in self._exchange if r == seat]}
+                   "received": [c for _, r, c in self._exchange if r == seat],
+                   "redealt": [list(d[seat][:5]) for d in self._abandoned]}
         return Observation(seat, self.phase(), self.current_player(), hand, public, private)
 
     def resample(self, seat: int, rng) -> SatatState:
-        """A full state consistent with ``seat``'s observation (see the module docstring)."""
+        """A full state consistent with ``seat``'s observation (module docstring, "Information"), drawn
+        from ``rng`` (a kernel RNG, ``bits.new_rng(seed)``, advanced in place) and nothing else that is
+        hidden from ``seat``. Its chance source (future redeals) is fresh from ``rng``; it has no seed, no
+        scripted redeals, and the deals given up by earlier redeals are redrawn around the seat's own first
+        five of each."""
         seat = parse_seat(seat)
+        if not (isinstance(rng, np.ndarray) and rng.dtype == np.uint64 and rng.shape == (1,)):
+            raise OptionError(f"resample needs a kernel RNG state, tekkasim.bits.new_rng(seed), "
+                              f"not {type(rng).__name__}")
         world = self.clone()
-        if self._over():
-            return world
+        world.seed = None  # the true deal's seed would give its hidden cards and its redeals away
+        world._script = []
+        world._resampled = True
+        world._abandoned = [_redraw_deal(d[seat][:5], seat, self.caller, "none", rng) for d in self._abandoned]
         if self._troupe < 0:  # only the first five of every seat have been seen, each by its owner
-            seen = self._dealt[seat][:5]
-            pool = _shuffled([c for c in range(52) if c not in set(seen)], rng)
-            dealt = []
-            for s in range(4):
-                if s == seat:
-                    dealt.append(list(seen) + pool[:8])
-                    pool = pool[8:]
-                else:
-                    dealt.append(pool[:13])
-                    pool = pool[13:]
-            world._dealt = dealt  # a genuine deal: the exchange, if due, follows from it by the rules
-            world._hands[:] = [_mask(h) for h in dealt]
+            # The phase is public: below two redeals it tells whether the caller's five hold a J, Q or K.
+            faces = None if self.redeals >= 2 else "none" if self._may_redeal() else "some"
+            world._dealt = _redraw_deal(self._dealt[seat][:5], seat, self.caller, faces, rng)
+            world._hands[:] = [_mask(h) for h in world._dealt]
+            world._chance = new_rng(int(next_u64(rng)))
             return world
         played = [[] for _ in range(4)]  # cards each seat played, in order
         for t in range(self._n_tricks()):
@@ -501,6 +566,7 @@ class SatatState(State):
             need = int(self._hands[s]).bit_count() - fixed[s].bit_count()
             world._hands[s] = np.uint64(fixed[s] | _mask(pool[:need]))
             pool = pool[need:]
+        world._chance = new_rng(int(next_u64(rng)))
         # Renonce flags follow from the world's hands: the hand at each play = now + later plays.
         st = world._st
         st[K.RENONCERS] = 0
@@ -516,14 +582,13 @@ class SatatState(State):
             st[K.RENONCERS] |= 1 << s
         world._dealt = [sorted(cards_of(later[s])) for s in range(4)]
         world._exchange = [e for e in self._exchange if seat in (e[0], e[1])]
-        world._resampled = True
         return world
 
     # --- copies, text, records ---------------------------------------------------------------------
     def clone(self) -> SatatState:
         other = object.__new__(SatatState)
         other.__dict__.update(self.__dict__)
-        other._rng = self._rng.copy()
+        other._chance = self._chance.copy()
         other._dealt = [list(h) for h in self._dealt]
         other._hands = self._hands.copy()
         other._st = self._st.copy()
@@ -537,6 +602,9 @@ class SatatState(State):
         return list(self._history)
 
     def action_to_string(self, action) -> str:
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise IllegalAction(f"{_short(repr(action))} is not a satat action (expected an int 0 .. {N_ACTIONS - 1})",
+                                "unknown-action")
         a = int(action)
         if 0 <= a < 52:
             return card_name(a)
@@ -549,11 +617,12 @@ class SatatState(State):
         if ACCUSE <= a < N_ACTIONS:
             accused, by, c = decode_accusation(a)
             return f"accuse:{seat_name(accused)}:by:{seat_name(by)}:{card_name(c)}"
-        raise IllegalAction(f"{action!r} is not a satat action", "unknown-action")
+        raise IllegalAction(f"{a} is not a satat action (expected 0 .. 57 or {ACCUSE} .. {N_ACTIONS - 1})",
+                            "unknown-action")
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
-            raise IllegalAction(f"{text!r} is not a satat action (expected text)", "unknown-action")
+            raise IllegalAction(f"{_short(repr(text))} is not a satat action (expected text)", "unknown-action")
         t = text.strip()
         low = t.lower()
         if low == "redeal":
@@ -563,9 +632,12 @@ class SatatState(State):
         if low.startswith("accuse"):
             parts = low.split(":")
             if len(parts) != 5 or parts[0] != "accuse" or parts[2] != "by":
-                raise IllegalAction(f"malformed accusation {text!r} (expected accuse:SEAT:by:SEAT:CARD)",
+                raise IllegalAction(f"malformed accusation {_short(repr(text))} (expected accuse:SEAT:by:SEAT:CARD)",
                                     "unknown-action")
             return accuse_action(parse_seat(parts[1]), parse_seat(parts[3]), parse_card(parts[4]))
+        if ":" in t:
+            raise IllegalAction(f"{_short(repr(text))}: signals are only for Feskot and Tekka (a satat card is "
+                                "just the card, like 'TS')", "unknown-action")
         if len(t) == 1:
             return TROUPE + parse_suit(t)
         return parse_card(t)
@@ -584,7 +656,7 @@ class SatatState(State):
         return f"trick {t + 1}, play {n + 1} ({seat})"
 
     def to_record(self) -> dict:
-        rec: dict[str, Any] = {"format": 1, "ruleset": "satat"}
+        rec: dict[str, Any] = {"format": FORMAT, "ruleset": "satat"}
         if self.seed is not None:
             rec["seed"] = self.seed
         rec["dealer"] = seat_name(self.dealer)
@@ -662,22 +734,43 @@ def _hands_from_deck(deck: np.ndarray, caller: int) -> list[list[int]]:
     return hands
 
 
-def _shuffled(items: list[int], rng) -> list[int]:
-    """``items`` shuffled by ``rng``: a kernel RNG array (``bits.new_rng``), a ``reference.bits.Rng``, a
-    ``numpy.random.Generator`` or an int seed."""
-    if isinstance(rng, int | np.integer) and not isinstance(rng, bool):
-        rng = new_rng(int(rng))
-    if isinstance(rng, np.ndarray):
-        arr = np.array(items, dtype=np.int64)
-        shuffle(rng, arr)
-        return [int(c) for c in arr]
-    if isinstance(rng, np.random.Generator):
-        return [int(c) for c in rng.permutation(np.array(items, dtype=np.int64))]
-    if hasattr(rng, "shuffle"):
-        out = list(items)
-        rng.shuffle(out)
-        return out
-    raise OptionError(f"resample needs an RNG (bits.new_rng array, Generator or int), not {type(rng).__name__}")
+def _shuffled(items: list[int], rng: np.ndarray) -> list[int]:
+    """``items`` shuffled by a kernel RNG (``bits.new_rng``), advanced in place."""
+    arr = np.array(items, dtype=np.int64)
+    shuffle(rng, arr)
+    return [int(c) for c in arr]
+
+
+def _redraw_deal(seen: list[int], seat: int, caller: int, faces: str | None, rng: np.ndarray) -> list[list[int]]:
+    """A deal (13 cards per seat, the first five first) with ``seat``'s first five ``seen`` and every other
+    card drawn uniformly by ``rng`` from the unseen ones, gathered in sorted order. ``faces``: what is known
+    of the caller's first five when ``seat`` is not the caller: ``"none"`` (no J, Q or K: a redeal was
+    allowed), ``"some"`` (at least one), or None (nothing)."""
+    rest = [c for c in range(52) if c not in set(seen)]
+    if seat == caller or faces is None:
+        pool = _shuffled(rest, rng)
+    elif faces == "none":
+        five = _shuffled([c for c in rest if not FACES >> c & 1], rng)[:5]
+        pool = five + _shuffled([c for c in rest if c not in set(five)], rng)
+    else:
+        while True:  # rejection: about 4 draws in 5 succeed
+            pool = _shuffled(rest, rng)
+            if any(FACES >> c & 1 for c in pool[:5]):
+                break
+    order = [caller] + [s for s in range(4) if s not in (seat, caller)] if seat != caller else \
+        [s for s in range(4) if s != seat]
+    first = {seat: list(seen)}
+    for s in order:
+        first[s], pool = pool[:5], pool[5:]
+    dealt = [[] for _ in range(4)]
+    for s in range(4):
+        if s == seat:
+            dealt[s] = list(seen) + pool[:8]
+            pool = pool[8:]
+        else:
+            dealt[s] = first[s] + pool[:8]
+            pool = pool[8:]
+    return dealt
 
 
 def _context_seat(context: dict, key: str) -> int | None:
@@ -739,13 +832,16 @@ class Satat(Game):
 
         ``context`` (from ``next_deal_context``): ``dealer``, ``caller`` (seats; either fixes the other),
         ``score`` (``{"A": n, "B": n}`` before the round), ``exchange`` (None or ``{"cards": 1|2,
-        "loser": "A"|"B"}``).
+        "loser": "A"|"B"}``). ``seed``: an int in 0 .. 2**63-1 (``OptionError`` otherwise). The draw and the
+        deal come from ``bits.new_rng(seed)``; the same stream, continued, is the round's chance source for
+        redeals.
         """
+        seed = check_seed(seed)
         for key in context:
             if key not in self._CONTEXT:
                 raise OptionError(f"unknown new_deal context {key!r} for satat (expected {', '.join(self._CONTEXT)})")
         dealer, caller = _context_seat(context, "dealer"), _context_seat(context, "caller")
-        if dealer is not None and caller is not None and caller != (dealer + 3) % 4:
+        if dealer is not None and caller is not None and caller != next_cw(dealer):
             raise OptionError("the caller must be the next seat clockwise from the dealer")
         rng = new_rng(seed)
         deck = np.empty(52, dtype=np.int64)
@@ -756,8 +852,8 @@ class Satat(Game):
             caller = int(caller)
             draw = [{s: int(log[r, s]) for s in range(4) if log[r, s] >= 0} for r in range(min(int(rounds), 32))]
         elif caller is None:
-            caller = (dealer + 3) % 4
-        dealer = (caller + 1) % 4
+            caller = next_cw(dealer)
+        dealer = next_ccw(caller)
         hands = np.empty(4, dtype=np.uint64)
         K.deal(rng, deck, caller, hands)
         score = _score(context["score"]) if context.get("score") is not None else (0, 0)
@@ -767,7 +863,7 @@ class Satat(Game):
     def from_record(self, record: dict) -> tuple[SatatState, list[str]]:
         dealer = _record_seat(record, "dealer")
         caller = _record_seat(record, "caller")
-        if caller != (dealer + 3) % 4:
+        if caller != next_cw(dealer):
             raise RecordError(f"field 'caller': {seat_name(caller)} is not the next seat clockwise from "
                               f"the dealer {seat_name(dealer)}")
         redeals = record.get("redeals", 0)
@@ -795,12 +891,14 @@ class Satat(Game):
             raise RecordError("missing field 'trump'")
         exchange_due = _record_exchange(record, hands, troupe)
         seed = record.get("seed")
-        seed = seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+        seed = seed if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED else None
+        draw = _record_draw(record.get("draw"), caller)
+        chance = _record_chance(seed, caller, draw is not None, 0 if earlier else redeals)
         if earlier:  # replay the redeals: start from the first deal, each redeal brings the next
-            state = SatatState(self, dealer, caller, earlier[0], score, exchange_due, 0, None, seed)
+            state = SatatState(self, dealer, caller, earlier[0], score, exchange_due, 0, chance, seed, draw)
             state._script = earlier[1:] + [hands]
         else:
-            state = SatatState(self, dealer, caller, hands, score, exchange_due, redeals, None, seed)
+            state = SatatState(self, dealer, caller, hands, score, exchange_due, redeals, chance, seed, draw)
         actions = ["redeal"] * len(earlier) + ([] if troupe is None else [SUITS[troupe]])
         for t, trick in enumerate(tricks):
             if not isinstance(trick, list):
@@ -835,6 +933,49 @@ class Satat(Game):
                 "caller": caller, "troupe": troupe}
 
 
+def _record_draw(given, caller: int) -> list[dict[int, int]] | None:
+    """The record's ``draw`` (None if absent), checked: each round is drawn by the seats tied for the
+    highest card of the round before (all four first), and the last round's single highest is the caller."""
+    if given is None:
+        return None
+    if not isinstance(given, list) or not given or not all(isinstance(r, dict) and r for r in given):
+        raise RecordError("field 'draw' must be a list of rounds, each {seat: card}")
+    rounds, drawing = [], {0, 1, 2, 3}
+    for i, r in enumerate(given):
+        try:
+            rnd = {parse_seat(k): parse_card(v) for k, v in r.items()}
+        except TekkasimError as exc:
+            raise RecordError(f"field 'draw', round {i + 1}: {exc}") from None
+        if set(rnd) != drawing:
+            raise RecordError(f"field 'draw', round {i + 1}: drawn by {', '.join(seat_name(s) for s in sorted(rnd))}"
+                              f", expected {', '.join(seat_name(s) for s in sorted(drawing))}")
+        if len(set(rnd.values())) != len(rnd):
+            raise RecordError(f"field 'draw', round {i + 1}: a card drawn twice")
+        rounds.append(dict(sorted(rnd.items())))
+        best = max(int(K.draw_value(c)) for c in rnd.values())
+        drawing = {s for s, c in rnd.items() if int(K.draw_value(c)) == best}
+        if len(drawing) == 1 and i < len(given) - 1:
+            raise RecordError(f"field 'draw': round {i + 1} already has a single highest card")
+    if len(drawing) != 1 or drawing != {caller}:
+        raise RecordError(f"field 'draw' does not make {seat_name(caller)} the caller")
+    return rounds
+
+
+def _record_chance(seed: int | None, caller: int, drew: bool, redeals: int) -> np.ndarray:
+    """The chance source of a round read from a record: the stream of ``new_deal(seed)`` (seed 0 if the
+    record has none) advanced past the draw (if the record has one), the deal and ``redeals`` redeals
+    already counted, so that a seeded record continues exactly as the round it was written from did.
+    Redeals replayed from ``redealt`` advance it themselves, one deal each."""
+    chance = new_rng(0 if seed is None else seed)
+    deck = np.empty(52, dtype=np.int64)
+    hands = np.empty(4, dtype=np.uint64)
+    if drew:
+        K.draw_caller(chance, deck, np.empty((0, 4), dtype=np.int64))
+    for _ in range(1 + redeals):
+        K.deal(chance, deck, caller, hands)
+    return chance
+
+
 def _record_seat(record: dict, key: str) -> int:
     value = require(record, key, str)
     try:
@@ -865,17 +1006,17 @@ def _record_exchange(record: dict, hands: list[list[int]], troupe: int | None) -
     if len(moves) not in (4, 8):
         raise RecordError(f"field 'exchange' must list 4 cards (after a KOT) or 8 (after a KOT 52), not {len(moves)}")
     giver, taker, _ = moves[0]
-    if taker == (giver + 3) % 4:
-        loser = giver % 2
-    elif taker == (giver + 1) % 4:
-        loser = 1 - giver % 2
+    if taker == next_cw(giver):
+        loser = team_of(giver)
+    elif taker == next_ccw(giver):
+        loser = 1 - team_of(giver)
     else:
         raise RecordError(f"field 'exchange': {seat_name(giver)} and {seat_name(taker)} do not swap "
                           "(each loser swaps with the opponent on its left)")
     cards = len(moves) // 4
     expected = exchange_for(hands, troupe, cards, loser)
     for g in range(4):
-        r = (g + 3) % 4 if g % 2 == loser else (g + 1) % 4
+        r = next_cw(g) if team_of(g) == loser else next_ccw(g)
         want = sorted(c for a, b, c in expected if a == g)
         got = sorted(c for a, b, c in moves if a == g and b == r)
         if want != got or sum(1 for a, _, _ in moves if a == g) != cards:

@@ -51,7 +51,17 @@ match. The engine follows rules.md to the letter; what it leaves open is decided
   ``deal_no`` 0 or a null ``dealer`` as a first deal; in a first deal a recorded ``dealer`` (and a
   recorded ``trump``) must match what the declarations give, checked when trump is fixed.
 * **Observation and resampling.** A seat sees its own hand, all declarations and plays, the kitty if it
-  was turned up, and the dealer alone the kitty it took and what it buried. ``resample`` never returns
+  was turned up, and the dealer alone the kitty it took and what it buried. ``observation(seat)``: ``hand``
+  the seat's cards now (a ``CardMultiset``); ``public`` has the shared fields of ``base.Observation``:
+  ``trump`` (0..3, 4 = no trump; None while seats declare), ``tricks`` (``{"leader", "plays": [(seat,
+  sorted tuple of kinds), ...], "winner"}``, the trick in progress last with winner None), ``score`` (the
+  levels before the deal, ``(A, B)`` as 0..12 for 2..A), ``won`` (attackers' points so far on the
+  attackers' side, defenders 0; ``(0, 0)`` while the dealer is unknown), ``hand_sizes`` and ``voids`` (bit
+  e of seat s: it followed short of effective suit e, bit 4 = trumps); Shengji's own: ``level`` (0..12),
+  ``dealer`` (None while a first deal declares), ``declare_first``, ``declarations`` (``[(seat, call)]``),
+  ``kitty_turned_up`` (the kitty in dealt order when four passes turned it up, else None),
+  ``buried_count`` and ``trick_points`` (points of each finished trick). ``private``, for the dealer after
+  the declarations only: ``kitty`` and ``buried``. ``resample`` never returns
   the true hidden cards as such (the one clone it returns is a finished deal seen by its dealer, from
   whom nothing is hidden then; a finished deal seen by another seat still hides the kitty and the
   burial order, so it gets a drawn world). It draws the hidden cards under every constraint the public
@@ -86,11 +96,24 @@ from typing import Any
 import numpy as np
 
 from ..bits import below, new_rng, next_u64
-from ..cards import RANKS, SEATS, SUIT_SYMBOLS, SUITS, CardMultiset, card_name, card_symbol, parse_cards, parse_seat
+from ..cards import (
+    RANKS,
+    SEATS,
+    SUIT_SYMBOLS,
+    SUITS,
+    CardMultiset,
+    card_name,
+    card_symbol,
+    next_ccw,
+    parse_cards,
+    parse_seat,
+    partner_of,
+    team_of,
+)
 from ..errors import CardError, IllegalAction, OptionError, RecordError, SeatError, TekkasimError
 from ..records import FORMAT, require
 from . import _shengji_kernels as K
-from .base import TERMINAL, Game, Observation, State
+from .base import TERMINAL, Game, Observation, State, _short, check_seed
 
 NO_TRUMP = K.NO_TRUMP
 TRUMP = K.TRUMP
@@ -237,7 +260,7 @@ class ShengjiState(State):
         self.first_deal = dealer is None
         self.dealer = dealer
         self.declare_first = declare_first
-        self.level = self.levels[dealer & 1] if dealer is not None else self.levels[0]
+        self.level = self.levels[team_of(dealer)] if dealer is not None else self.levels[0]
         self.hands = np.zeros((5, 2), np.uint64)
         for s in range(4):
             self.hands[s] = _masks(dealt[s])
@@ -374,7 +397,7 @@ class ShengjiState(State):
     def _normalize(action) -> tuple[int, ...]:
         if not isinstance(action, tuple | list) or not all(
                 isinstance(k, int | np.integer) and not isinstance(k, bool) and 0 <= k < 54 for k in action):
-            raise IllegalAction(f"an action is a tuple of card kinds 0..53, not {action!r}", "malformed")
+            raise IllegalAction(f"an action is a tuple of card kinds 0..53, not {_short(repr(action))}", "malformed")
         return tuple(sorted(int(k) for k in action))
 
     def _declare(self, call: tuple[int, ...]) -> None:
@@ -399,7 +422,7 @@ class ShengjiState(State):
         else:
             self.passes += 1
         self.declarations.append((seat, call))
-        self._to_move = (seat + 1) % 4
+        self._to_move = next_ccw(seat)
         if self.standing == 0 and self.passes == 4:
             self.turned_up = True
             self.trump = next(k // 13 for k in self.kitty if k < 52)
@@ -468,7 +491,7 @@ class ShengjiState(State):
                 self.voids[seat, e] = True
         self.hands[seat] = K.remove(h1, h2, _u(one), _u(two))
         self.trick.append(action)
-        self._to_move = (seat + 1) % 4
+        self._to_move = next_ccw(seat)
         if len(self.trick) == 4:
             self._end_trick()
 
@@ -477,7 +500,7 @@ class ShengjiState(State):
         pts = sum(int(K.points(_u(_masks(p)[0]), _u(_masks(p)[1]))) for p in self.trick)
         self.tricks.append({"leader": self.trick_leader, "plays": self.trick, "winner": winner, "points": pts})
         last = int(self.hands[winner, 0]) == 0
-        if (winner & 1) != (self.dealer & 1):
+        if team_of(winner) != team_of(self.dealer):
             self.attacker_points += pts
             if last:
                 self.kitty_bonus = int(K.points(self.hands[4, 0], self.hands[4, 1])) * 2 * len(self.trick[0])
@@ -491,23 +514,23 @@ class ShengjiState(State):
     def _outcome(self) -> tuple[tuple[int, int], tuple[int, int], int, int | None]:
         """``(gains, levels after (uncapped), next dealer, match winner)``."""
         d_gain, a_gain, take_over = K.level_change(self.attacker_points)
-        defenders = self.dealer & 1
+        defenders = team_of(self.dealer)
         gains = [0, 0]
         gains[defenders] = int(d_gain)
         gains[1 - defenders] = int(a_gain)
         after = (self.levels[0] + gains[0], self.levels[1] + gains[1])
-        next_dealer = (self.dealer + 1) % 4 if take_over else (self.dealer + 2) % 4
+        next_dealer = next_ccw(self.dealer) if take_over else partner_of(self.dealer)
         winner = next((t for t in (0, 1) if after[t] > 12), None)
         return (gains[0], gains[1]), after, next_dealer, winner
 
     def _require_terminal(self, what: str) -> None:
         if self._phase != "terminal":
-            raise IllegalAction(f"{what} is only known when the deal is over", "not-terminal")
+            raise TekkasimError(f"the deal is not over ({self.where()}): no {what} yet")
 
     def result(self) -> dict:
-        self._require_terminal("the result")
+        self._require_terminal("result")
         _, after, next_dealer, winner = self._outcome()
-        return {"defenders": "AB"[self.dealer & 1], "attacker_points": self.attacker_points,
+        return {"defenders": "AB"[team_of(self.dealer)], "attacker_points": self.attacker_points,
                 "kitty_bonus": self.kitty_bonus, "levels_after": _levels_text(after),
                 "next_dealer": SEATS[next_dealer], "match_winner": None if winner is None else "AB"[winner]}
 
@@ -518,7 +541,7 @@ class ShengjiState(State):
         return float(gains[0]), float(gains[1])
 
     def next_deal_context(self) -> dict:
-        self._require_terminal("the next deal")
+        self._require_terminal("next deal")
         _, after, next_dealer, _ = self._outcome()
         return {"levels": _levels_text(after), "dealer": next_dealer, "declare_first": next_dealer}
 
@@ -527,17 +550,30 @@ class ShengjiState(State):
 
     # --- information ------------------------------------------------------------------------------
     def observation(self, seat: int) -> Observation:
+        """Exactly what ``seat`` sees (field names in the module docstring, "Observation and resampling")."""
         seat = parse_seat(seat)
+        def plays(leader: int, trick: list) -> list[tuple[int, tuple[int, ...]]]:
+            return [((leader + j) % 4, tuple(p)) for j, p in enumerate(trick)]
+
+        tricks = [{"leader": t["leader"], "plays": plays(t["leader"], t["plays"]), "winner": t["winner"]}
+                  for t in self.tricks]
+        if self.trick:
+            tricks.append({"leader": self.trick_leader, "plays": plays(self.trick_leader, self.trick), "winner": None})
+        won = [0, 0]
+        if self.dealer is not None:
+            won[1 - team_of(self.dealer)] = self.attacker_points
         public = {
-            "levels": _levels_text(self.levels), "level": RANKS[self.level], "declare_first": self.declare_first,
-            "dealer": self.dealer,
-            "declarations": [(s, c) for s, c in self.declarations],
             "trump": self.trump if self._phase != "declare" else None,
+            "tricks": tricks,
+            "score": self.levels,
+            "won": tuple(won),
+            "hand_sizes": [int(self.hands[s, 0]).bit_count() + int(self.hands[s, 1]).bit_count() for s in range(4)],
+            "voids": [sum(1 << e for e in range(5) if self.voids[s, e]) for s in range(4)],
+            "level": self.level, "dealer": self.dealer, "declare_first": self.declare_first,
+            "declarations": [(s, c) for s, c in self.declarations],
             "kitty_turned_up": list(self.kitty) if self.turned_up else None,
             "buried_count": len(self.buried),
-            "tricks": [(t["leader"], [tuple(p) for p in t["plays"]], t["winner"], t["points"]) for t in self.tricks],
-            "trick": (self.trick_leader, [tuple(p) for p in self.trick]),
-            "attacker_points": self.attacker_points,
+            "trick_points": [t["points"] for t in self.tricks],
         }
         private = {}
         if self._phase != "declare" and seat == self.dealer:
@@ -555,16 +591,23 @@ class ShengjiState(State):
 
     def resample(self, seat: int, rng, tries: int = 50) -> ShengjiState:
         """A full state consistent with ``seat``'s observation, the hidden cards redrawn (module docstring,
-        "Observation and resampling"). ``rng``: a kernel RNG state ``bits.new_rng(seed)`` (advanced), or a
-        ``random.Random``, numpy ``Generator``, ``reference.bits.Rng`` or int seed. ``tries``: constrained
-        draws validated by replay before the direct fallback world. Never returns the true hidden cards as
-        such: the only clone returned is of a finished deal seen by its dealer, from whom nothing is hidden."""
+        "Observation and resampling"). ``rng``: a kernel RNG state ``bits.new_rng(seed)``, advanced in place
+        (the draw's ``random.Random`` is seeded from it). ``tries``: constrained draws validated by replay
+        before the direct fallback world. Never returns the true hidden cards as such: the only copy
+        returned is of a finished deal seen by its dealer, from whom nothing is hidden then (it has no seed).
+        A world depends only on ``seat``'s observation and ``rng``: the hidden cards are gathered in
+        kind order, and no world carries the true deal's seed."""
         seat = parse_seat(seat)
-        if not isinstance(tries, int) or tries < 0:
+        if not (isinstance(rng, np.ndarray) and rng.dtype == np.uint64 and rng.shape == (1,)):
+            raise OptionError(f"resample needs a kernel RNG state, tekkasim.bits.new_rng(seed), "
+                              f"not {type(rng).__name__}")
+        if isinstance(tries, bool) or not isinstance(tries, int) or tries < 0:
             raise OptionError(f"tries must be a non-negative int, not {tries!r}")
         if self._phase == "terminal" and seat == self.dealer:
-            return self.clone()
-        rnd = _as_random(rng)
+            world = self.clone()
+            world.seed = None
+            return world
+        rnd = random.Random(int(next_u64(rng)))
         caps = self.known_caps(seat)
         for _ in range(tries):
             world = self._draw_world(seat, rnd, caps)
@@ -786,7 +829,10 @@ class ShengjiState(State):
 
     def string_to_action(self, text: str) -> tuple[int, ...]:
         if not isinstance(text, str):
-            raise CardError(f"an action is text like '7H 7H' or 'pass', not {text!r}")
+            raise CardError(f"an action is text like '7H 7H' or 'pass', not {_short(repr(text))}")
+        if ":" in text:
+            raise CardError(f"{_short(repr(text))}: signals are only for Feskot and Tekka (a shengji play is "
+                            "just its cards, like '7H 7H')")
         if text.strip().lower() == "pass":
             if self._phase != "declare":
                 raise IllegalAction("'pass' is only a declaration", "malformed")
@@ -837,14 +883,15 @@ class ShengjiState(State):
                  f"  declaring from {SEATS[self.declare_first]}"]
         for s in range(4):
             cards = CardMultiset.from_cards(self.dealt[s]).cards()
-            lines.append(f"  {SEATS[s]:>6} ({'AB'[s & 1]}): {' '.join(card_symbol(k) for k in cards)}")
+            lines.append(f"  {SEATS[s]:>6} ({'AB'[team_of(s)]}): {' '.join(card_symbol(k) for k in cards)}")
         lines.append(f"  kitty: {' '.join(card_symbol(k) for k in self.kitty)}")
         calls = ", ".join(f"{SEATS[s]} {self.action_to_string(c)}" for s, c in self.declarations)
         lines.append(f"declarations: {calls or '-'}")
         if self.trump is not None and self._phase != "declare":
             how = " (kitty turned up)" if self.turned_up else ""
             shown = "no-trump" if self.trump == NO_TRUMP else SUIT_SYMBOLS[self.trump]
-            lines.append(f"trump: {shown}{how}; dealer {SEATS[self.dealer]} (team {'AB'[self.dealer & 1]} defends)")
+            team = "AB"[team_of(self.dealer)]
+            lines.append(f"trump: {shown}{how}; dealer {SEATS[self.dealer]} (team {team} defends)")
         if self.buried:
             lines.append(f"buried: {' '.join(card_symbol(k) for k in self.buried)}")
         for i, t in enumerate(self.tricks, 1):
@@ -976,6 +1023,8 @@ class Shengji(Game):
         return levels, dealer, declare_first
 
     def new_deal(self, seed: int, **context: Any) -> ShengjiState:
+        """Shuffle and deal from ``seed`` (an int in 0 .. 2**63-1); ``context`` as in the class docstring."""
+        seed = check_seed(seed)
         levels, dealer, declare_first = self._context(context, OptionError)
         deck = np.empty(108, np.int64)
         K.deal_cards(new_rng(seed), deck)
@@ -1021,7 +1070,7 @@ class Shengji(Game):
             declare_first = 0 if first else dealer
         if first and levels[0] != levels[1]:
             raise RecordError("a first deal needs both teams at the same level")
-        team_level = levels[0] if first else levels[dealer & 1]
+        team_level = levels[0] if first else levels[team_of(dealer)]
         level = parse_level(require(record, "level", str), RecordError)
         if level != team_level:
             raise RecordError(f"level {RANKS[level]} is not the dealer's team's level {RANKS[team_level]}")
