@@ -34,6 +34,10 @@ _REGISTRY: dict[str, str] = {
     "SADA": "tekkasim.bots.heuristic:Sada",
     "TANA": "tekkasim.bots.heuristic:Tana",
     "JANGARA": "tekkasim.bots.heuristic:Jangara",
+    "TANOOR": "tekkasim.bots.search:Tanoor",
+    "TIZAB": "tekkasim.bots.search:Tizab",
+    "ZELZELA": "tekkasim.bots.search:Zelzela",
+    "ORACLE": "tekkasim.bots.oracle:Oracle",
 }
 
 

@@ -1,0 +1,245 @@
+"""How strong are the search bots? Duplicate pairs of Feskot and Tekka deals, matches, and bidding checks.
+
+A *pair* plays one board (one seed) twice with the same cards and the same first seat: team X at bottom/top
+and Y at right/left at table 0, the other way round at table 1 (runs.md). X's margin is its total
+``returns`` over the two tables minus Y's (tricks in Feskot, points in Tekka); its pair score is 1, 1/2 or
+0 as the margin is positive, zero or negative. Per pairing the script reports the pairs played, the mean
+margin with a 95% confidence interval (normal approximation), the mean pair score and the Elo difference
+``400 log10(s / (1 - s))`` with the interval carried over from the pair score's.
+
+Measured (``--what``, several allowed):
+
+* ``steps``: Feskot TANOOR-RANDOM, TIZAB-TANOOR, ZELZELA-TIZAB, ZELZELA-GREEDY (and the same in Tekka
+  with ``--ruleset tekka``).
+* ``oracle``: Feskot ZELZELA-ORACLE and GREEDY-ORACLE duplicate margins in tricks per deal (a pair is two
+  deals, so per deal = margin / 2) and the share of the GREEDY-to-ORACLE gap that ZELZELA closes,
+  ``1 - zelzela_gap / greedy_gap``.
+* ``match``: ZELZELA against GREEDY in Feskot matches (first to 7 games; games chained with the
+  first-dealt rotation), duplicate: the same deal seeds at both tables. Match win rate with a Wilson 95%
+  interval.
+* ``worlds``: time against strength: ZELZELA with worlds = 8, 16, 32, 64, 128 against GREEDY (Feskot),
+  with the mean time per decision of each setting.
+* ``bidding``: Tekka, every seat the bot: each deal's contract against what was makeable double dummy at
+  the start of the play with the Prime chosen (the most tricks the declaring team can take): success
+  rate, and the shares of contracts above (overbid) and below (underbid) the makeable target.
+
+Seeds: report runs use boards ``seed, seed + 1, ...`` from ``--seed`` (default 0); tuning uses seeds from
+1,000,000 on (``--tuning``), so nothing tuned is reported on the boards it was tuned on. Sizes are small by
+default (two shared cores); ``--full`` multiplies them by 5.
+
+    python experiments/ladder_strength.py --what steps oracle --pairs 40 --out runs/ladder
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+
+from tekkasim.analysis import wilson_interval
+from tekkasim.bots import decide, get_bot, mix_seed
+from tekkasim.rules import get_game
+from tekkasim.solver.dd import Position, Solver
+
+TUNING_SEED = 1_000_000
+Z95 = 1.959964
+
+
+def play_deal(game, seed: int, bots: list, table: int, decisions: list | None = None, **context):
+    """One deal with ``bots[seat]`` at each seat; every decision seeded by (board seed, table, number, seat).
+    ``decisions``, if given, collects (seconds, bot label) per decision."""
+    state = game.new_deal(seed, **context)
+    n = 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        t0 = time.perf_counter()
+        action = decide(bots[seat], state, seat, mix_seed(seed, table, n, seat))
+        if decisions is not None:
+            decisions.append((time.perf_counter() - t0, bots[seat].label))
+        state.apply_action(action)
+        n += 1
+    return state
+
+
+def seats(x, y, table: int) -> list:
+    """X at bottom/top, Y at right/left at table 0; swapped at table 1."""
+    return [x, y, x, y] if table == 0 else [y, x, y, x]
+
+
+def pair_margin(game, seed: int, x, y, decisions=None) -> float:
+    """X's total returns minus Y's over the two tables of board ``seed``."""
+    margin = 0.0
+    for table in (0, 1):
+        returns = play_deal(game, seed, seats(x, y, table), table, decisions).returns()
+        x_team = 0 if table == 0 else 1
+        margin += returns[x_team] - returns[1 - x_team]
+    return margin
+
+
+def summary(margins: list[float]) -> dict:
+    """Mean margin with a 95% interval, mean pair score and Elo with interval."""
+    m = np.asarray(margins, float)
+    n = len(m)
+    mean = float(m.mean())
+    half = Z95 * float(m.std(ddof=1)) / math.sqrt(n) if n > 1 else float("inf")
+    scores = np.where(m > 0, 1.0, np.where(m < 0, 0.0, 0.5))
+    s = float(scores.mean())
+    s_half = Z95 * float(scores.std(ddof=1)) / math.sqrt(n) if n > 1 else 1.0
+
+    def elo(p: float) -> float:
+        p = min(max(p, 0.5 / n), 1 - 0.5 / n)  # a clean sweep is bounded by the sample size
+        return 400 * math.log10(p / (1 - p))
+
+    return {"pairs": n, "margin": mean, "margin_lo": mean - half, "margin_hi": mean + half,
+            "score": s, "elo": elo(s), "elo_lo": elo(s - s_half), "elo_hi": elo(s + s_half)}
+
+
+def duplicate(ruleset: str, x_spec: str, y_spec: str, pairs: int, seed: int, timing: bool = False) -> dict:
+    game = get_game(ruleset)
+    x, y = get_bot(x_spec), get_bot(y_spec)
+    decisions: list | None = [] if timing else None
+    t0 = time.perf_counter()
+    margins = [pair_margin(game, seed + i, x, y, decisions) for i in range(pairs)]
+    row = {"ruleset": ruleset, "x": x.label, "y": y.label, **summary(margins),
+           "seconds": time.perf_counter() - t0}
+    if timing:
+        mine = [t for t, label in decisions if label == x.label]
+        row["x_ms_per_decision"] = 1000 * float(np.mean(mine))
+        row["x_decisions"] = len(mine)
+    return row
+
+
+def play_match(game, seed: int, bots: list, table: int, to_win: int = 7) -> int:
+    """A Feskot match, first team to ``to_win`` games; game g uses deal seed ``seed * 1000 + g``. Returns
+    the winning team (0 = A)."""
+    games = [0, 0]
+    context: dict = {}
+    g = 0
+    while max(games) < to_win:
+        state = play_deal(game, seed * 1000 + g, bots, table, None, **context)
+        games[state.winner_team()] += 1
+        context = state.next_deal_context()
+        g += 1
+    return 0 if games[0] >= to_win else 1
+
+
+def matches(x_spec: str, y_spec: str, boards: int, seed: int) -> dict:
+    game = get_game("feskot")
+    x, y = get_bot(x_spec), get_bot(y_spec)
+    won = 0
+    t0 = time.perf_counter()
+    for i in range(boards):
+        for table in (0, 1):
+            winner = play_match(game, seed + i, seats(x, y, table), table)
+            won += winner == (0 if table == 0 else 1)
+    n = 2 * boards
+    lo, hi = wilson_interval(won, n)
+    return {"ruleset": "feskot", "unit": "match (first to 7 games)", "x": x.label, "y": y.label, "boards": boards,
+            "matches": n, "x_won": won, "rate": won / n, "lo": lo, "hi": hi, "seconds": time.perf_counter() - t0}
+
+
+def bidding(bot_spec: str, deals: int, seed: int) -> dict:
+    """Tekka with the bot at every seat: contracts against the double-dummy makeable target."""
+    game = get_game("tekka")
+    bot = get_bot(bot_spec)
+    sv = Solver(tt_bits=18)
+    made = over = under = exact = 0
+    rows = []
+    for i in range(deals):
+        state = game.new_deal(seed + i)
+        n = 0
+        start = None
+        while not state.is_terminal():
+            if start is None and state.phase() == "play":
+                start = state.clone()
+            seat = state.current_player()
+            state.apply_action(decide(bot, state, seat, mix_seed(seed + i, 0, n, seat)))
+            n += 1
+        contract = state.contract()
+        declarer = contract["declarer"]
+        pos = Position.from_state(start)
+        best = max((x for x in range(14) if sv.can_reach(pos, x, side=declarer)), default=0)
+        target = 13 if contract["target"] == "D13" else contract["target"]
+        res = state.result()
+        made += res["made"]
+        over += target > best
+        under += target < best and best >= 8
+        exact += target == best or (best < 8 and target == 8)
+        rows.append({"seed": seed + i, "target": contract["target"], "mandatory": contract["mandatory"],
+                     "makeable": best, "made": res["made"]})
+    lo, hi = wilson_interval(made, deals)
+    return {"ruleset": "tekka", "bot": bot.label, "deals": deals, "made": made, "rate": made / deals, "lo": lo,
+            "hi": hi, "overbid": over / deals, "underbid": under / deals, "at_makeable": exact / deals,
+            "mean_target": float(np.mean([13 if r["target"] == "D13" else r["target"] for r in rows])),
+            "mean_makeable": float(np.mean([r["makeable"] for r in rows]))}
+
+
+def show(row: dict) -> None:
+    if "margin" in row:
+        extra = f"  {row['x_ms_per_decision']:.1f} ms/decision" if "x_ms_per_decision" in row else ""
+        print(f"{row['ruleset']:6} {row['x']:>28} vs {row['y']:<10} pairs {row['pairs']:4}  "
+              f"margin {row['margin']:+6.2f} "
+              f"[{row['margin_lo']:+.2f}, {row['margin_hi']:+.2f}]  score {row['score']:.3f}  "
+              f"Elo {row['elo']:+5.0f} [{row['elo_lo']:+.0f}, {row['elo_hi']:+.0f}]{extra}  ({row['seconds']:.0f} s)",
+              flush=True)
+    elif "matches" in row:
+        print(f"feskot {row['x']} vs {row['y']}: {row['x_won']}/{row['matches']} matches won = {row['rate']:.3f} "
+              f"[{row['lo']:.3f}, {row['hi']:.3f}] ({row['seconds']:.0f} s)", flush=True)
+    else:
+        print(f"tekka  {row['bot']}: {row['deals']} deals, made {row['rate']:.3f} [{row['lo']:.3f}, {row['hi']:.3f}], "
+              f"over {row['overbid']:.3f}, under {row['underbid']:.3f}, at makeable {row['at_makeable']:.3f}, "
+              f"mean target {row['mean_target']:.2f} vs makeable {row['mean_makeable']:.2f}", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--what", nargs="+", default=["steps", "oracle"],
+                        choices=["steps", "oracle", "match", "worlds", "bidding"])
+    parser.add_argument("--ruleset", default="feskot", choices=["feskot", "tekka"], help="for 'steps'")
+    parser.add_argument("--pairs", type=int, default=30, help="pairs per pairing (boards for 'match')")
+    parser.add_argument("--seed", type=int, default=0, help="first board (report seeds start at 0)")
+    parser.add_argument("--tuning", action="store_true", help=f"use tuning seeds (from {TUNING_SEED:,})")
+    parser.add_argument("--full", action="store_true", help="five times the pairs")
+    parser.add_argument("--out", type=Path, help="append every row as a JSON line to OUT/ladder.jsonl")
+    args = parser.parse_args()
+    pairs = args.pairs * (5 if args.full else 1)
+    seed = args.seed + (TUNING_SEED if args.tuning else 0)
+    rows = []
+
+    def emit(row):
+        show(row)
+        rows.append(row)
+        if args.out:
+            args.out.mkdir(parents=True, exist_ok=True)
+            with open(args.out / "ladder.jsonl", "a") as f:
+                f.write(json.dumps(row) + "\n")
+
+    if "steps" in args.what:
+        for x, y in (("TANOOR", "RANDOM"), ("TIZAB", "TANOOR"), ("ZELZELA", "TIZAB"), ("ZELZELA", "GREEDY")):
+            emit(duplicate(args.ruleset, x, y, pairs, seed))
+    if "oracle" in args.what:
+        z = duplicate("feskot", "ZELZELA", "ORACLE", pairs, seed)
+        g = duplicate("feskot", "GREEDY", "ORACLE", pairs, seed)
+        emit(z)
+        emit(g)
+        closed = 1 - z["margin"] / g["margin"] if g["margin"] else float("nan")
+        print(f"feskot tricks per deal vs ORACLE: ZELZELA {z['margin'] / 2:+.2f}, GREEDY {g['margin'] / 2:+.2f}; "
+              f"share of the GREEDY-ORACLE gap closed by ZELZELA {closed:.2f}", flush=True)
+        rows.append({"gap_closed": closed, "pairs": pairs})
+    if "match" in args.what:
+        emit(matches("ZELZELA", "GREEDY", max(1, pairs // 3), seed))
+    if "worlds" in args.what:
+        for w in (8, 16, 32, 64, 128):
+            emit(duplicate("feskot", f"ZELZELA:worlds={w}", "GREEDY", pairs, seed, timing=True))
+    if "bidding" in args.what:
+        for bot in ("ZELZELA", "TIZAB", "TANOOR", "GREEDY", "ORACLE"):
+            emit(bidding(bot, pairs, seed))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

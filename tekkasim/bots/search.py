@@ -1,0 +1,553 @@
+"""Determinized Monte Carlo search for Feskot and Tekka: TANOOR (rank 6), TIZAB (7) and ZELZELA (8).
+
+Every decision goes the same way:
+
+1. **Worlds.** ``view.sample(rng)`` deals the cards the seat cannot see, uniformly among the deals consistent
+   with everything public (cards played, voids shown). With ``inference`` on, ``worlds * oversample``
+   candidates are drawn and ``worlds`` of them kept by systematic importance resampling, each candidate
+   weighted by how likely it makes the other seats' past actions under a simple model of them
+   (:func:`likelihood`): the Feskot Prime choice from the first-dealt seat's first five cards (a softmax
+   over suit strength), every Tekka call (the caller's estimated playing tricks plus an average partner
+   against the call), and signals (an honest ``drop`` says void in the suit; a ``slam`` asks for a suit the
+   sender is strong in).
+2. **Scores.** Each candidate action is scored in every world and the scores averaged:
+
+   * ``evaluator="rollout"`` (TANOOR, TIZAB): compiled rollouts (``_search_kernels``) with the rollout
+     ``policy`` (``random`` or ``greedy``), ``rollouts`` per world and action. A card scores the deal's
+     returns margin for the seat's team (Feskot: tricks margin plus 3 for a win, minus 3 for a loss;
+     Tekka: points margin); Prime choices, calls and raises use the share of rollouts (played over all 13
+     tricks) in which the team takes at least k tricks.
+   * ``evaluator="dd"`` (ZELZELA): the double-dummy solver's target queries ("can our team still reach
+     k tricks?", zero-window searches, far faster than exact counts). A card scores
+     ``4 * reach(T) + reach(T + 1) + reach(T - 1)``, where T is the team's target: 7 in Feskot; in Tekka
+     the contract for the declaring team and ``14 - contract`` for the defenders (1 against D13). The
+     neighbours of T are the tie-break by trick count. A D13 is treated as "the team takes all 13" (the
+     solver counts team tricks, not the declarer's own).
+3. **Decisions.** Cards: the best mean score (cards that are equivalent in every world — touching cards,
+   counting cards already played in finished tricks as gaps — are scored once; the lowest is played).
+   Feskot Prime from five cards and Tekka Prime from thirteen: the suit with the best
+   ``4 * P(T) + P(T + 1) + P(T - 1)``, the P from the seat's own hand leading trick 1 with that Prime.
+   Tekka calls: P(k) = the best suit's share of worlds in which the team takes k tricks with this seat
+   declaring; each legal call is worth its expected score (``P k - (1 - P) 2k``; D13 ``26 P - 52 (1 - P)``
+   with P = P(13)); pass is worth 0, or the partner's standing call's worth when partner holds the high
+   call; the best is called (ties: pass). Raises (option ``raises``): the declarer requests the raise
+   with the best expected score if it beats the standing contract's (a rejected request costs nothing);
+   the opponent asked accepts when the new contract's expected score for its own team is better.
+
+``worlds`` fixes the number of worlds (``time_ms=0``, the default: reproducible, the same decision for
+the same seed); ``time_ms > 0`` instead keeps scoring further worlds until the time is spent (at least
+one; no longer reproducible). ``mistake_rate`` is the usual chance of a random legal action.
+
+What the model of the other seats leaves out: inference from the cards they chose to play (beyond voids
+and signals). ORACLE (``oracle.py``) runs the same double-dummy scoring on the one true world.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..bits import below
+from ..rules import _trick52 as k
+from ..rules.base import State
+from ..solver.dd import Position, Solver
+from . import _search_kernels as S
+from .base import MISTAKE_RATE, Bot, Param, View, maybe_mistake
+
+FESKOT_TARGET = 7
+PARTNER_TRICKS = 3.0  # what a caller counts on from an unseen partner (a quarter of 13, rounded down)
+CALL_SIGMA = 1.5  # spread of the call model, in tricks
+PRIME_BETA = 1.5  # sharpness of the Prime model's softmax over suit strength
+DROP_LIE = 0.02  # weight of a world in which a seat that signalled drop still holds the suit
+SLAM_WEAK = 0.4  # weight of a world in which a seat that signalled slam holds no honour in the suit
+CALL_FLOOR = 0.02  # no call is ruled out entirely (bots make mistakes)
+
+_solver: Solver | None = None
+
+
+def solver() -> Solver:
+    """The search bots' own double-dummy solver (8 MB table; one per process)."""
+    global _solver
+    if _solver is None:
+        _solver = Solver(tt_bits=18)
+    return _solver
+
+
+# --- the model of the other seats (inference) ----------------------------------------------------------
+
+
+def hand_tricks(cards: Sequence[int]) -> float:
+    """A quick estimate of the tricks a hand takes with its longest suit as Prime: A 1, K 0.75 (0.25
+    bare), Q 0.5 (0.1 short), plus the longest suit's length beyond four."""
+    by_suit = [[c % 13 for c in cards if c // 13 == s] for s in range(4)]
+    total = 0.0
+    for ranks in by_suit:
+        n = len(ranks)
+        total += (12 in ranks) + (11 in ranks) * (0.75 if n >= 2 else 0.25) + (10 in ranks) * (0.5 if n >= 3 else 0.1)
+    return total + max(0, max(len(r) for r in by_suit) - 4)
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def call_likelihood(cards: Sequence[int], code: int, high_before: int) -> float:
+    """How likely a seat holding ``cards`` makes call ``code`` over the standing ``high_before`` (model)."""
+    e = hand_tricks(cards) + PARTNER_TRICKS
+    if code == k.PASS:
+        lowest = 14 if high_before == k.D13 else max(high_before + 1, 8)
+        p = _sigmoid((lowest - 0.5 - e) / CALL_SIGMA * 2)
+    elif code == k.D13:
+        p = _sigmoid((e - 12.5) / CALL_SIGMA * 2)
+    else:
+        p = math.exp(-((e - code) ** 2) / (2 * CALL_SIGMA**2))
+    return max(p, CALL_FLOOR)
+
+
+def prime_likelihood(five: Sequence[int], prime: int) -> float:
+    """How likely a seat with these first five cards picks ``prime`` (model: softmax of count + honours)."""
+    strength = [0.0] * 4
+    for c in five:
+        strength[c // 13] += 1.0 + (c % 13 >= 10) * 0.5 + (c % 13 == 12) * 0.5
+    z = [math.exp(PRIME_BETA * s) for s in strength]
+    return z[prime] / sum(z)
+
+
+def likelihood(world: State, seat: int) -> float:
+    """How likely ``world`` makes the other seats' public actions (Prime choice, calls, signals)."""
+    a = world.arrays
+    info = a.info
+    w = 1.0
+    if info[k.I_RULESET] == k.FESKOT:
+        first, prime = int(info[k.I_FIRST]), int(info[k.I_PRIME])
+        if prime >= 0 and first != seat:
+            w *= prime_likelihood([int(c) for c in a.dealt[first, :5]], prime)
+    else:
+        first = int(info[k.I_FIRST])
+        high = k.PASS
+        for i in range(int(info[k.I_N_CALLS])):
+            code = int(info[k.I_CALLS + i])
+            s = (first + i) % 4
+            if s != seat:
+                w *= call_likelihood([int(c) for c in a.dealt[s]], code, high)
+            if code != k.PASS and (code == k.D13 or code > high):
+                high = code
+    for t in range(min(int(info[k.I_TRICK]) + 1, 13)):
+        leader = int(a.leader[t])
+        if leader < 0:
+            break
+        for j in range(4):
+            sig = int(a.signal[t, j])
+            c = int(a.plays[t, j])
+            if c < 0 or sig == 0:
+                continue
+            s = (leader + j) % 4
+            if s == seat:
+                continue
+            suit_bits = ((1 << 13) - 1) << (13 * (c // 13))
+            if sig == k.DROP and int(a.hand[s]) & suit_bits:
+                w *= DROP_LIE
+            elif sig == k.SLAM and not any(int(x) // 13 == c // 13 and int(x) % 13 >= 10 for x in a.dealt[s]):
+                w *= SLAM_WEAK
+    return w
+
+
+def sample_worlds(view: View, rng: np.ndarray, n: int, inference: bool, oversample: int) -> list[State]:
+    """``n`` worlds for ``view``: uniform samples, or with ``inference`` the importance resample of
+    ``n * oversample`` candidates weighted by :func:`likelihood` (systematic resampling)."""
+    if not inference or oversample <= 1:
+        return [view.sample(rng) for _ in range(n)]
+    cands = [view.sample(rng) for _ in range(n * oversample)]
+    weights = np.array([likelihood(c, view.seat) for c in cands])
+    total = float(weights.sum())
+    if not total > 0:
+        return cands[:n]
+    cum = np.cumsum(weights / total)
+    u = (int(below(rng, 1 << 30)) + 0.5) / (1 << 30) / n
+    picks = np.searchsorted(cum, u + np.arange(n) / n, side="left")
+    return [cands[min(int(i), len(cands) - 1)] for i in picks]
+
+
+# --- what a team needs ---------------------------------------------------------------------------------
+
+
+def team_target(info: np.ndarray, team: int) -> int:
+    """The number of tricks (of 13) ``team`` needs: Feskot 7; Tekka the contract for the declaring team,
+    ``14 - contract`` for the defenders (D13: 13 and 1)."""
+    if info[k.I_RULESET] == k.FESKOT:
+        return FESKOT_TARGET
+    target = int(info[k.I_TARGET])
+    target = 13 if target == k.D13 else target
+    return target if int(info[k.I_DECLARER]) & 1 == team else 14 - target
+
+
+def contract_value(p: float, target: int, mandatory: bool = False) -> float:
+    """Expected score of a contract made with probability ``p``, for the declaring team (made: +target;
+    failed: -2 x target, -8 for the mandatory 8; D13: +26 / -52)."""
+    if target == k.D13:
+        return 26 * p - 52 * (1 - p)
+    return p * target - (1 - p) * (8 if mandatory else 2 * target)
+
+
+def card_classes(world: State, seat: int, cards: list[int]) -> list[list[int]]:
+    """The legal ``cards`` grouped into classes equivalent in every world: cards of one suit with only
+    the seat's own cards or cards of finished tricks between them. Each class ascending."""
+    a = world.arrays
+    done = int(a.info[k.I_TRICK])
+    gone = int(a.hand[seat])
+    for t in range(done):
+        for j in range(4):
+            gone |= 1 << int(a.plays[t, j])
+    classes: list[list[int]] = []
+    for c in sorted(cards):
+        if classes and classes[-1][-1] // 13 == c // 13 and all(gone >> x & 1 for x in range(classes[-1][-1] + 1, c)):
+            classes[-1].append(c)
+        else:
+            classes.append([c])
+    return classes
+
+
+# --- evaluators -------------------------------------------------------------------------------------------
+
+
+class DoubleDummy:
+    """Scores by the double-dummy solver's target queries (ZELZELA, ORACLE)."""
+
+    def __init__(self):
+        self.sv = solver()
+
+    def _reach(self, pos: Position, team: int, total: int) -> bool:
+        """Can ``team`` end the deal from ``pos`` with at least ``total`` tricks (those won included)?"""
+        return self.sv.can_reach(pos, total, side=team)
+
+    @staticmethod
+    def position(a: k.Arrays) -> Position:
+        """The solver's position of a deal in play (or awaiting a raise answer)."""
+        info = a.info
+        t, j = int(info[k.I_TRICK]), int(info[k.I_PLAY])
+        if j > 0:
+            leader = int(a.leader[t])
+        elif info[k.I_PHASE] == k.PH_RAISE:
+            leader = int(info[k.I_DECLARER])
+        else:
+            leader = int(info[k.I_TO_MOVE])
+        return Position([int(h) for h in a.hand], int(info[k.I_PRIME]), leader, [int(c) for c in a.plays[t, :j]],
+                        won=(int(info[k.I_TEAM_TRICKS]), int(info[k.I_TEAM_TRICKS + 1])))
+
+    def reach_many(self, a: k.Arrays, team: int, totals: Sequence[int]) -> list[float]:
+        """For each total: 1.0 if ``team`` can still end deal ``a`` with that many tricks, else 0.0."""
+        info = a.info
+        won = int(info[k.I_TEAM_TRICKS + team])
+        if info[k.I_PHASE] == k.PH_TERMINAL:
+            if info[k.I_RULESET] == k.FESKOT:
+                return [float(won >= x) for x in totals]
+            # a Tekka deal ends once decided: the team's target is met exactly when the result is its way
+            good = bool(k.tekka_score(info)[0]) == (int(info[k.I_DECLARER]) & 1 == team)
+            target = team_target(info, team)
+            return [float(good) if x <= target else float(won >= x) for x in totals]
+        pos = self.position(a)
+        return self._ascending(lambda x: self._reach(pos, team, x), totals)
+
+    def target_score(self, a: k.Arrays, team: int) -> float:
+        """``4 reach(T) + reach(T + 1) + reach(T - 1)`` for ``team`` in deal ``a``, with two queries: reach(T),
+        then reach(T + 1) if it holds (reach(T - 1) then holds too) or reach(T - 1) if not."""
+        target = team_target(a.info, team)
+        info = a.info
+        if info[k.I_PHASE] == k.PH_TERMINAL:
+            r = self.reach_many(a, team, (target, target + 1, target - 1))
+            return 4 * r[0] + r[1] + r[2]
+        pos = self.position(a)
+        if self._reach(pos, team, target):
+            return 5.0 + self._reach(pos, team, target + 1)
+        return float(self._reach(pos, team, target - 1))
+
+    @staticmethod
+    def _ascending(reach, totals: Sequence[int]) -> list[float]:
+        """``reach`` of each total, asked in ascending order: a total out of reach answers every higher one."""
+        out: dict[int, float] = {}
+        failed = False
+        for x in sorted(set(totals)):
+            out[x] = 0.0 if failed else float(reach(x))
+            failed = failed or not out[x]
+        return [out[x] for x in totals]
+
+    def card_scores(self, world: State, actions: list[int], team: int) -> np.ndarray:
+        out = np.empty(len(actions))
+        for i, act in enumerate(actions):
+            a = world.arrays.copy()
+            k.apply_action(a, act)
+            out[i] = self.target_score(a, team)
+        return out
+
+    def opening_reach(self, world: State, seat: int, trump: int, totals: Sequence[int]) -> list[float]:
+        """``seat`` leading trick 1 of ``world`` (before any card) with Prime ``trump``: can its team take
+        each total?"""
+        pos = Position([int(h) for h in world.arrays.hand], trump, seat)
+        return self._ascending(lambda x: self._reach(pos, seat & 1, x), totals)
+
+    def current_reach(self, world: State, team: int, totals: Sequence[int]) -> list[float]:
+        return self.reach_many(world.arrays, team, totals)
+
+
+class Rollouts:
+    """Scores by compiled rollouts (TANOOR, TIZAB)."""
+
+    def __init__(self, policy: str, reps: int, rng: np.ndarray):
+        self.policy = S.POLICIES.index(policy)
+        self.reps = reps if self.policy == S.RANDOM_POLICY else 1  # a greedy rollout is deterministic
+        self.rng = rng
+        self.hist = np.zeros(14, np.int64)
+
+    def card_scores(self, world: State, actions: list[int], team: int) -> np.ndarray:
+        acts = np.array(actions, np.int64)
+        out = np.empty(len(actions))
+        S.rollout_scores(world.arrays, world.arrays.copy(), acts, len(acts), self.reps, self.policy, team,
+                         self.rng, out)
+        return out
+
+    def _shares(self, totals: Sequence[int]) -> list[float]:
+        n = max(1, int(self.hist.sum()))
+        tail = np.cumsum(self.hist[::-1])[::-1]  # tail[x] = rollouts with at least x tricks
+        return [float(tail[x]) / n if 0 <= x <= 13 else float(x < 0) for x in totals]
+
+    def opening_reach(self, world: State, seat: int, trump: int, totals: Sequence[int]) -> list[float]:
+        self.hist[:] = 0
+        S.trick_counts(world.arrays, world.arrays.copy(), seat, trump, self.reps, self.policy, seat & 1,
+                       self.rng, self.hist)
+        return self._shares(totals)
+
+    def current_reach(self, world: State, team: int, totals: Sequence[int]) -> list[float]:
+        self.hist[:] = 0
+        S.trick_counts(world.arrays, world.arrays.copy(), -1, 0, self.reps, self.policy, team, self.rng, self.hist)
+        return self._shares(totals)
+
+
+class Hybrid:
+    """ZELZELA's evaluator: the solver once the seat to decide holds at most ``dd_cards`` cards, GREEDY
+    rollouts before (early double-dummy queries on 13-card hands cost tens of milliseconds each)."""
+
+    def __init__(self, dd_cards: int, rollouts: Rollouts):
+        self.dd = DoubleDummy()
+        self.ro = rollouts
+        self.dd_cards = dd_cards
+
+    def _pick(self, world: State):
+        a = world.arrays
+        held = int(a.hand[int(a.info[k.I_TO_MOVE])]).bit_count()
+        return self.dd if held <= self.dd_cards else self.ro
+
+    def card_scores(self, world: State, actions: list[int], team: int) -> np.ndarray:
+        return self._pick(world).card_scores(world, actions, team)
+
+    def opening_reach(self, world: State, seat: int, trump: int, totals: Sequence[int]) -> list[float]:
+        ev = self.dd if self.dd_cards >= 13 else self.ro
+        return ev.opening_reach(world, seat, trump, totals)
+
+    def current_reach(self, world: State, team: int, totals: Sequence[int]) -> list[float]:
+        return self._pick(world).current_reach(world, team, totals)
+
+
+# --- the decisions ------------------------------------------------------------------------------------------
+
+
+class Search:
+    """One decision of a search bot over a stream of worlds (fixed number, or until a deadline)."""
+
+    def __init__(self, worlds: list[State], evaluator, deadline: float | None, more=None):
+        self.worlds = worlds
+        self.ev = evaluator
+        self.deadline = deadline
+        self.more = more  # callable giving further worlds in time mode
+
+    def each_world(self):
+        """The worlds to score: the fixed list, or in time mode worlds until the deadline (at least one)."""
+        i = 0
+        while True:
+            if i >= len(self.worlds):
+                if self.deadline is None or self.more is None or time.perf_counter() >= self.deadline:
+                    return
+                self.worlds.extend(self.more())
+            yield self.worlds[i]
+            i += 1
+            if self.deadline is not None and time.perf_counter() >= self.deadline:
+                return
+
+    def mean(self, fn) -> np.ndarray:
+        total, n = None, 0
+        for world in self.each_world():
+            v = np.asarray(fn(world), dtype=float)
+            total = v if total is None else total + v
+            n += 1
+        return total / n
+
+
+def decide_search(view: View, worlds: Search, seat: int) -> int:
+    """The action for ``view`` given the worlds and evaluator in ``worlds`` (see the module docstring)."""
+    first = worlds.worlds[0]
+    info = first.arrays.info
+    phase = int(info[k.I_PHASE])
+    team = seat & 1
+    legal = view.legal
+    ev = worlds.ev
+    if phase == k.PH_PLAY:
+        cards = [a for a in legal if a < k.PRIME_BASE]
+        raises = [a for a in legal if k.RAISE_BASE <= a < k.ACCEPT]
+        if raises:
+            choice = _raise_request(worlds, info, team, raises)
+            if choice is not None:
+                return choice
+        classes = card_classes(first, seat, cards)
+        if len(classes) == 1:
+            return classes[0][0]
+        reps = [c[0] for c in classes]
+        scores = worlds.mean(lambda w: ev.card_scores(w, reps, team))
+        return reps[int(np.argmax(scores))]
+    if phase == k.PH_PRIME:
+        target = FESKOT_TARGET if info[k.I_RULESET] == k.FESKOT else team_target(info, team)
+        totals = (target, target + 1, target - 1)
+        scores = worlds.mean(lambda w: [np.dot((4, 1, 1), ev.opening_reach(w, seat, t, totals)) for t in range(4)])
+        return k.PRIME_BASE + int(np.argmax(scores))
+    if phase == k.PH_AUCTION:
+        return _call(worlds, info, seat, legal)
+    if phase == k.PH_RAISE:
+        return _raise_answer(worlds, info, team)
+    raise ValueError(f"no decision to make in phase {phase}")
+
+
+def _contract_now(info) -> tuple[int, bool]:
+    return int(info[k.I_TARGET]), bool(info[k.I_MANDATORY])
+
+
+def _raise_request(worlds: Search, info, team: int, raises: list[int]) -> int | None:
+    target, mandatory = _contract_now(info)
+    codes = [a - k.RAISE_BASE for a in raises]
+    totals = [13 if c == k.D13 else c for c in [target, *codes]]
+    p = worlds.mean(lambda w: worlds.ev.current_reach(w, team, totals))
+    done = int(info[k.I_TRICK])
+    declarer = int(info[k.I_DECLARER])
+    best, best_value = None, contract_value(p[0], target, mandatory)
+    for code, pc in zip(codes, p[1:], strict=True):
+        if code == k.D13 and int(info[k.I_SEAT_TRICKS + declarer]) < done:
+            continue  # a D13 raise after partner won a trick fails at once
+        value = contract_value(pc, code)
+        if value > best_value + 0.5:
+            best, best_value = k.RAISE_BASE + code, value
+    return best
+
+
+def _raise_answer(worlds: Search, info, team: int) -> int:
+    target, mandatory = _contract_now(info)
+    pending = int(info[k.I_PENDING])
+    declaring = int(info[k.I_DECLARER]) & 1
+    totals = [13 if c == k.D13 else c for c in (target, pending)]
+    p = worlds.mean(lambda w: worlds.ev.current_reach(w, declaring, totals))
+    keep = -contract_value(p[0], target, mandatory)  # our expected score: theirs negated
+    accept = -contract_value(p[1], pending)
+    return k.ACCEPT if accept > keep else k.REJECT
+
+
+def _call(worlds: Search, info, seat: int, legal: list[int]) -> int:
+    totals = list(range(8, 14))
+    # per trump, the share of worlds in which the team takes each total with this seat declaring
+    p = worlds.mean(lambda w: [worlds.ev.opening_reach(w, seat, t, totals) for t in range(4)])
+    best_p = p.max(axis=0)  # the declarer picks Prime after the auction: the best suit per total
+    prob = {x: float(best_p[i]) for i, x in enumerate(totals)}
+    high, high_seat = int(info[k.I_HIGH]), int(info[k.I_HIGH_SEAT])
+    pass_value = 0.0
+    if high != k.PASS and high_seat >= 0 and high_seat & 1 == seat & 1:
+        pass_value = contract_value(prob[13 if high == k.D13 else high], high)
+    best, best_value = k.CALL_BASE + k.PASS, pass_value
+    for a in legal:
+        code = a - k.CALL_BASE
+        if code == k.PASS:
+            continue
+        value = contract_value(prob[13 if code == k.D13 else code], code)
+        if value > best_value:
+            best, best_value = a, value
+    return best
+
+
+# --- the bots --------------------------------------------------------------------------------------------
+
+WORLDS = Param("worlds", 16, "determinized worlds scored per decision (with time_ms=0, exactly this many)", 1, 4096)
+TIME_MS = Param("time_ms", 0, "time per decision in ms: 0 = fixed worlds (reproducible); > 0 = keep scoring "
+                "worlds until the time is spent (at least one)", 0, 600_000)
+INFERENCE = Param("inference", True, "weight worlds by how likely they make the other seats' Prime choice, "
+                  "calls and signals (importance resampling)")
+OVERSAMPLE = Param("oversample", 4, "with inference: candidate worlds drawn per world kept", 1, 64)
+EVALUATOR = Param("evaluator", "dd", "how a world scores an action: 'rollout' (compiled rollouts) or 'dd' "
+                  "(double-dummy target queries)", choices=("rollout", "dd"))
+ROLLOUT = Param("rollout", "greedy", "rollout policy: 'random' or 'greedy' (GREEDY's card rules)",
+                choices=S.POLICIES)
+DD_CARDS = Param("dd_cards", 11, "with evaluator='dd': the solver scores a decision once the seat to "
+                 "decide holds at most this many cards; before that (and for Prime and calls at 13 unless "
+                 "13), GREEDY-policy rollouts", 0, 13)
+ROLLOUTS = Param("rollouts", 1, "rollouts per world and action (random policy; a greedy rollout is "
+                 "deterministic, so one)", 1, 1024)
+
+
+class SearchBot(Bot):
+    """Determinized search (module docstring); the named bots are presets."""
+
+    kind = "search"
+    rulesets = ("feskot", "tekka")
+    params_spec = (MISTAKE_RATE, WORLDS, TIME_MS, INFERENCE, OVERSAMPLE, EVALUATOR, ROLLOUT, ROLLOUTS, DD_CARDS)
+
+    def evaluator(self, rng: np.ndarray):
+        p = self.params
+        rollouts = Rollouts(p["rollout"], p["rollouts"], rng)
+        return Hybrid(p["dd_cards"], rollouts) if p["evaluator"] == "dd" else rollouts
+
+    def act(self, view: View, rng: np.ndarray):
+        slip = maybe_mistake(self, view, rng)
+        if slip is not None:
+            return slip
+        if len(view.legal) == 1:
+            return view.legal[0]
+        p = self.params
+        n = p["worlds"]
+        deadline = None
+        more = None
+        if p["time_ms"] > 0:
+            deadline = time.perf_counter() + p["time_ms"] / 1000.0
+            n = min(n, 4)
+            more = lambda: sample_worlds(view, rng, 4, p["inference"], p["oversample"])  # noqa: E731
+        worlds = sample_worlds(view, rng, n, p["inference"], p["oversample"])
+        return decide_search(view, Search(worlds, self.evaluator(rng), deadline, more), view.seat)
+
+
+class Tanoor(SearchBot):
+    """TANOOR (rank 6): determinized search with random rollouts, no inference."""
+
+    name = "TANOOR"
+    rank = 6
+    description = ("determinized search: 12 sampled worlds, 4 random rollouts per world and action; "
+                   "uses only public facts (cards played, voids), no inference")
+    preset = {"worlds": 12, "evaluator": "rollout", "rollout": "random", "rollouts": 4, "inference": False}
+
+
+class Tizab(SearchBot):
+    """TIZAB (rank 7): determinized search with GREEDY rollouts and inference from the other seats' actions."""
+
+    name = "TIZAB"
+    rank = 7
+    description = ("determinized search: 24 worlds weighted by the Prime choice, calls and signals, "
+                   "scored by GREEDY-policy rollouts")
+    preset = {"worlds": 24, "evaluator": "rollout", "rollout": "greedy", "rollouts": 1, "inference": True}
+
+
+class Zelzela(SearchBot):
+    """ZELZELA (rank 8): determinized search on the double-dummy solver, with inference."""
+
+    name = "ZELZELA"
+    rank = 8
+    description = ("determinized search: 16 worlds weighted by the Prime choice, calls and signals, each "
+                   "action scored by double-dummy target queries (can we still reach 7 / the contract)")
+    preset = {"worlds": 16, "evaluator": "dd", "inference": True}
+
+
+__all__ = ["DoubleDummy", "Rollouts", "SearchBot", "Tanoor", "Tizab", "Zelzela", "card_classes", "decide_search",
+           "likelihood", "sample_worlds", "solver", "team_target"]

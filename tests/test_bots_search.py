@@ -1,0 +1,308 @@
+"""The search bots (TANOOR, TIZAB, ZELZELA) and ORACLE: legal in every phase, deterministic per seed, clearly
+stronger than RANDOM, ORACLE double-dummy perfect; the rollout kernels against a pure-Python twin."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tekkasim.bits import below, new_rng
+from tekkasim.bots import _search_kernels as S
+from tekkasim.bots import decide, describe, get_bot, mix_seed
+from tekkasim.bots.search import DROP_LIE, card_classes, likelihood, prime_likelihood, team_target
+from tekkasim.errors import BotError
+from tekkasim.rules import _trick52 as k
+from tekkasim.rules import get_game
+from tekkasim.solver.dd import Position, Solver
+
+SEARCH = ("TANOOR", "TIZAB", "ZELZELA")
+SMALL = {"worlds": 3}  # enough for the properties tested here, cheap on shared cores
+
+
+def random_state(ruleset: str, seed: int, steps: int, **options):
+    """A state reached by ``steps`` random actions from deal ``seed`` (fewer if the deal ends)."""
+    game = get_game(ruleset, **options)
+    state = game.new_deal(seed)
+    rng = new_rng(seed + 17)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        nxt = legal[int(below(rng, len(legal)))]
+        trial = state.clone()
+        trial.apply_action(nxt)
+        if trial.is_terminal():
+            break
+        state = trial
+    return state
+
+
+# --- the pure-Python twin of the rollout kernels ---------------------------------------------------
+
+
+def twin_greedy_card(state) -> int:
+    """GREEDY's card, written from the _search_kernels docstring with the rules API."""
+    seat = state.current_player()
+    prime = state.prime
+    legal = sorted(a for a in state.legal_actions() if a < k.PRIME_BASE)
+    tricks = state.tricks()
+    current = tricks[-1] if tricks and len(tricks[-1]) < 4 else []
+
+    def lowest_discard(cards):
+        return min(cards, key=lambda c: (c % 13 + (13 if c // 13 == prime else 0), c))
+
+    if not current:
+        hand = [c for c in range(52) if state.hand(seat) >> c & 1]
+        played = {c for t in tricks for _, c, _ in t}
+        out = [c for c in range(52) if c not in played and c not in hand]
+        for s in range(4):
+            mine = [c for c in hand if c // 13 == s]
+            if s == prime or not mine:
+                continue
+            if not any(c // 13 == s and c > max(mine) for c in out):
+                return max(mine)
+        lengths = [(sum(1 for c in hand if c // 13 == s), -s) for s in range(4) if s != prime]
+        n, neg = max(lengths)
+        if n == 0:
+            return min(hand)
+        return min(c for c in hand if c // 13 == -neg)
+    led = current[0][1] // 13
+
+    def power(c):
+        return c + 52 if c // 13 == prime else c if c // 13 == led else -1
+
+    win_seat, win_p = max(((s, power(c)) for s, c, _ in current), key=lambda x: x[1])
+    partner_winning = win_seat == (seat + 2) % 4
+    if partner_winning and len(current) == 3:
+        return lowest_discard(legal)
+    winners = [c for c in legal if power(c) > win_p]
+    if winners and not partner_winning:
+        return min(winners, key=power)
+    return lowest_discard(legal)
+
+
+def twin_play_out(state, policy: int, rng) -> None:
+    """Plays ``state`` to its end with the rollout policy, as ``_search_kernels.play_out``."""
+    while not state.is_terminal():
+        phase = state.phase()
+        if phase == "play":
+            if policy == S.GREEDY_POLICY:
+                action = twin_greedy_card(state)
+            else:
+                cards = sorted(a for a in state.legal_actions() if a < k.PRIME_BASE)
+                action = cards[int(below(rng, len(cards)))]
+        elif phase == "auction":
+            action = k.CALL_BASE + k.PASS
+        elif phase == "prime":
+            action = k.PRIME_BASE + int(below(rng, 4))
+        else:
+            action = k.REJECT
+        state.apply_action(action)
+
+
+@settings(max_examples=40)
+@given(ruleset=st.sampled_from(["feskot", "tekka"]), seed=st.integers(0, 10**6), steps=st.integers(0, 40),
+       policy=st.sampled_from([S.RANDOM_POLICY, S.GREEDY_POLICY]), raises=st.booleans())
+def test_play_out_matches_twin(ruleset, seed, steps, policy, raises):
+    options = {"raises": raises} if ruleset == "tekka" else {}
+    state = random_state(ruleset, seed, steps, **options)
+    arrays = state.arrays.copy()
+    S.play_out(arrays, policy, new_rng(seed))
+    twin = state.clone()
+    twin_play_out(twin, policy, new_rng(seed))
+    assert np.array_equal(arrays.info, twin.arrays.info)
+    assert np.array_equal(arrays.plays, twin.arrays.plays)
+
+
+@settings(max_examples=15)
+@given(seed=st.integers(0, 10**6), steps=st.integers(1, 30), reps=st.integers(1, 3))
+def test_rollout_scores_are_means_of_play_outs(seed, steps, reps):
+    state = random_state("feskot", seed, steps)
+    if state.phase() != "play":
+        return
+    legal = state.legal_actions()
+    out = np.empty(len(legal))
+    S.rollout_scores(state.arrays, state.arrays.copy(), np.array(legal, np.int64), len(legal), reps,
+                     S.RANDOM_POLICY, 0, new_rng(seed), out)
+    rng = new_rng(seed)
+    for i, a in enumerate(legal):
+        total = 0.0
+        for _ in range(reps):
+            twin = state.clone()
+            twin.apply_action(a)
+            twin_play_out(twin, S.RANDOM_POLICY, rng)
+            ta, tb = twin.team_tricks()
+            total += ta - tb + S.WIN_BONUS * np.sign(ta - tb)
+        assert out[i] == pytest.approx(total / reps)
+
+
+def test_trick_counts_play_all_thirteen_tricks():
+    state = get_game("tekka").new_deal(5)
+    hist = np.zeros(14, np.int64)
+    S.trick_counts(state.arrays, state.arrays.copy(), 2, 3, 25, S.RANDOM_POLICY, 0, new_rng(1), hist)
+    assert hist.sum() == 25
+    twin_hist = np.zeros(14, np.int64)
+    rng = new_rng(1)
+    for _ in range(25):  # the same set-up through the rules API: all pass but top, who declares
+        twin = get_game("tekka").new_deal(5)
+        a = twin.arrays
+        a.info[k.I_PLAY_ALL] = 1
+        for code in (0, 0, 13, 0):
+            twin.apply_action(k.CALL_BASE + code)
+        twin.apply_action(k.PRIME_BASE + 3)
+        twin_play_out(twin, S.RANDOM_POLICY, rng)
+        twin_hist[twin.team_tricks()[0]] += 1
+    assert np.array_equal(hist, twin_hist)
+
+
+# --- the bots ------------------------------------------------------------------------------------------
+
+
+def play(ruleset: str, seed: int, bots, **options):
+    game = get_game(ruleset, **options)
+    state = game.new_deal(seed)
+    n = 0
+    phases = set()
+    while not state.is_terminal():
+        seat = state.current_player()
+        phases.add(state.phase())
+        state.apply_action(decide(bots[seat], state, seat, mix_seed(seed, n, seat)))  # decide checks legality
+        n += 1
+    return state, phases
+
+
+@pytest.mark.parametrize("name", [*SEARCH, "ORACLE"])
+def test_legal_in_every_phase(name):
+    bot = get_bot(name, **(SMALL if name != "ORACLE" else {}))
+    _, phases = play("feskot", 3, [bot] * 4)
+    assert {"prime", "play"} <= phases
+    _, phases = play("tekka", 4, [bot] * 4, raises=True)
+    assert {"auction", "prime", "play"} <= phases
+    # a raise waiting for its answer, and a declarer who may request one
+    state = random_state("tekka", 8, 0, raises=True)
+    for code in (9, 0, 0, 0):
+        state.apply_action(k.CALL_BASE + code)
+    state.apply_action(k.PRIME_BASE + 2)
+    assert any(a >= k.RAISE_BASE for a in state.legal_actions())
+    assert decide(bot, state, state.current_player(), 5) in state.legal_actions()
+    state.apply_action(k.RAISE_BASE + 10)
+    assert state.phase() == "raise"
+    assert decide(bot, state, state.current_player(), 5) in (k.ACCEPT, k.REJECT)
+
+
+@pytest.mark.parametrize("name", [*SEARCH, "ORACLE"])
+def test_same_seed_same_decision(name):
+    bot = get_bot(name, **(SMALL if name != "ORACLE" else {}))
+    for ruleset, steps in (("feskot", 0), ("feskot", 9), ("tekka", 2), ("tekka", 14)):
+        state = random_state(ruleset, 21, steps)
+        seat = state.current_player()
+        first = [decide(bot, state, seat, s) for s in (1, 2, 3)]
+        assert first == [decide(bot, state, seat, s) for s in (1, 2, 3)]
+
+
+def test_fixed_worlds_by_default_and_time_mode_legal():
+    assert all(get_bot(n).params["time_ms"] == 0 for n in SEARCH)
+    state = random_state("feskot", 30, 6)
+    bot = get_bot("ZELZELA", time_ms=20)
+    assert decide(bot, state, state.current_player(), 1) in state.legal_actions()
+
+
+def test_parameters_checked():
+    with pytest.raises(BotError, match="worlds"):
+        get_bot("ZELZELA:worlds=0")
+    with pytest.raises(BotError, match="rollout"):
+        get_bot("TIZAB", rollout="perfect")
+    with pytest.raises(BotError, match="unknown parameter"):
+        get_bot("ORACLE", worlds=3)
+
+
+def test_oracle_is_marked_cheating_and_off_the_ladder():
+    rows = {r["name"]: r for r in describe()}
+    assert rows["ORACLE"]["rank"] is None and "cheating" in rows["ORACLE"]["description"].lower()
+    assert get_bot("ORACLE").cheating and not any(get_bot(n).cheating for n in SEARCH)
+    assert [rows[n]["rank"] for n in SEARCH] == [6, 7, 8]
+    assert all(rows[n]["kind"] == "search" for n in SEARCH)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_oracle_keeps_the_target_whenever_it_can(seed):
+    """ORACLE's card keeps its team's target (7 in Feskot) reachable whenever some card does, and then
+    also the most tricks among those cards, by the solver's exact card values."""
+    state = random_state("feskot", 100 + seed, 5 + 3 * seed)
+    if state.phase() != "play":
+        return
+    seat = state.current_player()
+    card = decide(get_bot("ORACLE"), state, seat, 1)
+    values = Solver(tt_bits=16).card_values(Position.from_state(state))
+    need = team_target(state.arrays.info, seat & 1)
+    if max(values.values()) >= need:
+        assert values[card] >= need
+    elif max(values.values()) >= need - 1:
+        assert values[card] >= need - 1
+
+
+def test_card_classes_join_touching_cards_only():
+    state = get_game("feskot").from_hands({"bottom": "AS KS QS 9S 2C 3C 5C AH KH QH JH TH 9H",
+                                           "right": "JS TS 4C 6C 7C 8C 9C TC JC QC KC AC 2D",
+                                           "top": "8S 7S 6S 5S 4S 3S 2S 3D 4D 5D 6D 7D 8D",
+                                           "left": "9D TD JD QD KD AD 2H 3H 4H 5H 6H 7H 8H"}, first=0)
+    state.apply_action(k.PRIME_BASE + 2)
+    cards = state.legal_actions()
+    classes = card_classes(state, 0, cards)
+    spades = [c for c in classes if c[0] // 13 == 3]
+    assert [len(c) for c in spades] == [1, 3]  # 9S alone (JS TS are out), AS KS QS together
+    clubs = [c for c in classes if c[0] // 13 == 0]
+    assert [len(c) for c in clubs] == [2, 1]  # 2C 3C touch; 4C is out before 5C
+
+
+def test_inference_model():
+    assert prime_likelihood([39, 40, 41, 0, 13], 3) > prime_likelihood([39, 40, 41, 0, 13], 0)
+    # a drop signal makes worlds where the sender still holds the suit unlikely
+    state = random_state("feskot", 3, 0)
+    state.apply_action(k.PRIME_BASE + 0)
+    seat = state.current_player()
+    card = state.legal_actions()[0]
+    state.apply_action(card + k.SIGNAL_MULT * k.DROP)
+    view_seat = (seat + 1) % 4
+    rng = new_rng(4)
+    suit_bits = ((1 << 13) - 1) << (13 * (card // 13))
+    seen = {True: 0, False: 0}
+    for _ in range(40):
+        world = state.resample(view_seat, rng)
+        holds = bool(int(world.arrays.hand[seat]) & suit_bits)
+        seen[holds] += 1
+        plain = world.clone()
+        plain.arrays.signal[0, 0] = 0  # the same world without the signal
+        ratio = likelihood(world, view_seat) / likelihood(plain, view_seat)
+        assert ratio == pytest.approx(DROP_LIE if holds else 1.0)
+    assert seen[True] and seen[False]
+
+
+def duplicate_margins(ruleset: str, x, y, boards: int, seed: int) -> list[float]:
+    game = get_game(ruleset)
+    margins = []
+    for b in range(boards):
+        margin = 0.0
+        for table in (0, 1):
+            bots = [x, y, x, y] if table == 0 else [y, x, y, x]
+            state = game.new_deal(seed + b)
+            n = 0
+            while not state.is_terminal():
+                seat = state.current_player()
+                state.apply_action(decide(bots[seat], state, seat, mix_seed(seed + b, table, n, seat)))
+                n += 1
+            r = state.returns()
+            margin += (r[0] - r[1]) if table == 0 else (r[1] - r[0])
+        margins.append(margin)
+    return margins
+
+
+@pytest.mark.parametrize("name,boards", [("TANOOR", 40), ("TIZAB", 20), ("ZELZELA", 12)])
+def test_beats_random_on_duplicate_boards(name, boards):
+    """Against RANDOM the margin is huge (about 8 tricks per pair of Feskot deals); demand a positive mean
+    margin with an effect size (mean / sd) above 1 and pairs won by a wide majority."""
+    bot = get_bot(name, worlds=4)
+    m = np.array(duplicate_margins("feskot", bot, get_bot("RANDOM"), boards, 500))
+    assert m.mean() > 0
+    assert m.mean() / m.std() > 1.0
+    assert (m > 0).sum() >= 0.8 * boards
