@@ -241,3 +241,11 @@ def test_the_random_policy_declines_out_of_turn_actions():
     state.apply_action(state.legal_actions()[0])
     others = [s for s in state.actors() if s != state.current_player()]
     assert others and all(random_policy(state, s, random.Random(0)) is None for s in others)
+
+
+@pytest.mark.parametrize("name", ["satat", "shengji"])
+def test_play_random_checks_its_arguments(name):
+    game = get_game(name)
+    for deals, seed in ((-1, 0), ("x", 0), (2, -1), (2, 2**64), (2, "x")):
+        with pytest.raises(OptionError):
+            game.play_random(deals, seed)

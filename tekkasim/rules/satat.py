@@ -347,7 +347,13 @@ class SatatState(State):
         mover = self.current_player()
         if mover == TERMINAL:
             return []
-        return [mover] + [s for s in range(4) if s != mover and self.accusations(s)]
+        n = 0 if self._troupe < 0 else int(self._st[K.N_TABLE])
+        if n == 0:  # no card on the table
+            return [mover]
+        if n >= 2:  # cards of both teams on the table: every seat has an opponent's card to accuse
+            return [mover] + [s for s in range(4) if s != mover]
+        leader = int(self._st[K.LEADERS + self._st[K.TRICK]])
+        return [mover] + [s for s in range(4) if s != mover and team_of(s) != team_of(leader)]
 
     def legal_actions_for(self, seat: int) -> list[int]:
         """For the seat to move: ``legal_actions()`` and its own open accusations; for any other seat its
@@ -920,15 +926,15 @@ class Satat(Game):
         Returns ``tricks`` (n, 2), ``kind`` (n,: 1 seven, 2 KOT, 3 KOT 52), ``points`` (n, 2), ``returns``
         (the points as float, n x 2), ``caller`` and ``troupe`` (n,).
         """
+        if isinstance(n_deals, bool) or not isinstance(n_deals, int | np.integer) or n_deals < 0:
+            raise OptionError(f"n_deals must be a whole number >= 0, not {_short(repr(n_deals))}")
         n = int(n_deals)
-        if n < 0:
-            raise OptionError(f"n_deals must be >= 0, not {n_deals!r}")
         tricks = np.zeros((n, 2), dtype=np.int64)
         kind = np.zeros(n, dtype=np.int64)
         points = np.zeros((n, 2), dtype=np.int64)
         caller = np.zeros(n, dtype=np.int64)
         troupe = np.zeros(n, dtype=np.int64)
-        K.play_random_kernel(np.uint64(int(seed) % (1 << 64)), tricks, kind, points, caller, troupe)
+        K.play_random_kernel(np.uint64(check_seed(seed)), tricks, kind, points, caller, troupe)
         return {"tricks": tricks, "kind": kind, "points": points, "returns": points.astype(np.float64),
                 "caller": caller, "troupe": troupe}
 

@@ -1105,9 +1105,11 @@ class Shengji(Game):
         ``kitty_bonus``, ``trump`` (4 = NT), ``level``, ``dealer``, ``calls``, ``levels_after`` (uncapped,
         13 = past A), ``next_dealer``, ``match_winner`` (-1 none), ``tricks``."""
         levels, dealer, declare_first = self._context(context, OptionError)
+        if isinstance(n_deals, bool) or not isinstance(n_deals, int | np.integer) or n_deals < 0:
+            raise OptionError(f"n_deals must be a whole number >= 0, not {_short(repr(n_deals))}")
         n = int(n_deals)
         out = np.zeros((n, 13), np.int64)
-        K.play_random_many(n, np.uint64(int(seed) % (1 << 64)), levels[0], levels[1],
+        K.play_random_many(n, np.uint64(check_seed(seed)), levels[0], levels[1],
                            -1 if dealer is None else dealer, declare_first, out)
         return {"returns": out[:, 6:8].astype(np.float64), "attacker_points": out[:, 4], "kitty_bonus": out[:, 5],
                 "trump": out[:, 0], "level": out[:, 1], "dealer": out[:, 2], "calls": out[:, 3],
