@@ -316,3 +316,17 @@ def test_satat_voids_are_apparent_ones():
         assert any(c // 13 == suit for c in cards_of(state.hand(seat)))
         return
     pytest.fail("no Renonce position found")
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_shengji_fallback_worlds_depend_on_the_observation_only(seed):
+    """The direct world (``tries=0``: hidden cards swapped into a copy, not replayed) must not keep
+    anything of the true hidden cards either."""
+    for steps in (5, 30, 60, 110):
+        state = random_state("shengji", {}, seed, steps)
+        for seat in range(4):
+            other = state.resample(seat, new_rng(seed))
+            a = state.resample(seat, new_rng(seed + 1), tries=0)
+            b = other.resample(seat, new_rng(seed + 1), tries=0)
+            assert a.information_key(seat) == state.information_key(seat)
+            assert signature(a) == signature(b), (steps, seat)
