@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .errors import CardError, SeatError
+from .errors import CardError, SeatError, shorten
 
 SUITS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -44,6 +44,8 @@ TEAMS = "AB"
 _SEAT_ALIASES = {name: i for i, name in enumerate(SEATS)} | {name[0]: i for i, name in enumerate(SEATS)}
 _SUIT_ALIASES = {c: i for i, c in enumerate(SUITS)} | {c: i for i, c in enumerate(SUIT_SYMBOLS)}
 _SUIT_ALIASES |= {"\u2661": HEARTS, "\u2662": DIAMONDS, "\u2664": SPADES, "\u2667": CLUBS}  # outline symbols
+# Emoji and text variation selectors: phones and chat apps write "T♥️" (♥ + U+FE0F) for "T♥".
+_VARIATION_SELECTORS = str.maketrans("", "", "\ufe0e\ufe0f")
 
 
 def card(rank: int, suit: int) -> int:
@@ -61,33 +63,37 @@ def rank_of(c: int) -> int:
 
 def parse_suit(text: str) -> int:
     """``"S"``, ``"s"`` or ``"♠"`` -> 3."""
-    key = text.strip().upper()
+    key = text.translate(_VARIATION_SELECTORS).strip().upper() if isinstance(text, str) else None
     if key in _SUIT_ALIASES:
         return _SUIT_ALIASES[key]
-    raise CardError(f"unknown suit {text!r} (expected one of C D H S or ♣ ♦ ♥ ♠)")
+    raise CardError(f"unknown suit {_shown(text)} (expected one of C D H S or ♣ ♦ ♥ ♠)")
 
 
 def parse_card(text: str, jokers: bool = False) -> int:
     """Parse one card: rank then suit, ``10`` for ``T`` and suit symbols accepted, any case.
 
-    With ``jokers=True`` (Shengji) ``SJ`` and ``BJ`` parse to 52 and 53.
+    With ``jokers=True`` (Shengji) ``SJ`` and ``BJ`` parse to 52 and 53. An emoji variation selector
+    after a suit symbol (``"T♥️"``) is ignored.
+
+    >>> parse_card("T\u2665\ufe0f") == parse_card("TH")
+    True
     """
     if not isinstance(text, str):
-        raise CardError(f"a card must be text like 'TS', not {text!r}")
-    t = text.strip().upper()
+        raise CardError(f"a card must be text like 'TS', not {_shown(text)}")
+    t = text.translate(_VARIATION_SELECTORS).strip().upper()
     if t in ("SJ", "BJ"):
         if jokers:
             return SMALL_JOKER if t == "SJ" else BIG_JOKER
-        raise CardError(f"jokers are only used in shengji, not {text!r}")
+        raise CardError(f"jokers are only used in shengji, not {_shown(text)}")
     if len(t) < 2:
-        raise CardError(f"malformed card {text!r} (expected rank then suit, like 'TS' or '10♠')")
+        raise CardError(f"malformed card {_shown(text)} (expected rank then suit, like 'TS' or '10♠')")
     rank_text, suit_text = t[:-1], t[-1]
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANKS:
-        raise CardError(f"malformed card {text!r}: unknown rank {rank_text!r}")
+        raise CardError(f"malformed card {_shown(text)}: unknown rank {_shown(rank_text)}")
     if suit_text not in _SUIT_ALIASES:
-        raise CardError(f"malformed card {text!r}: unknown suit {suit_text!r}")
+        raise CardError(f"malformed card {_shown(text)}: unknown suit {_shown(suit_text)}")
     return _SUIT_ALIASES[suit_text] * 13 + RANKS.index(rank_text)
 
 
@@ -143,7 +149,12 @@ def parse_seat(text: str | int) -> int:
         return text
     if isinstance(text, str) and text.strip().lower() in _SEAT_ALIASES:
         return _SEAT_ALIASES[text.strip().lower()]
-    raise SeatError(f"unknown seat {text!r} (expected bottom, right, top or left)")
+    raise SeatError(f"unknown seat {_shown(text)} (expected bottom, right, top or left)")
+
+
+def _shown(value: object) -> str:
+    """The repr of a bad input for a message, cut when long."""
+    return shorten(repr(value))
 
 
 def seat_name(s: int) -> str:

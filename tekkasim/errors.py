@@ -41,3 +41,27 @@ class IllegalAction(TekkasimError):
 class BotError(TekkasimError):
     """An unknown bot or bot parameter, a custom bot that does not import, or a bot that raised or chose
     an action the rules do not allow (the message names the bot and the decision)."""
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """``text`` cut to at most ``limit`` characters, for values echoed in messages (a 10,000-character
+    input must not come back whole).
+
+    >>> shorten("x" * 100, 10)
+    'xxxxxx ...'
+    """
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 4] + " ..."
+
+
+def shorten_message(message: str, token_limit: int = 80, limit: int = 400) -> str:
+    """A message with every over-long run of non-blank characters cut (and the whole at most ``limit``
+    characters): the CLI's last guard that a huge value never reaches the terminal whole.
+
+    >>> shorten_message("bad card " + "Q" * 500 + " here", token_limit=10)
+    'bad card QQQQQQ ... here'
+    """
+    import re
+
+    message = re.sub(r"\S{%d,}" % (token_limit + 1), lambda m: shorten(m.group(0), token_limit), str(message))
+    return shorten(message, limit)

@@ -10,44 +10,71 @@ import sys
 
 import click
 
-from ..errors import TekkasimError
+from ..errors import TekkasimError, shorten_message
 
-
-# subcommand -> "module:function" in this package, imported only when that subcommand runs (or for its
-# help), so that `tekkasim --help` and light commands do not load pandas, the solver or the bots.
+# subcommand -> ("module:function" in this package, short help for `tekkasim --help`). A subcommand's
+# module is imported only when it runs (or for its own --help), so that `tekkasim --help` and light
+# commands do not load pandas, numba, the solver or the bots; the group's listing reads the short help
+# from here. (A plain "module:function" entry works too: its help is then read from the command.)
 COMMANDS = {
-    "rules": "rules:rules",
-    "deal": "deal:deal",
-    "play": "play:play",
-    "verify": "verify:verify",
-    "replay": "replay:replay",
-    "dd": "dd:dd",
-    "bench": "bench:bench",
-    "run": "run:run",
+    "rules": ("rules:rules", "List the rulesets and their options with defaults."),
+    "deal": ("deal:deal", "Show a seeded deal: hands by seat as dealt, first five cards marked."),
+    "play": ("play:play", "Play seeded deals with random players and write their records."),
+    "verify": ("verify:verify", "Check every record of a file against the rules."),
+    "replay": ("replay:replay", "Render the deals of a record file, trick by trick."),
+    "dd": ("dd:dd", "Double-dummy trick tables of record deals or given hands."),
+    "bench": ("bench:bench", "Engine throughput: random deals per second on one core."),
+    "run": ("run:run", "The default job: a short seeded run of every ruleset, verified."),
+    "tournament": ("tournament:tournament", "Play a duplicate bot tournament into a run directory."),
+    "report": ("report:report", "Elo table, crosstable and plots of a stored tournament run."),
+    "export": ("export:export", "A stored run's deal records, or its per-deal results."),
+    "sprt": ("sprt:sprt", "Sequential test of bot A against bot B on duplicate pairs."),
 }
+
+
+def _entry(name: str) -> tuple[str, str | None]:
+    value = COMMANDS[name]
+    return (value, None) if isinstance(value, str) else (value[0], value[1])
 
 
 class _Group(click.Group):
     """Loads subcommands lazily and turns library errors raised inside any of them into click's one-line
-    errors."""
+    errors (long values cut)."""
 
     def list_commands(self, ctx):
         return list(COMMANDS)
 
     def get_command(self, ctx, name):
-        target = COMMANDS.get(name)
-        if target is None:
+        if name not in COMMANDS:
             return None
         from importlib import import_module
 
-        module, attr = target.split(":")
+        module, attr = _entry(name)[0].split(":")
         return getattr(import_module(f"{__name__}.{module}"), attr)
+
+    def format_commands(self, ctx, formatter):
+        """The command list from the table's short help, without importing any subcommand."""
+        rows = []
+        for name in self.list_commands(ctx):
+            short = _entry(name)[1]
+            if short is None:
+                cmd = self.get_command(ctx, name)
+                if cmd is None or cmd.hidden:
+                    continue
+                short = cmd.get_short_help_str(formatter.width - 6 - max(map(len, COMMANDS)))
+            rows.append((name, short))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except TekkasimError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise click.ClickException(shorten_message(str(exc))) from None
+        except click.ClickException as exc:  # click's own messages echo values too (an unknown command ...)
+            exc.message = shorten_message(exc.message)
+            raise
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -1,16 +1,17 @@
 import click
 
-from ..errors import RecordError
-from ..records import iter_records
-from ..verify import render_record
-
 
 @click.command("replay")
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--deal", "-d", "deal_index", type=click.IntRange(min=0), default=None,
               help="Only the deal with this index (0-based, as in `verify`).")
 def replay(path, deal_index):
-    """Render the deals of FILE: hands, trump, calls, every trick with leader and winner, result."""
+    """Render the deals of FILE (- reads standard input): hands as dealt, calls, trump, one line per trick
+    with the winning play marked *, and the result; the same layout for every ruleset."""
+    from ..errors import RecordError
+    from ..records import iter_records
+    from ..verify import render_record
+
     found = failed = False
     for index, record in iter_records(path):
         if deal_index is not None and index != deal_index:
@@ -25,7 +26,8 @@ def replay(path, deal_index):
             failed |= not ok
         click.echo()
     if not found:
-        raise click.ClickException(f"{path} has no deal {deal_index}" if deal_index is not None
-                                   else f"{path} holds no records")
+        name = "standard input" if path == "-" else path
+        raise click.ClickException(f"{name} has no deal {deal_index}" if deal_index is not None
+                                   else f"{name} holds no records")
     if failed:
         raise SystemExit(1)

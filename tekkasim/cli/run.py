@@ -3,11 +3,7 @@ from pathlib import Path
 
 import click
 
-from ..analysis import contract_table, records_frame
-from ..records import read_records, write_records
-from ..rules import get_game, ruleset_names
-from ..simulate import play_records
-from ..verify import verify_file
+from .options import check_seed_range, make_seed_option
 
 
 @click.command("run")
@@ -15,11 +11,22 @@ from ..verify import verify_file
               help="Random deals per ruleset in the compiled kernel.")
 @click.option("--records", "n_records", type=click.IntRange(min=1), default=300, show_default=True,
               help="Deals per ruleset played through the Python API, written as records and verified.")
-@click.option("--seed", "-s", type=int, default=2026, show_default=True)
-@click.option("--out-dir", type=click.Path(file_okay=False), default="runs", show_default=True)
+@make_seed_option(2026)
+@click.option("--out-dir", type=click.Path(file_okay=False), default="runs", show_default=True,
+              help="Where the record files go (created if missing).")
 @click.option("--ruleset", "-r", "rulesets", multiple=True, metavar="NAME", help="Only these rulesets.")
 def run(deals, n_records, seed, out_dir, rulesets):
     """The default job: a short seeded run of every ruleset, records written and verified, a summary."""
+    from ..analysis import contract_table, records_frame  # pandas: only this command needs it
+    from ..errors import OptionError
+    from ..records import read_records, write_records
+    from ..rules import get_game, ruleset_names
+    from ..simulate import play_records
+    from ..verify import verify_file
+
+    check_seed_range(seed, max(deals, n_records))
+    if not out_dir.strip():
+        raise OptionError("--out-dir is empty (give a directory, e.g. runs)")
     names = [get_game(r).name for r in rulesets] if rulesets else ruleset_names()
     for name in names:
         game = get_game(name)
