@@ -10,8 +10,8 @@ how far the deal has gone and the seat):
   card of another seat, the deal replayed from its record), any action it saw (a card, a call, a signal,
   an accusation: two branches of the same position), private knowledge (Shengji's kitty for the dealer,
   Satat's exchange);
-* and a state differing only in what the seat did not see (another seat's card, a burial seen only by the
-  dealer) has the same key.
+* and a state differing only in what the seat did not see (other seats' cards: any resampled world; a
+  Shengji burial, seen only by the dealer) has the same key.
 """
 
 from __future__ import annotations
@@ -129,9 +129,8 @@ def test_equal_keys_resample_identically(args, r1, r2):
 @SETTINGS
 @given(case, st.integers(0, 2**32))
 def test_a_different_own_card_changes_the_key(args, r):
-    """Swap one card the seat sees in its hand with a card of another seat, in the record, and replay:
-    the seat's key changes (the other seat's too); a seat that saw neither card keeps its key, unless it is
-    a Shengji dealer (the swapped card may have been in its kitty) or its hand took part in the exchange."""
+    """Swap one card the seat sees in its hand with an unplayed card of another seat, in the record, and
+    replay (swaps that make a recorded action illegal are skipped): the seat's key changes."""
     g, seed, steps, seat = args
     name, options = GAMES[g]
     state = random_state(name, options, seed, steps)
