@@ -654,3 +654,14 @@ def masks_of(counter: Counter) -> tuple[int, int]:
 
 def test_levels_are_the_unit_of_returns():
     assert GAME.returns_unit == "levels"
+
+
+def test_a_record_reads_back_into_the_same_record():
+    from tekkasim.simulate import play_deal
+
+    state = play_deal(get_game("shengji"), 17)
+    record = state.to_record()
+    again, actions = get_game("shengji").from_record(record)
+    for text in actions:
+        again.apply_action(again.string_to_action(text))
+    assert again.to_record() == record and again.seed == 17

@@ -113,7 +113,7 @@ from ..cards import (
 from ..errors import CardError, IllegalAction, OptionError, RecordError, SeatError, TekkasimError
 from ..records import FORMAT, require
 from . import _shengji_kernels as K
-from .base import TERMINAL, Game, Observation, State, _short, check_seed
+from .base import MAX_SEED, TERMINAL, Game, Observation, State, _short, check_seed
 
 NO_TRUMP = K.NO_TRUMP
 TRUMP = K.TRUMP
@@ -1080,7 +1080,10 @@ class Shengji(Game):
                 raise RecordError(f"field 'trump' must be C, D, H, S or NT, not {trump!r}")
             t = trump.strip().upper()
             trump = NO_TRUMP if t == "NT" else SUITS.index(t)
-        state = ShengjiState(self, hands, kitty, levels, None if first else dealer, declare_first)
+        seed = record.get("seed")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            seed = None  # kept only to write the record back as it was
+        state = ShengjiState(self, hands, kitty, levels, None if first else dealer, declare_first, seed=seed)
         if first and dealer is not None:
             state._expect["dealer"] = dealer
         if trump is not None:
