@@ -9,7 +9,9 @@ Round flow
    top, left) each drawing seat takes a uniformly random card of those left in the full deck; rank order
    K high, Q, J, T ... 2, A low, 2♥ an ordinary 2; the seats tied for highest draw again, the cards back
    in the deck. The highest drawer is the caller, the dealer is the seat before it clockwise
-   (``(caller + 1) % 4``). ``State.draw`` and the record's ``draw`` keep every round of it.
+   (``(caller + 1) % 4``). ``State.draw`` and the record's ``draw`` keep every round of it. The draw is
+   public (``observation(seat).public["draw"]``) and happens inside ``new_deal``, before any state
+   exists, so no resampled world ever has it ahead of it.
 2. Deal (from the deal's seeded RNG): shuffle, then 5 to each seat clockwise from the caller, then 8 to
    each. Seat ``(caller + 3k) % 4`` gets deck cards ``5k..5k+4`` then ``20+8k..27+8k``; ``hands`` of the
    record are in this order, so the first five are the first five dealt.
