@@ -63,5 +63,5 @@ def shorten_message(message: str, token_limit: int = 80, limit: int = 400) -> st
     """
     import re
 
-    message = re.sub(r"\S{%d,}" % (token_limit + 1), lambda m: shorten(m.group(0), token_limit), str(message))
+    message = re.sub(rf"\S{{{token_limit + 1},}}", lambda m: shorten(m.group(0), token_limit), str(message))
     return shorten(message, limit)

@@ -87,7 +87,8 @@ def _parse_line(line: str, lineno: int) -> dict | RecordError:
     except RecursionError:
         return RecordError(f"line {lineno}: JSON nested too deeply to read")
     except ValueError:  # an integer of thousands of digits (Python's int conversion limit)
-        return RecordError(f"line {lineno}: a number too long to read (more than {sys.get_int_max_str_digits()} digits)")
+        limit = sys.get_int_max_str_digits()
+        return RecordError(f"line {lineno}: a number too long to read (more than {limit} digits)")
     if not isinstance(rec, dict):
         return RecordError(f"line {lineno}: a record must be a JSON object, not {type(rec).__name__}")
     return rec
@@ -118,7 +119,7 @@ def write_records(path: str | os.PathLike, records: Iterable[dict]) -> int:
         raise RecordError("no output file given (the path is empty)")
     if text == STDIO:
         return _write_stream(sys.stdout, records)
-    shown = shorten(text)
+    shown = shorten(text, 200)
     try:
         mode = os.stat(path).st_mode  # follows symlinks: /dev/stdout -> the pipe or terminal it is
     except FileNotFoundError:

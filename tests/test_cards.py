@@ -91,3 +91,21 @@ def test_seats():
     for bad in ("north", "", 4, -1, True):
         with pytest.raises(SeatError):
             parse_seat(bad)
+
+
+def test_emoji_variation_selectors_are_ignored():
+    from tekkasim.cards import parse_suit
+
+    assert parse_card("T\u2665\ufe0f") == parse_card("TH") == parse_card("10\u2665\ufe0e")
+    assert parse_cards("A\u2660\ufe0f K\u2663\ufe0f") == parse_cards("AS KC")
+    assert parse_suit("\u2666\ufe0f") == parse_suit("D")
+
+
+def test_long_bad_cards_are_cut_in_messages():
+    from tekkasim.errors import CardError, SeatError
+
+    with pytest.raises(CardError) as card_error:
+        parse_card("Q" * 10_000)
+    with pytest.raises(SeatError) as seat_error:
+        parse_seat("x" * 10_000)
+    assert len(str(card_error.value)) < 300 and len(str(seat_error.value)) < 300

@@ -4,6 +4,8 @@ import pytest
 
 from tekkasim.errors import RecordError
 from tekkasim.records import iter_records, read_records, require, write_records
+from tekkasim.rules import get_game
+from tekkasim.simulate import play_records
 from tekkasim.verify import verify_file, verify_record
 
 RECS = [{"format": 1, "ruleset": "feskot", "n": i, "name": "é♠"} for i in range(5)]
@@ -86,3 +88,92 @@ def test_verify_file_reports_corrupt_lines(tmp_path):
     verdicts = list(verify_file(path))
     assert [v.ok for v in verdicts] == [False, False]
     assert "not valid JSON" in verdicts[1].error
+
+
+# --- records that must be refused (and FESKOT, which must not) ------------------------------------------
+
+
+def _feskot_record() -> dict:
+    return next(play_records(get_game("feskot"), 1, 5))
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"format": None}, "missing field 'format'"),
+    ({"format": True}, "must be the integer 1, not true"),
+    ({"format": 1.0}, "must be the integer 1, not 1.0"),
+    ({"format": "1"}, "must be the integer 1"),
+    ({"unfinished": "yes"}, "'unfinished' must be true or false"),
+    ({"unfinished": 0}, "'unfinished' must be true or false"),
+    ({"seed": "abc"}, "field 'seed' must be int"),
+    ({"seed": 2**64}, "'seed' must be an integer 0 .. 2**63-1"),
+    ({"seed": -1}, "'seed' must be an integer 0 .. 2**63-1"),
+    ({"deal_no": -3}, "'deal_no' must be an integer 0 or more"),
+    ({"deal_no": 1.5}, "field 'deal_no' must be int"),
+    ({"match": 7}, "'match' must be text"),
+    ({"bots": ["x"]}, "'bots' must be an object"),
+    ({"result": [1]}, "'result' must be an object"),
+    ({"tricks": None}, "missing field 'tricks'"),
+])
+def test_mistyped_fields_are_refused(change, message):
+    rec = _feskot_record()
+    assert verify_record(rec).ok
+    for key, value in change.items():
+        if value is None:
+            del rec[key]
+        else:
+            rec[key] = value
+    verdict = verify_record(rec)
+    assert not verdict.ok and message in verdict.error, verdict.error
+
+
+def test_missing_tricks_is_not_a_short_deal():
+    rec = _feskot_record()
+    del rec["tricks"]
+    error = verify_record(rec).error
+    assert "missing field 'tricks'" in error and "before it is over" not in error
+
+
+def test_ruleset_is_case_insensitive_as_on_the_command_line():
+    rec = _feskot_record()
+    for spelling in ("FESKOT", " Feskot "):
+        assert verify_record(rec | {"ruleset": spelling}).ok
+
+
+def _tekka_played_out() -> dict:
+    """A Tekka record that is also a legal Feskot deal: bottom (first asked and declarer) holds every spade,
+    bids 13 with spades as Prime and takes all 13 tricks."""
+    suits = "SHDC"
+    hands = {seat: [r + suits[i] for r in "AKQJT98765432"] for i, seat in enumerate(("bottom", "right", "top", "left"))}
+    tricks = [[r + s for s in suits] for r in "AKQJT98765432"]
+    rec = {"format": 1, "ruleset": "tekka", "first": "bottom", "hands": hands,
+           "auction": ["13", "pass", "pass", "pass"], "trump": "S", "tricks": tricks}
+    verdict = verify_record(rec)
+    assert verdict.ok, verdict.error
+    return rec | {"result": verdict.result}
+
+
+def test_foreign_result_fields_are_flagged():
+    rec = _tekka_played_out()
+    assert verify_record(rec).ok
+    relabelled = rec | {"ruleset": "feskot"}
+    verdict = verify_record(relabelled)
+    assert not verdict.ok and "that a feskot result does not have" in verdict.error and "'declarer'" in verdict.error
+    feskot_result = verify_record(relabelled | {"result": None}).result
+    assert verify_record(relabelled | {"result": feskot_result}).ok
+    partial = {"tricks": feskot_result["tricks"]}
+    assert "result lacks 'winner'" in verify_record(relabelled | {"result": partial}).error
+
+
+def test_result_values_compare_as_json():
+    rec = _tekka_played_out()
+    made_as_number = rec | {"result": rec["result"] | {"made": 1}}
+    assert rec["result"]["made"] is True
+    verdict = verify_record(made_as_number)
+    assert not verdict.ok and "made: recorded 1, recomputed true" in verdict.error
+
+
+def test_long_values_are_cut_in_verdicts():
+    rec = _feskot_record()
+    rec["tricks"][0][0] = "Q" * 10_000
+    verdict = verify_record(rec)
+    assert not verdict.ok and len(verdict.error) < 500 and "..." in verdict.error

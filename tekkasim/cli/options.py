@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..errors import OptionError, TekkasimError, shorten
+from ..errors import OptionError, shorten
 
 ruleset_option = click.option(
     "--ruleset", "-r", default="feskot", show_default=True, metavar="NAME",
@@ -50,10 +50,7 @@ def _parse_first(ctx, param, value):
         return None
     from ..cards import parse_seat
 
-    try:
-        return parse_seat(value)
-    except TekkasimError as exc:
-        raise click.BadParameter(str(exc)) from None
+    return parse_seat(value)  # a SeatError is one line, as every library error
 
 
 first_option = click.option(

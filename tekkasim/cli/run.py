@@ -18,7 +18,7 @@ from .options import check_seed_range, make_seed_option
 def run(deals, n_records, seed, out_dir, rulesets):
     """The default job: a short seeded run of every ruleset, records written and verified, a summary."""
     from ..analysis import contract_table, records_frame  # pandas: only this command needs it
-    from ..errors import OptionError
+    from ..errors import OptionError, shorten
     from ..records import read_records, write_records
     from ..rules import get_game, ruleset_names
     from ..simulate import play_records
@@ -27,6 +27,12 @@ def run(deals, n_records, seed, out_dir, rulesets):
     check_seed_range(seed, max(deals, n_records))
     if not out_dir.strip():
         raise OptionError("--out-dir is empty (give a directory, e.g. runs)")
+    try:  # before the long part of the job, not after it
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        part_is_file = isinstance(exc, FileExistsError | NotADirectoryError)
+        reason = "a part of the path is a file" if part_is_file else exc.strerror
+        raise OptionError(f"cannot use --out-dir {shorten(out_dir, 200)}: {reason}") from None
     names = [get_game(r).name for r in rulesets] if rulesets else ruleset_names()
     for name in names:
         game = get_game(name)

@@ -1,0 +1,262 @@
+"""What a new user runs into: output paths, pathological record lines, seeds, stdin, --first, deal --json,
+the common rendering and the start-up imports. Every bad input is one line and a non-zero exit."""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from tekkasim.cli import COMMANDS, cli
+from tekkasim.records import iter_records, write_records
+from tekkasim.rules import get_game, ruleset_names
+
+RULESETS = ruleset_names()
+TEKKASIM = [sys.executable, "-m", "tekkasim"]
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, [str(a) for a in args], input=input, catch_exceptions=False)
+
+
+def one_line_error(result, *words):
+    """Exit non-zero with exactly one non-blank output line, holding ``words``."""
+    assert result.exit_code != 0, result.output
+    lines = [line for line in result.output.strip().splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in result.output, result.output
+    assert all(w in lines[0] for w in words), lines[0]
+
+
+# --- output paths -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("where", ["/proc/x/y.jsonl", "under-a-file", ""])
+def test_unwritable_out_is_one_line(tmp_path, where):
+    if where == "under-a-file":
+        (tmp_path / "plain").write_text("")
+        where = str(tmp_path / "plain" / "y.jsonl")
+    one_line_error(run("play", "-n", 2, "-O", where), "Error:")
+    one_line_error(run("run", "-r", "feskot", "--deals", 1000, "--records", 2, "--out-dir", where), "Error:")
+
+
+def test_out_is_a_directory(tmp_path):
+    one_line_error(run("play", "-n", 1, "-O", tmp_path), "directory")
+
+
+def test_out_writes_through_a_symlink(tmp_path):
+    target = tmp_path / "real.jsonl"
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    assert run("play", "-n", 3, "-O", link).exit_code == 0
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert len(target.read_text().splitlines()) == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.jsonl", "real.jsonl"]
+
+
+def test_out_to_dev_stdout_and_dash_prints_the_records():
+    for out in ("/dev/stdout", "-"):
+        proc = subprocess.run(TEKKASIM + ["play", "-n", "2", "-O", out],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        assert [json.loads(line)["seed"] for line in proc.stdout.splitlines()] == [1, 2]
+
+
+def test_out_to_a_fifo_is_written_not_replaced(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    assert write_records(fifo, [{"format": 1, "n": i} for i in range(4)]) == 4
+    reader.join(10)
+    assert len(got[0].splitlines()) == 4
+    assert fifo.is_fifo() and sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+
+
+def test_sigterm_leaves_no_part_file(tmp_path):
+    out = tmp_path / "many.jsonl"
+    proc = subprocess.Popen(TEKKASIM + ["play", "-n", "1000000", "-O", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    part = tmp_path / ".many.jsonl.part.jsonl"
+    deadline = time.monotonic() + 120
+    while not (part.exists() and part.stat().st_size > 0) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert part.exists(), "the writer never started"
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode != 0 and b"Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- pathological record lines --------------------------------------------------------------------------
+
+
+def test_deep_and_huge_json_are_one_error_each(tmp_path):
+    good = get_game("feskot").new_deal(3).to_record()
+    path = tmp_path / "nasty.jsonl"
+    path.write_text("[" * 100_000 + "\n" + '{"seed": ' + "7" * 5000 + "}\n" + "9" * 5000 + "\n"
+                    + json.dumps(good) + "\n")
+    items = list(iter_records(path))  # the reader verify, replay and dd share
+    assert [i for i, _ in items] == [0, 1, 2, 3] and items[3][1] == good
+    assert "nested too deeply" in str(items[0][1]) and "line 1" in str(items[0][1])
+    assert "too long" in str(items[1][1]) and "too long" in str(items[2][1])
+    result = run("verify", path)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.output.count("ERROR") == 3 and "deal 3: ok (unfinished)" in result.output
+    shown = run("replay", path)
+    assert shown.exit_code == 1 and "deal 3 · feskot" in shown.output
+
+
+# --- seeds ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63, 2**64])
+def test_seeds_outside_the_range_are_refused(seed):
+    for command in ("deal", "play"):
+        one_line_error(run(command, "--seed", seed), "outside 0 .. 2**63-1")
+
+
+def test_last_seed_of_a_run_must_fit():
+    assert run("deal", "--seed", 2**63 - 1).exit_code == 0
+    assert run("play", "-n", 1, "--seed", 2**63 - 1).exit_code == 0
+    one_line_error(run("play", "-n", 2, "--seed", 2**63 - 1), "passes 2**63-1")
+
+
+# --- messages --------------------------------------------------------------------------------------------
+
+
+def test_long_values_are_cut_in_messages(tmp_path):
+    huge = "Q" * 10_000
+    for args in (("deal", "-r", huge), ("deal", "-o", huge), ("deal", "-o", f"{huge}=1"), ("play", "--first", huge),
+                 (huge,)):
+        result = run(*args)
+        assert result.exit_code != 0 and len(result.output) < 600, (args[:1], len(result.output))
+    rec = get_game("feskot").new_deal(3).to_record() | {"trump": "S", "tricks": [[huge]]}
+    path = tmp_path / "long.jsonl"
+    path.write_text(json.dumps(rec) + "\n")
+    result = run("verify", path)
+    assert result.exit_code == 1 and len(result.output) < 600
+
+
+# --- conveniences -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_stdin_pipes_into_verify_and_replay(name):
+    records = run("play", "-r", name, "-n", 3, "--seed", 5, "--match").output
+    result = run("verify", "-", input=records)
+    assert result.exit_code == 0 and result.output.count(": ok") == 3
+    shown = run("replay", "-", "--deal", 1, input=records)
+    assert shown.exit_code == 0 and shown.output.startswith("deal 1 · ")
+    one_line_error(run("replay", "-", input=""), "standard input holds no records")
+
+
+def test_gzip_on_stdin(tmp_path):
+    path = tmp_path / "x.jsonl.gz"
+    assert run("play", "-n", 2, "-O", path).exit_code == 0
+    proc = subprocess.run(TEKKASIM + ["verify", "-"], input=path.read_bytes(), capture_output=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.count(b": ok") == 2
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_deal_json_is_a_record_verify_reads(tmp_path, name):
+    out = run("deal", "-r", name, "--seed", 9, "--json")
+    assert out.exit_code == 0
+    rec = json.loads(out.output)
+    assert rec["ruleset"] == name and rec["seed"] == 9 and rec["unfinished"] is True
+    assert rec == get_game(name).new_deal(9).to_record() | {"seed": 9}
+    result = run("verify", "-", input=out.output)
+    assert result.exit_code == 0 and "ok (unfinished)" in result.output
+
+
+def test_deal_json_is_read_by_dd():
+    out = run("deal", "-r", "feskot", "--seed", 9, "--json").output
+    result = run("dd", "-", "--json", input=out)
+    assert result.exit_code == 0, result.output
+    table = json.loads(result.output.splitlines()[0])["tricks"]
+    assert set(table) == {"S", "H", "D", "C"}
+
+
+FIRST_FIELD = {"feskot": "first", "tekka": "first", "satat": "caller", "shengji": "declare_first"}
+
+
+@pytest.mark.parametrize("name", RULESETS)
+@pytest.mark.parametrize("seat", ["right", "top", "L"])
+def test_first_seat_from_the_cli(name, seat):
+    full = {"right": "right", "top": "top", "L": "left"}[seat]
+    rec = json.loads(run("deal", "-r", name, "--seed", 4, "--first", seat, "--json").output)
+    assert rec[FIRST_FIELD[name]] == full
+    played = [json.loads(line) for line in run("play", "-r", name, "-n", 2, "--first", seat).output.splitlines()]
+    assert all(r[FIRST_FIELD[name]] == full for r in played)  # independent deals all start there
+    matched = run("play", "-r", name, "-n", 2, "--first", seat, "--match").output.splitlines()
+    matched = [json.loads(line) for line in matched]
+    assert matched[0][FIRST_FIELD[name]] == full
+    one_line_error(run("deal", "-r", name, "--first", "north"), "unknown seat 'north'")
+
+
+def test_deal_shows_the_first_five_as_dealt():
+    for name in ("feskot", "tekka"):
+        rec = get_game(name).new_deal(11).to_record()
+        shown = run("deal", "-r", name, "--seed", 11).output
+        for seat, cards in rec["hands"].items():
+            line = next(row for row in shown.splitlines() if row.strip().startswith(seat + " "))
+            five = line.split("first five ")[1].split()
+            assert [c[:-1] + "SHDC"["♠♥♦♣".index(c[-1])] for c in five] == cards[:5]
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_one_layout_for_every_ruleset(name):
+    """Header line, four hand lines by seat, the calls, a trump line, one line per trick with exactly one
+    winning play marked, then the result."""
+    records = run("play", "-r", name, "-n", 1, "--seed", 21).output
+    rec = json.loads(records)
+    lines = run("replay", "-", input=records).output.strip().splitlines()
+    assert lines[0].startswith(f"deal 0 · {name} · seed 21")
+    for i, seat in enumerate(("bottom", "right", "top", "left")):
+        assert re.match(rf"  {seat} +\((A|B)\)  .*♠ .*  ♥ .*  ♦ .*  ♣ ", lines[1 + i]), lines[1 + i]
+    trump = next(i for i, line in enumerate(lines) if line.startswith("trump: "))
+    tricks = lines[trump + 1:-1]
+    assert len(tricks) == len(rec["tricks"])
+    for number, line in enumerate(tricks, 1):
+        assert re.match(rf" *{number}  (bottom|right|top|left) ", line), line
+    complete = [line for line, t in zip(tricks, rec["tricks"], strict=True) if len(t) == 4]
+    assert all(line.count("*") == 1 for line in complete)
+    assert lines[-1].startswith("result: ")
+    shown = run("deal", "-r", name, "--seed", 21).output.splitlines()
+    assert shown[0].startswith(f"{name} · seed 21") and shown[1:5] == lines[1:5]  # the same hands lines
+
+
+# --- start-up -----------------------------------------------------------------------------------------
+
+
+def _modules_after(args: list[str]) -> set[str]:
+    code = ("import sys; from tekkasim.cli import cli\n"
+            f"try:\n    cli.main({args!r}, prog_name='tekkasim')\nexcept SystemExit:\n    pass\n"
+            "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    return set(proc.stderr.split())
+
+
+def test_help_imports_no_subcommand_numba_or_pandas():
+    loaded = _modules_after(["--help"])
+    assert "click" in loaded
+    assert not {m for m in loaded if m.split(".")[0] in ("numba", "pandas", "numpy")}
+    assert not {m for m in loaded if m.startswith("tekkasim.cli.")} - {"tekkasim.cli.__init__"}
+
+
+def test_deal_does_not_import_pandas_or_the_solver():
+    loaded = _modules_after(["deal"])
+    assert "tekkasim.rules.feskot" in loaded
+    assert not {m for m in loaded if m.split(".")[0] == "pandas" or m.startswith("tekkasim.solver")}
+
+
+def test_every_command_has_short_help_in_the_table():
+    shown = run("--help").output
+    for name in COMMANDS:
+        assert re.search(rf"^  {name} +\S", shown, re.M), name
