@@ -41,7 +41,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..errors import OptionError
+from ..errors import OptionError, shorten
 
 TERMINAL = -1  # current_player() of a finished deal
 
@@ -278,14 +278,10 @@ def check_seed(seed: Any) -> int:
     (7, 3)
     """
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
-        raise OptionError(f"a seed must be an integer from 0 to 2**63-1, not {_short(repr(seed))}")
+        raise OptionError(f"a seed must be an integer from 0 to 2**63-1, not {shorten(repr(seed))}")
     if not 0 <= int(seed) <= MAX_SEED:
-        raise OptionError(f"seed {_short(str(seed))} is outside 0 .. 2**63-1")
+        raise OptionError(f"seed {shorten(str(seed))} is outside 0 .. 2**63-1")
     return int(seed)
-
-
-def _short(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _default(game: Game, name: str) -> Any:

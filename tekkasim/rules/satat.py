@@ -157,10 +157,10 @@ from ..cards import (
     seat_name,
     team_of,
 )
-from ..errors import CardError, IllegalAction, OptionError, RecordError, SeatError, TekkasimError
+from ..errors import CardError, IllegalAction, OptionError, RecordError, SeatError, TekkasimError, shorten
 from ..records import FORMAT, parse_hands, require
 from . import _satat_kernels as K
-from .base import MAX_SEED, TERMINAL, Game, Observation, State, _short, check_seed
+from .base import MAX_SEED, TERMINAL, Game, Observation, State, check_seed
 
 TROUPE = 52
 REDEAL = 56
@@ -611,7 +611,7 @@ class SatatState(State):
 
     def action_to_string(self, action) -> str:
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
-            raise IllegalAction(f"{_short(repr(action))} is not a satat action (expected an int 0 .. {N_ACTIONS - 1})",
+            raise IllegalAction(f"{shorten(repr(action))} is not a satat action (expected an int 0 .. {N_ACTIONS - 1})",
                                 "unknown-action")
         a = int(action)
         if 0 <= a < 52:
@@ -630,7 +630,7 @@ class SatatState(State):
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
-            raise IllegalAction(f"{_short(repr(text))} is not a satat action (expected text)", "unknown-action")
+            raise IllegalAction(f"{shorten(repr(text))} is not a satat action (expected text)", "unknown-action")
         t = text.strip()
         low = t.lower()
         if low == "redeal":
@@ -640,11 +640,11 @@ class SatatState(State):
         if low.startswith("accuse"):
             parts = low.split(":")
             if len(parts) != 5 or parts[0] != "accuse" or parts[2] != "by":
-                raise IllegalAction(f"malformed accusation {_short(repr(text))} (expected accuse:SEAT:by:SEAT:CARD)",
+                raise IllegalAction(f"malformed accusation {shorten(repr(text))} (expected accuse:SEAT:by:SEAT:CARD)",
                                     "unknown-action")
             return accuse_action(parse_seat(parts[1]), parse_seat(parts[3]), parse_card(parts[4]))
         if ":" in t:
-            raise IllegalAction(f"{_short(repr(text))}: signals are only for Feskot and Tekka (a satat card is "
+            raise IllegalAction(f"{shorten(repr(text))}: signals are only for Feskot and Tekka (a satat card is "
                                 "just the card, like 'TS')", "unknown-action")
         if len(t) == 1:
             return TROUPE + parse_suit(t)
@@ -929,7 +929,7 @@ class Satat(Game):
         (the points as float, n x 2), ``caller`` and ``troupe`` (n,).
         """
         if isinstance(n_deals, bool) or not isinstance(n_deals, int | np.integer) or n_deals < 0:
-            raise OptionError(f"n_deals must be a whole number >= 0, not {_short(repr(n_deals))}")
+            raise OptionError(f"n_deals must be a whole number >= 0, not {shorten(repr(n_deals))}")
         n = int(n_deals)
         tricks = np.zeros((n, 2), dtype=np.int64)
         kind = np.zeros(n, dtype=np.int64)

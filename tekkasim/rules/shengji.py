@@ -110,10 +110,10 @@ from ..cards import (
     partner_of,
     team_of,
 )
-from ..errors import CardError, IllegalAction, OptionError, RecordError, SeatError, TekkasimError
+from ..errors import CardError, IllegalAction, OptionError, RecordError, SeatError, TekkasimError, shorten
 from ..records import FORMAT, require
 from . import _shengji_kernels as K
-from .base import MAX_SEED, TERMINAL, Game, Observation, State, _short, check_seed
+from .base import MAX_SEED, TERMINAL, Game, Observation, State, check_seed
 
 NO_TRUMP = K.NO_TRUMP
 TRUMP = K.TRUMP
@@ -397,7 +397,7 @@ class ShengjiState(State):
     def _normalize(action) -> tuple[int, ...]:
         if not isinstance(action, tuple | list) or not all(
                 isinstance(k, int | np.integer) and not isinstance(k, bool) and 0 <= k < 54 for k in action):
-            raise IllegalAction(f"an action is a tuple of card kinds 0..53, not {_short(repr(action))}", "malformed")
+            raise IllegalAction(f"an action is a tuple of card kinds 0..53, not {shorten(repr(action))}", "malformed")
         return tuple(sorted(int(k) for k in action))
 
     def _declare(self, call: tuple[int, ...]) -> None:
@@ -829,9 +829,9 @@ class ShengjiState(State):
 
     def string_to_action(self, text: str) -> tuple[int, ...]:
         if not isinstance(text, str):
-            raise CardError(f"an action is text like '7H 7H' or 'pass', not {_short(repr(text))}")
+            raise CardError(f"an action is text like '7H 7H' or 'pass', not {shorten(repr(text))}")
         if ":" in text:
-            raise CardError(f"{_short(repr(text))}: signals are only for Feskot and Tekka (a shengji play is "
+            raise CardError(f"{shorten(repr(text))}: signals are only for Feskot and Tekka (a shengji play is "
                             "just its cards, like '7H 7H')")
         if text.strip().lower() == "pass":
             if self._phase != "declare":
@@ -1109,7 +1109,7 @@ class Shengji(Game):
         13 = past A), ``next_dealer``, ``match_winner`` (-1 none), ``tricks``."""
         levels, dealer, declare_first = self._context(context, OptionError)
         if isinstance(n_deals, bool) or not isinstance(n_deals, int | np.integer) or n_deals < 0:
-            raise OptionError(f"n_deals must be a whole number >= 0, not {_short(repr(n_deals))}")
+            raise OptionError(f"n_deals must be a whole number >= 0, not {shorten(repr(n_deals))}")
         n = int(n_deals)
         out = np.zeros((n, 13), np.int64)
         K.play_random_many(n, np.uint64(check_seed(seed)), levels[0], levels[1],
