@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench lint clean-cache clean
+.PHONY: run test bench lint format clean-cache clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ bench: $(STAMP)
 
 lint: $(STAMP)
 	$(PY) -m ruff check tekkasim tests benchmarks
+
+# ruff's formatter, configured in pyproject.toml ([tool.ruff.format]); `make lint` checks the rest.
+format: $(STAMP)
+	$(PY) -m ruff format tekkasim tests benchmarks
 
 # numba's cache does not notice edits to globals or to other modules: clear it after such edits.
 clean-cache:
