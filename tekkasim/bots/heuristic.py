@@ -22,9 +22,9 @@ Parameters of the family (``HeuristicBot``)
                       partner's: a ``slam`` asks us to lead that suit, a ``drop`` says void.
 ``partner_play``      do not overtake or ruff partner's sure winner (a master the seats still to play
                       cannot ruff); second hand low, third hand high (the cheapest card that wins).
-``trump_management``  draw Prime when holding its master and at least half the Prime cards out; give
-                      partner ruffs; throw from the shortest side suit to ruff it later; ruff with a
-                      master Prime when the next opponent may overruff.
+``trump_management``  draw Prime with its master (always when our side chose Prime, else holding half
+                      the Prime out); give partner ruffs; lead and throw from short side suits to ruff
+                      them later; ruff with a master Prime when the next opponent may overruff.
 ``evaluation``        Prime and bids: ``count`` (longest suit, ties by high cards; a high-card count bids)
                       or ``full`` (expected tricks from Prime length and honours, side-suit quick tricks,
                       ruffing value of short suits, the auction; D13 only with a hand that takes all 13).
@@ -37,7 +37,7 @@ What every bot does in play (``memory`` trick up): following, it plays low under
 else the cheapest master that wins, else third hand the cheapest winner, second hand low; void, it
 ruffs with the cheapest Prime that wins (or overruffs), else throws a card that is not a winner. On
 lead: partner's slammed suit, drawing Prime, a side master that cannot be ruffed, partner's ruff, else
-low from the longest side suit. The partner of a D13 declarer never takes a trick.
+low from a short side suit (to ruff it) or the longest. The partner of a D13 declarer never takes a trick.
 """
 
 from __future__ import annotations
@@ -135,60 +135,64 @@ class HeuristicBot(PolicyBot):
 
 
 class Kado(HeuristicBot):
-    """KADO (rank 0): remembers nothing, not even the current trick's cards: follows with an Ace-run card
-    or low, ruffs low, leads Aces then low; Prime and bids by a plain count; one decision in four random."""
+    """KADO (rank 0): remembers nothing, not even the current trick's cards (it cannot tell who is
+    winning): follows with its top card when that is the top of the suit, else low; ruffs low; leads Aces,
+    then low from its longest suit. Prime and bids by a plain count. 40% of its decisions are random."""
 
     name = "KADO"
     rank = 0
-    description = "no memory (cannot see who wins the trick); Aces then low; count evaluation; 25% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.25, "memory": "none", "infer": False, "signals": False,
+    description = "no memory (cannot see who wins the trick): Aces, else low; count evaluation; 40% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.40, "memory": "none", "infer": False, "signals": False,
                                         "partner_play": False, "trump_management": False, "evaluation": "count",
                                         "raises": False}
 
 
 class Pochaq(HeuristicBot):
-    """POCHAQ (rank 1): sees the current trick and beats it as cheaply as it can, but overtakes partner
-    and plays second hand high; count evaluation; 15% mistakes."""
+    """POCHAQ (rank 1): sees the current trick and beats it as cheaply as it can, even over partner and
+    second hand; full hand evaluation for Prime and bids; 32% mistakes."""
 
     name = "POCHAQ"
     rank = 1
-    description = "sees the current trick; beats it cheaply even over partner; count evaluation; 15% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.15, "memory": "trick", "infer": False, "signals": False,
-                                        "partner_play": False, "trump_management": False, "evaluation": "count",
+    description = "sees the current trick, beats it cheaply even over partner; full evaluation; 32% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.32, "memory": "trick", "infer": False, "signals": False,
+                                        "partner_play": False, "trump_management": False, "evaluation": "full",
                                         "raises": False}
 
 
 class Puchoq(HeuristicBot):
-    """PUCHOQ (rank 2): current trick plus partner play (no overtaking a sure winner, second hand low,
-    third hand high); full hand evaluation; 10% mistakes."""
+    """PUCHOQ (rank 2): current trick, partner play (no overtaking a sure winner, second hand low, third
+    hand high) and Prime management (draws Prime, ruffs, leads short suits); 24% mistakes."""
 
     name = "PUCHOQ"
     rank = 2
-    description = "current trick, partner play; full hand evaluation; 10% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.10, "memory": "trick", "infer": False, "signals": False,
-                                        "partner_play": True, "trump_management": False, "evaluation": "full",
+    description = "current trick, partner play, Prime management; 24% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.24, "memory": "trick", "infer": False, "signals": False,
+                                        "partner_play": True, "trump_management": True, "evaluation": "full",
                                         "raises": False}
 
 
 class Sada(HeuristicBot):
-    """SADA (rank 3): remembers which honours are gone, infers voids, manages Prime (draws it, gives and
-    takes ruffs); 6% mistakes."""
+    """SADA (rank 3): remembers which honours are gone (so it knows its masters) and infers voids, with
+    partner play, but plays Prime plainly (no drawing, no planned ruffs); Tekka raises; 16% mistakes.
+    Memory of honours is worth more than Prime management (measured), so SADA trades the one for the
+    other against PUCHOQ."""
 
     name = "SADA"
     rank = 3
-    description = "remembers honours, infers voids, draws Prime and ruffs; 6% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.06, "memory": "high", "infer": True, "signals": False,
-                                        "partner_play": True, "trump_management": True, "evaluation": "full",
+    description = "remembers honours, infers voids, partner play, plain Prime play; 16% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.16, "memory": "high", "infer": True, "signals": False,
+                                        "partner_play": True, "trump_management": False, "evaluation": "full",
                                         "raises": True}
 
 
 class Tana(HeuristicBot):
-    """TANA (rank 4): full count of every suit and of Prime, honest signals sent and read; 3% mistakes."""
+    """TANA (rank 4): full count of every suit and of Prime, void inference, partner play, Prime
+    management, honest signals sent and read; 10% mistakes."""
 
     name = "TANA"
     rank = 4
-    description = "full count of every suit and Prime, signals; 3% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.03, "memory": "full", "infer": True, "signals": True,
+    description = "full count, void inference, partner play, Prime management, signals; 10% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.10, "memory": "full", "infer": True, "signals": True,
                                         "partner_play": True, "trump_management": True, "evaluation": "full",
                                         "raises": True}
 
