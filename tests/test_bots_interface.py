@@ -90,3 +90,19 @@ def test_no_peeking(name, seed, steps, dseed, bot_name, rate):
         world = state.resample(seat, rng)
         assert world.observation(seat) == state.observation(seat)
         assert decide(bot, world, seat, dseed) == expect
+
+
+def test_cli_bots_json_follows_runs_md():
+    from click.testing import CliRunner
+
+    from tekkasim.cli import cli
+
+    result = CliRunner().invoke(cli, ["bots", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.output)
+    for row in rows:
+        assert set(row) == {"name", "rank", "kind", "rulesets", "params", "description"}
+        assert row["kind"] in ("baseline", "heuristic", "search", "oracle")
+    assert {"GREEDY", *MINE} <= {row["name"] for row in rows}
+    text = CliRunner().invoke(cli, ["bots"])
+    assert text.exit_code == 0 and "JANGARA" in text.output and "no mistakes" in text.output

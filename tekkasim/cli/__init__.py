@@ -29,6 +29,7 @@ COMMANDS = {
     "report": ("report:report", "Elo table, crosstable and plots of a stored tournament run."),
     "export": ("export:export", "A stored run's deal records, or its per-deal results."),
     "sprt": ("sprt:sprt", "Sequential test of bot A against bot B on duplicate pairs."),
+    "bots": ("bots:bots", "List the bots: ladder ranks, kinds, rulesets, parameters and what each does."),
 }
 
 
