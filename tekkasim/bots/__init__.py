@@ -41,9 +41,33 @@ _REGISTRY: dict[str, str] = {
 }
 
 
-def register(name: str, target: str) -> None:
-    """Add a built-in bot (``"module:Class"``) to the registry."""
-    _REGISTRY[name.upper()] = target
+# name -> {ruleset: "module:class"}: a named bot's implementation for a ruleset its default class does not
+# play (the Satat and Shengji ladders are their own policy families behind the same names).
+_BY_RULESET: dict[str, dict[str, str]] = {}
+
+
+def register(name: str, target: str, ruleset: str | None = None) -> None:
+    """Add a built-in bot (``"module:Class"``) to the registry, or its implementation for one ruleset."""
+    if ruleset is None:
+        _REGISTRY[name.upper()] = target
+    else:
+        _BY_RULESET.setdefault(name.upper(), {})[ruleset] = target
+
+
+def _load(target: str) -> type[Bot]:
+    module, cls = target.split(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def _classes(name: str) -> dict[str, type[Bot]]:
+    """Every ruleset bot ``name`` plays -> the class that plays it there."""
+    out = {}
+    default = _class(name)
+    for r in default.rulesets:
+        out[r] = default
+    for r, target in _BY_RULESET.get(name, {}).items():
+        out[r] = _load(target)
+    return out
 
 
 def bot_names() -> list[str]:
@@ -54,8 +78,7 @@ def bot_names() -> list[str]:
 
 
 def _class(name: str) -> type[Bot]:
-    module, cls = _REGISTRY[name].split(":")
-    return getattr(importlib.import_module(module), cls)
+    return _load(_REGISTRY[name])
 
 
 def _parse_params(text: str, spec: str) -> dict[str, str]:
@@ -68,9 +91,13 @@ def _parse_params(text: str, spec: str) -> dict[str, str]:
     return params
 
 
-def get_bot(spec: str | Bot | type, **params: Any) -> Bot:
+def get_bot(spec: str | Bot | type, ruleset: str | None = None, **params: Any) -> Bot:
     """A bot from a name (``"tana"``), a name with parameters (``"TANA:mistake_rate=0.1"``), an import path
-    (``"mypkg.bots:MyBot"``, ``"mypkg.bots:MyBot:depth=3"``), a Bot class or a Bot instance."""
+    (``"mypkg.bots:MyBot"``, ``"mypkg.bots:MyBot:depth=3"``), a Bot class or a Bot instance.
+
+    With ``ruleset``, a built-in name gives its implementation for that ruleset (the ladder's names are
+    shared by every ruleset; their parameters may differ between rulesets), and a bot that does not play
+    the ruleset is refused with one line."""
     if isinstance(spec, Bot):
         return type(spec)(**(spec.params | params)) if params else spec
     if isinstance(spec, type) or callable(spec) and not isinstance(spec, str):
@@ -87,7 +114,14 @@ def get_bot(spec: str | Bot | type, **params: Any) -> Bot:
     if name not in _REGISTRY:
         raise BotError(f"unknown bot {head.strip()[:40]!r} (bots: {', '.join(bot_names())}; "
                        "or a package.module:Name of your own)")
-    return _class(name)(**{**_parse_params(rest, text), **params})
+    classes = _classes(name)
+    if ruleset is None:
+        cls = _class(name)
+    elif ruleset in classes:
+        cls = classes[ruleset]
+    else:
+        raise BotError(f"bot {name} does not play {ruleset} (it plays {', '.join(classes)})")
+    return cls(**{**_parse_params(rest, text), **params})
 
 
 def _import(module: str, attr: str, spec: str):
@@ -146,7 +180,7 @@ def _wrap_custom(obj, name: str, params: dict) -> Bot:
 def choose(name: str | Bot, state: State, seed: int, **params: Any) -> Action:
     """The action bot ``name`` takes for the seat to move in ``state``, deterministic for ``seed``. The bot
     sees only that seat's view (ORACLE excepted)."""
-    bot = get_bot(name, **params)
+    bot = get_bot(name, ruleset=state.game.name, **params)
     seat = state.current_player()
     if seat < 0:
         raise BotError("the deal is over: no seat is to move")
@@ -160,9 +194,12 @@ def describe() -> list[dict]:
     out = []
     for name in bot_names():
         cls = _class(name)
-        bot = cls()
-        out.append({"name": cls.name, "rank": cls.rank, "kind": cls.kind, "rulesets": list(cls.rulesets),
-                    "params": dict(bot.params), "description": cls.description
+        classes = _classes(name)
+        params: dict[str, Any] = {}
+        for other in dict.fromkeys(classes.values()):  # every ruleset's parameters (defaults of the first)
+            params = other().params | params
+        out.append({"name": cls.name, "rank": cls.rank, "kind": cls.kind, "rulesets": list(classes),
+                    "params": params, "description": cls.description
                     + (" (cheating: sees all hands)" if cls.cheating else "")})
     return out
 

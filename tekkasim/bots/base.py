@@ -88,17 +88,23 @@ MISTAKE_RATE = Param("mistake_rate", 0.0, "probability of playing a uniformly ra
 class View:
     """What the deciding seat may use: observation, legal actions, sampling of consistent worlds.
 
+    ``possible`` adds, in Satat, the Renonces (a card that fails to follow: the rules let it be played, at
+    the risk of an accusation); a bot that does not bluff chooses from ``legal``.
     ``optional`` is True for an out-of-turn decision (a Satat accusation): the bot may return None to
     decline. The true state stays private; only a ``cheating`` bot may ask for it (``true_state``).
     """
 
-    __slots__ = ("seat", "legal", "optional", "_state", "_obs", "_key")
+    __slots__ = ("seat", "legal", "possible", "optional", "_state", "_obs", "_key")
 
     def __init__(self, state: State, seat: int):
         self._state = state
         self.seat = seat
         self.legal: list[Action] = state.legal_actions_for(seat)
         self.optional = seat != state.current_player()
+        # Satat: every card held may be played, a failure to follow being a Renonce that risks an
+        # accusation (a bluff); elsewhere the possible actions are the legal ones.
+        possible = getattr(state, "possible_actions", None)
+        self.possible: list[Action] = possible() if possible is not None and not self.optional else self.legal
         self._obs: Observation | None = None
         self._key: Hashable | None = None
 
@@ -242,7 +248,7 @@ def decide(bot: Bot, state: State, seat: int, seed: int) -> Action | None:
         if view.optional:
             return None
         raise BotError(f"bot {bot.label} returned no action ({where})")
-    if action not in view.legal:
+    if action not in view.legal and action not in view.possible:
         text = _short(repr(action), 60)
         raise BotError(f"bot {bot.label} returned an illegal action {text} ({where})")
     return action
