@@ -25,7 +25,6 @@ from .errors import TekkasimError
 
 # Where records.md says the first five dealt cards decide something (Prime, Troupe, a Satat redeal).
 FIRST_FIVE = ("feskot", "tekka", "satat")
-CLOCKWISE = ("satat",)  # play order; the others play counter-clockwise (records.md)
 
 # Header fields, in this order, as "label value".
 _HEADER = (
@@ -57,7 +56,7 @@ def render_state(state, index: int | None = None, error: str | None = None, sour
     lines += _calls(record, ruleset)
     trump = record.get("trump")
     lines.append(f"trump: {_suit_text(trump) if trump else 'not chosen yet'}")
-    lines += _tricks(state, record, ruleset)
+    lines += _tricks(state, record)
     if error is not None:
         lines.append(f"!! stops here: {error}")
     elif state.is_terminal():
@@ -154,67 +153,36 @@ def _calls(record: dict, ruleset: str) -> list[str]:
     return lines
 
 
-def _tricks(state, record: dict, ruleset: str) -> list[str]:
+def _tricks(state, record: dict) -> list[str]:
+    """One line per trick: the record's plays (with signals and accusations, as written) beside the seats
+    and winner of the observation's shared ``tricks`` field."""
     texts = record.get("tricks") or []
-    known = _public_tricks(state)
-    step = 3 if ruleset in CLOCKWISE else 1
+    public = _public_tricks(state)
     lines = []
     for i, trick in enumerate(texts):
         if not isinstance(trick, list):
             continue
-        leader, winner = known[i] if i < len(known) else (None, None)
-        seat = leader
-        parts = []
+        seats, winner = public[i] if i < len(public) else ([], None)
+        parts, played = [], 0
         for play in trick:
             if isinstance(play, dict):  # a Satat accusation, where it was made
-                parts.append(f"[{play.get('by')} accuses {play.get('accuse')} of "
-                             f"{_play_text(play.get('card'))}]")
+                parts.append(f"[{play.get('by')} accuses {play.get('accuse')} of {_play_text(play.get('card'))}]")
                 continue
-            mark = "*" if seat is not None and seat == winner else ""
+            seat = seats[played] if played < len(seats) else None
+            played += 1
             who = f"{SEATS[seat]} " if seat is not None else ""
-            parts.append(f"{who}{_play_text(play)}{mark}")
-            if seat is not None:
-                seat = (seat + step) % 4
+            parts.append(f"{who}{_play_text(play)}{'*' if seat is not None and seat == winner else ''}")
         lines.append(f"  {i + 1:>2}  " + "  ".join(parts))
     return lines
 
 
-def _public_tricks(state) -> list[tuple[int | None, int | None]]:
-    """``(leader, winner)`` of every trick begun, from the public part of an observation.
-
-    Reads the shared shape of ``Observation`` (``{"leader", "plays", "winner"}`` per trick) and, while
-    a ruleset still publishes its own shape, the ones in use: Feskot/Tekka ``[[seat, card, signal], ...]``
-    with a separate ``winners`` list, Shengji ``(leader, plays, winner, points)`` plus the trick in
-    progress as ``trick``."""
-    try:
-        public = state.observation(0).public
-    except TekkasimError:
-        return []
-    tricks = public.get("tricks") or []
-    winners = public.get("winners") or []
+def _public_tricks(state) -> list[tuple[list[int], int | None]]:
+    """``(seats in play order, winner or None)`` of every trick begun, from the ``tricks`` field that every
+    ruleset's observation shares (``{"leader", "plays": [(seat, play), ...], "winner"}``)."""
     out = []
-    for i, t in enumerate(tricks):
-        if isinstance(t, dict):
-            out.append((t.get("leader"), t.get("winner")))
-        elif isinstance(t, list | tuple) and len(t) == 4 and isinstance(t[0], int) and isinstance(t[1], list):
-            out.append((t[0], t[2]))
-        elif isinstance(t, list | tuple) and t and isinstance(t[0], list | tuple):
-            out.append((t[0][0], winners[i] if i < len(winners) else None))
-        else:
-            out.append((None, None))
-    current = public.get("trick")
-    if isinstance(current, tuple) and len(current) == 2 and isinstance(current[0], int) and current[1]:
-        out.append((current[0], None))
-    return [(_seat_or_none(a), _seat_or_none(b)) for a, b in out]
-
-
-def _seat_or_none(value) -> int | None:
-    if value is None or isinstance(value, bool):
-        return None
-    try:
-        return parse_seat(int(value) if not isinstance(value, str) else value)
-    except (TekkasimError, TypeError, ValueError):
-        return None
+    for t in state.observation(0).public.get("tricks") or []:
+        out.append(([int(seat) for seat, _ in t["plays"]], None if t["winner"] is None else int(t["winner"])))
+    return out
 
 
 # --- text of values --------------------------------------------------------------------------------

@@ -260,3 +260,16 @@ def test_every_command_has_short_help_in_the_table():
     shown = run("--help").output
     for name in COMMANDS:
         assert re.search(rf"^  {name} +\S", shown, re.M), name
+
+
+def test_render_shows_an_accusation_where_it_was_made():
+    from test_satat import D1, accuse, deal, play
+
+    from tekkasim.render import render_state
+
+    state = deal(D1, "bottom", "S")
+    play(state, "AH JD 3H 2C")  # left fails to follow: a Renonce, accused at once; the trick counts for nobody
+    accuse(state, "left", "top", "JD")
+    lines = render_state(state).splitlines()
+    assert lines[-2] == "   1  bottom A♥  left J♦  top 3♥  right 2♣  [top accuses left of J♦]"
+    assert lines[-1] == "result: tricks A 0 - B 0 · kind renonce · points A 1 - B 0 · renonces trick 1 left"
