@@ -171,7 +171,8 @@ class Terminated(SystemExit):
 @contextmanager
 def _removed_on_exit(tmp: Path):
     previous = None
-    if threading.current_thread() is threading.main_thread():
+    # Only where SIGTERM still kills on the spot: a caller with its own handler keeps it.
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
 
         def on_term(signum, frame):
             raise Terminated(128 + signum)
