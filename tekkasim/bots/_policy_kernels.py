@@ -112,7 +112,7 @@ def _seen_by(d, seat):
     return d.hand[seat]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def view_from_arrays(d, seat, cansig, v, m):
     """Fill the policy view of ``seat`` from the arrays of a deal (public fields and the seat's own hand)."""
     info = d.info
@@ -163,6 +163,28 @@ def view_from_arrays(d, seat, cansig, v, m):
     v[V_CANSIG] = cansig if info[k.I_SIGNALS] == 1 else 0
     m[M_HAND] = _seen_by(d, seat)
     m[M_PLAYED] = played
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def legal_list(d, buf):
+    """``_trick52.legal_actions`` without its call overhead in play (the legal cards ascending, then the raise
+    requests ascending, D13 last, as there); other phases go to ``_trick52.legal_actions``."""
+    info = d.info
+    if info[k.I_PHASE] != k.PH_PLAY:
+        return k.legal_actions(d, buf)
+    x = k.current_legal_mask(d)
+    n = 0
+    while x != ZERO:
+        buf[n] = lowest(x)
+        n += 1
+        x &= x - ONE
+    if k.n_raises(info) > 0:
+        for code in range(max(info[k.I_TARGET] + 1, 9), 14):
+            buf[n] = k.RAISE_BASE + code
+            n += 1
+        buf[n] = k.RAISE_BASE + k.D13
+        n += 1
+    return n
 
 
 # --- small card helpers ------------------------------------------------------------------------------
@@ -848,7 +870,7 @@ def play_boards_kernel(d, seeds, table, ruleset, first, play_all, raises, signal
         while d.info[k.I_PHASE] != k.PH_TERMINAL:
             seat = d.info[k.I_TO_MOVE]
             params = px if (seat & 1) == table else py
-            n = k.legal_actions(d, buf)
+            n = legal_list(d, buf)
             view_from_arrays(d, seat, cansig, v, m)
             drng[0] = mix_seed3(seeds[b], tab, np.uint64(na))
             a = decide(params, v, m, buf, n, drng)
@@ -872,7 +894,7 @@ def decide_arrays(p, d, cansig, rng):
     buf = np.empty(k.MAX_ACTIONS, np.int64)
     v = np.empty(N_V, np.int64)
     m = np.empty(N_M, np.uint64)
-    n = k.legal_actions(d, buf)
+    n = legal_list(d, buf)
     view_from_arrays(d, d.info[k.I_TO_MOVE], cansig, v, m)
     return decide(p, v, m, buf, n, rng)
 
@@ -886,7 +908,7 @@ def policy_rollout(d, p_team_a, p_team_b, cansig, rng):
     m = np.empty(N_M, np.uint64)
     while d.info[k.I_PHASE] != k.PH_TERMINAL:
         seat = d.info[k.I_TO_MOVE]
-        n = k.legal_actions(d, buf)
+        n = legal_list(d, buf)
         view_from_arrays(d, seat, cansig, v, m)
         a = decide(p_team_a if (seat & 1) == 0 else p_team_b, v, m, buf, n, rng)
         k.apply_action(d, a)
