@@ -106,3 +106,26 @@ def test_cli_bots_json_follows_runs_md():
     assert {"GREEDY", *MINE} <= {row["name"] for row in rows}
     text = CliRunner().invoke(cli, ["bots"])
     assert text.exit_code == 0 and "JANGARA" in text.output and "no mistakes" in text.output
+
+
+@pytest.mark.parametrize("name", ["satat", "shengji"])
+def test_greedy_plays_satat_and_shengji_without_peeking(name):
+    """GREEDY finishes whole deals of the other rulesets (declining every out-of-turn accusation), and a
+    resampled world with the same observation gets the same decision."""
+    game = get_game(name)
+    bot = get_bot("GREEDY")
+    rng = new_rng(9)
+    for seed in range(3 if name == "shengji" else 8):
+        state = game.new_deal(seed)
+        n = 0
+        while not state.is_terminal():
+            for seat in state.actors()[1:]:
+                assert decide(bot, state, seat, n) is None
+            seat = state.current_player()
+            action = decide(bot, state, seat, n)
+            assert action in state.legal_actions_for(seat)
+            if n % 7 == 3:
+                world = state.resample(seat, rng)
+                assert decide(bot, world, seat, n) == action
+            state.apply_action(action)
+            n += 1

@@ -46,7 +46,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from .base import MISTAKE_RATE, Bot, Param, View
+from .base import MISTAKE_RATE, Bot, Param, View, maybe_mistake
+from .greedy import satat_act, shengji_act
 from . import _policy_kernels as pk
 from .view52 import policy_view, signals_accepted
 
@@ -92,14 +93,25 @@ class GreedyBot(PolicyBot):
     Ace if it has one, else its lowest card. No memory, no partner play (it overtakes partner too), no
     signals. Prime: its longest suit (Feskot: of its five; ties by high cards from the Ace down). Tekka:
     high-card count A 4, K 3, Q 2, J 1; 16 bids 8 and every 3 more one more (up to 13) when that outbids
-    the standing call, never D13, never over partner; never asks for a raise, rejects every raise."""
+    the standing call, never D13, never over partner; never asks for a raise, rejects every raise. Satat and
+    Shengji: ``greedy.py`` (Python only; no compiled form there)."""
 
     name = "GREEDY"
     kind = "baseline"
     rank = None
-    description = ("baseline: wins a trick as cheaply as it can, else throws its lowest card; Prime its "
-                   "longest suit; Tekka bids by high-card count; no memory, no signals")
+    rulesets = ("feskot", "tekka", "satat", "shengji")
+    description = ("baseline: wins a trick as cheaply as it can, else throws its lowest card; Prime/Troupe its "
+                   "longest suit; Tekka bids by high-card count; never redeals, accuses, declares or signals")
     params_spec = (MISTAKE_RATE,)
+
+    def act(self, view: View, rng: np.ndarray) -> Any:
+        name = view.game.name
+        if name in ("feskot", "tekka"):
+            return super().act(view, rng)
+        slip = maybe_mistake(self, view, rng)
+        if slip is not None:
+            return slip
+        return satat_act(view) if name == "satat" else shengji_act(view)
 
     def _vector(self) -> np.ndarray:
         p = np.zeros(pk.N_P, np.float64)
