@@ -273,3 +273,13 @@ def test_render_shows_an_accusation_where_it_was_made():
     lines = render_state(state).splitlines()
     assert lines[-2] == "   1  bottom A♥  left J♦  top 3♥  right 2♣  [top accuses left of J♦]"
     assert lines[-1] == "result: tricks A 0 - B 0 · kind renonce · points A 1 - B 0 · renonces trick 1 left"
+
+
+def test_ruleset_names_in_any_case_everywhere():
+    record = run("play", "-r", "FESKOT", "-n", 1).output
+    assert json.loads(record)["ruleset"] == "feskot"
+    assert run("deal", "-r", "Tekka").exit_code == 0
+    shouted = json.dumps(json.loads(record) | {"ruleset": "FESKOT"})
+    assert run("verify", "-", input=shouted).exit_code == 0
+    assert run("replay", "-", input=shouted).output.startswith("deal 0 · feskot")
+    assert run("bench", "-r", "FESKOT", "--deals", 1000, "--seconds", 0.1, "--json").exit_code == 0
