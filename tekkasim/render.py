@@ -144,6 +144,13 @@ def _calls(record: dict, ruleset: str) -> list[str]:
                 hand = deal.get(caller) if isinstance(deal, dict) else None
                 shown = " ".join(_play_text(c) for c in hand[:5]) if isinstance(hand, list) else "?"
                 lines.append(f"redealt {i}: the caller's first five {shown}")
+        elif key == "raises" and isinstance(value, list) and all(isinstance(x, dict) for x in value):
+            asked = []
+            for x in value:  # trick and play are 0-based in the record; people count from 1
+                answer = {True: "accepted", False: "refused"}.get(x.get("accepted"), "unanswered")
+                where = f"trick {_value_text(_plus_one(x.get('trick')))}, play {_value_text(_plus_one(x.get('play')))}"
+                asked.append(f"{x.get('by')} asks {_value_text(x.get('target'))} before {where} ({answer})")
+            lines.append(f"raises: {', '.join(asked)}")
         elif key == "exchange" and isinstance(value, list):
             gifts = [f"{x.get('from')} gives {_play_text(x.get('card'))} to {x.get('to')}" if isinstance(x, dict)
                      else _value_text(x) for x in value]
@@ -183,6 +190,10 @@ def _public_tricks(state) -> list[tuple[list[int], int | None]]:
     for t in state.observation(0).public.get("tricks") or []:
         out.append(([int(seat) for seat, _ in t["plays"]], None if t["winner"] is None else int(t["winner"])))
     return out
+
+
+def _plus_one(value):
+    return value + 1 if isinstance(value, int) and not isinstance(value, bool) else value
 
 
 # --- text of values --------------------------------------------------------------------------------

@@ -283,3 +283,13 @@ def test_ruleset_names_in_any_case_everywhere():
     assert run("verify", "-", input=shouted).exit_code == 0
     assert run("replay", "-", input=shouted).output.startswith("deal 0 · feskot")
     assert run("bench", "-r", "FESKOT", "--deals", 1000, "--seconds", 0.1, "--json").exit_code == 0
+
+
+def test_tekka_raises_are_rendered_counting_from_one():
+    records = run("play", "-r", "tekka", "-o", "raises=true", "-n", 200, "--seed", 2).output.splitlines()
+    raised = next(json.loads(line) for line in records if json.loads(line).get("raises"))
+    first = raised["raises"][0]
+    shown = run("replay", "-", input=json.dumps(raised)).output
+    line = next(row for row in shown.splitlines() if row.startswith("raises: "))
+    assert line.startswith(f"raises: {first['by']} asks {first['target']} before trick {first['trick'] + 1}, "
+                           f"play {first['play'] + 1} (")
