@@ -115,7 +115,7 @@ def test_policy_rollout_ends_every_deal():
     for seed in range(20):
         state = game.new_deal(seed)
         arrays = state.arrays.copy()
-        pk.policy_rollout(arrays, px, compiled_params("GREEDY"), 0, new_rng(seed))
+        pk.policy_rollout(arrays, px, compiled_params("GREEDY"), 0, new_rng(seed), pk.new_work())
         assert arrays.info[2] == -1 or arrays.info[1] == 4  # I_TO_MOVE -1 / PH_TERMINAL
 
 
