@@ -74,8 +74,14 @@ class PolicyBot(Bot):
 
     @property
     def compiled(self) -> np.ndarray:
-        """The parameter vector of the compiled form (``_policy_kernels``, ``P_*`` fields)."""
-        return self._vector()
+        """The parameter vector of the compiled form (``_policy_kernels``, ``P_*`` fields); a fresh copy
+        whenever ``params`` changed since the last call."""
+        key = tuple(self.params.items())
+        cached = self.__dict__.get("_compiled")
+        if cached is None or cached[0] != key:
+            cached = (key, self._vector())
+            self.__dict__["_compiled"] = cached
+        return cached[1]
 
     def _vector(self) -> np.ndarray:
         raise NotImplementedError
