@@ -54,6 +54,22 @@ def register(name: str, target: str, ruleset: str | None = None) -> None:
         _BY_RULESET.setdefault(name.upper(), {})[ruleset] = target
 
 
+# Satat: the ladder, GREEDY and ORACLE as their own policy family (bots/satat.py); the bluffing personalities.
+for _name, _cls in (("GREEDY", "Greedy"), ("KADO", "Kado"), ("POCHAQ", "Pochaq"), ("PUCHOQ", "Puchoq"),
+                    ("SADA", "Sada"), ("TANA", "Tana"), ("JANGARA", "Jangara"), ("TANOOR", "Tanoor"),
+                    ("TIZAB", "Tizab"), ("ZELZELA", "Zelzela"), ("ORACLE", "Oracle")):
+    register(_name, f"tekkasim.bots.satat:{_cls}", ruleset="satat")
+register("ATOUTE", "tekkasim.bots.satat:Atoute")
+register("ZORGE", "tekkasim.bots.satat:Zorge")
+
+
+# The Shengji ladder (bots.shengji): compiled heuristic policies, determinized search, ORACLE.
+for _name, _cls in (("GREEDY", "ShengjiGreedy"), ("KADO", "Kado"), ("POCHAQ", "Pochaq"), ("PUCHOQ", "Puchoq"),
+                    ("SADA", "Sada"), ("TANA", "Tana"), ("JANGARA", "Jangara"), ("TANOOR", "Tanoor"),
+                    ("TIZAB", "Tizab"), ("ZELZELA", "Zelzela"), ("ORACLE", "ShengjiOracle")):
+    register(_name, f"tekkasim.bots.shengji:{_cls}", ruleset="shengji")
+
+
 def _load(target: str) -> type[Bot]:
     module, cls = target.split(":")
     return getattr(importlib.import_module(module), cls)

@@ -1,0 +1,536 @@
+"""The Shengji ladder: GREEDY, KADO .. JANGARA (compiled heuristic policies), TANOOR, TIZAB, ZELZELA
+(determinized search with compiled rollouts) and ORACLE (perfect-information rollouts; cheating).
+
+Every heuristic bot decides by ``_shengji_policy.decide`` on its parameter vector and arrays built from
+its seat's observation alone (:func:`policy_input`); the compiled deal loop (``_shengji_policy.play_deal``)
+runs the same decision on the arrays it keeps, so both forms play the same deals action for action
+(tested).
+
+Parameters of the heuristic family (:class:`ShengjiHeuristic`)
+--------------------------------------------------------------
+``mistake_rate``  probability of the engine's random action instead (uniform call or pass, uniform kind
+                  to bury, uniform lead, the engine's random follow), every decision.
+``memory``        ``none`` (its hand only: it cannot see who wins the trick; follows with the top of the
+                  suit when no higher card of it is out by its own hand, else low; never ruffs),
+                  ``trick`` (the current trick: who wins, with what), ``full`` (every card played: which
+                  higher singles and pairs are still out, so masters and tractors that can still be
+                  beaten).
+``infer``         use the public voids: do not lead a side suit an opponent can ruff, and count partner's
+                  winner unsafe when the seat after us is void in the led suit.
+``partner_play``  do not overtake partner; win with the cheapest play nobody after us can beat; second
+                  hand low unless the trick holds 10 points or more; third hand wins.
+``points``        point management: feed 5s, 10s and Kings to partner's sure winner; otherwise keep
+                  point cards, high cards and pairs and throw low; ruff only for points, late, or when
+                  long in trumps.
+``declare``       ``never`` | ``simple`` (when nobody has called: the level card of its longest suit;
+                  never overcalls) | ``eval`` (the call whose trumps would be longest, counting level
+                  cards, jokers, the suit and its Aces, a pair call preferred; overcalls opponents, never
+                  partner; only with ``declare_min`` trumps or more).
+``declare_min``   trumps needed for an ``eval`` call.
+``bury``          ``weakest`` (side suits before trumps, non-points before points, low first) or ``smart``
+                  (also keeps pairs and side Aces, empties short suits to ruff them, and keeps points out
+                  of the kitty, where the attackers' last trick would multiply them).
+``leads``         ``simple`` (a side Ace, else the weakest single) or ``structure`` (a master tractor or
+                  any side tractor, a master pair, a master side single, defenders long in trump draw with
+                  a low trump pair, else low from the shortest side suit).
+``kitty``         protect the kitty: ruff freely in the last tricks (the last trick doubles the kitty).
+
+Search bots (:class:`ShengjiSearch`): ``worlds`` worlds from ``view.sample`` (consistent with every public
+fact: hand sizes, declared cards, voids, failed pair follows, the dealer's own burial), each candidate
+action applied in every world and the world played out by the compiled ``rollout`` policy at every seat
+(``greedy`` or ``jangara``, or ``random``); the action with the best mean outcome wins (level gain
+difference for its side, points as a tie-break). ``time_ms`` > 0 keeps drawing worlds until the time is
+spent. When a follow has more than ``candidates`` legal plays, the candidates are the plays of GREEDY,
+POCHAQ and JANGARA and a random sample of the rest.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..bits import below
+from ..cards import N_KINDS
+from ..rules import _shengji_kernels as K
+from . import _shengji_policy as sp
+from .base import MISTAKE_RATE, Bot, Param, View, maybe_mistake
+
+MEMORY = ("none", "trick", "full")
+DECLARE = ("never", "simple", "eval")
+BURY = ("weakest", "smart")
+LEADS = ("simple", "structure")
+PHASE = {"declare": sp.PH_DECLARE, "bury": sp.PH_BURY, "play": sp.PH_PLAY, "terminal": sp.PH_END}
+
+PARAMS = (
+    MISTAKE_RATE,
+    Param("memory", "full", "public history used: none | trick | full", choices=MEMORY),
+    Param("infer", True, "use public voids (no leads into a ruff; partner's winner unsafe before a void seat)"),
+    Param("partner_play", True, "do not overtake partner; cheapest sure winner; second hand low"),
+    Param("points", True, "feed points to partner's sure winner, keep them from the opponents"),
+    Param("declare", "eval", "declarations: never | simple | eval", choices=DECLARE),
+    Param("declare_min", 10.0, "trumps (level cards, jokers, suit) needed for an eval call", 0.0, 30.0),
+    Param("bury", "smart", "burial: weakest | smart", choices=BURY),
+    Param("leads", "structure", "leads: simple | structure", choices=LEADS),
+    Param("kitty", True, "ruff freely in the last tricks to win the kitty's last trick"),
+)
+
+
+@lru_cache(maxsize=64)
+def _tables(trump: int, level: int):
+    return K.new_tables(trump, level)
+
+
+_NO_TABLES = (np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int64), np.zeros(5, np.uint64),
+              np.zeros((5, 16), np.uint64))
+
+
+def _masks(play) -> tuple[int, int]:
+    one = two = 0
+    for k in play:
+        b = 1 << k
+        if one & b:
+            two |= b
+        one |= b
+    return one, two
+
+
+def _kinds(one: int, two: int) -> tuple[int, ...]:
+    out = []
+    m = one
+    while m:
+        k = (m & -m).bit_length() - 1
+        m &= m - 1
+        out.append(k)
+        if two >> k & 1:
+            out.append(k)
+    return tuple(out)
+
+
+def policy_input(obs) -> dict:
+    """The arrays ``_shengji_policy.decide`` reads, from one seat's observation only."""
+    pub = obs.public
+    st = np.zeros(sp.S_N, np.int64)
+    st[sp.S_PHASE] = PHASE[obs.phase]
+    st[sp.S_TO_MOVE] = obs.to_move
+    st[sp.S_LEVEL] = pub["level"]
+    st[sp.S_LEVEL_A], st[sp.S_LEVEL_B] = pub["score"]
+    st[sp.S_DEALER] = -1 if pub["dealer"] is None else pub["dealer"]
+    st[sp.S_TRUMP] = -1 if pub["trump"] is None else pub["trump"]
+    st[sp.S_DECLARE_FIRST] = pub["declare_first"]
+    st[sp.S_CALLER] = -1
+    for seat, call in pub["declarations"]:
+        if call:
+            st[sp.S_STANDING] = K.call_strength(call[0], len(call) == 2)
+            st[sp.S_CALLER] = seat
+            st[sp.S_PASSES] = 0
+            st[sp.S_CALLS] += 1
+        else:
+            st[sp.S_PASSES] += 1
+    st[sp.S_BURIED] = pub["buried_count"]
+    st[sp.S_ATT] = sum(pub["won"])
+    gone = np.zeros(N_KINDS, np.int64)
+    voids = np.asarray(pub["voids"], np.int64)
+    tables = _NO_TABLES if pub["trump"] is None else _tables(int(pub["trump"]), int(pub["level"]))
+    eff, strength, suit_kinds, _ = tables
+    for t in pub["tricks"]:
+        for _, play in t["plays"]:
+            for k in play:
+                gone[k] += 1
+    st[sp.S_TRICKS] = sum(1 for t in pub["tricks"] if t["winner"] is not None)
+    if pub["tricks"] and pub["tricks"][-1]["winner"] is None:
+        cur = pub["tricks"][-1]
+        plays = cur["plays"]
+        st[sp.S_TN] = len(plays)
+        st[sp.S_LEADER] = cur["leader"]
+        lo, lt = _masks(plays[0][1])
+        shape, e, top = K.play_shape(np.uint64(lo), np.uint64(lt), eff, strength, suit_kinds)
+        st[sp.S_LEAD_N] = len(plays[0][1])
+        st[sp.S_LEAD_PAIRS] = bin(lt).count("1")
+        st[sp.S_LEAD_SUIT] = e
+        st[sp.S_LEAD_SHAPE] = shape
+        best, best_seat = int(top) + (16 if e == K.TRUMP else 0), cur["leader"]
+        pts = 0
+        for seat, play in plays:
+            o, w = _masks(play)
+            pts += int(K.points(np.uint64(o), np.uint64(w)))
+            if seat == cur["leader"]:
+                continue
+            void = all(eff[k] != e for k in play)  # no card of the led suit: the seat had none
+            key = int(K.play_key(np.uint64(o), np.uint64(w), shape, e, void, eff, strength, suit_kinds))
+            if key > best:
+                best, best_seat = key, seat
+        st[sp.S_BEST_KEY] = best
+        st[sp.S_BEST_SEAT] = best_seat
+        st[sp.S_TPTS] = pts
+    elif pub["tricks"]:
+        st[sp.S_LEADER] = pub["tricks"][-1]["winner"]
+    b1 = b2 = 0
+    if obs.phase == "play" and obs.seat == pub["dealer"]:
+        b1, b2 = _masks(obs.private.get("buried", ()))
+    return {"st": st, "hand": (int(obs.hand.one), int(obs.hand.two)), "gone": gone, "voids": voids,
+            "buried": (b1, b2), "tables": tables}
+
+
+def compiled_decide(p: np.ndarray, obs, rng: np.ndarray) -> tuple[int, ...]:
+    """The compiled policy ``p``'s action for the seat of ``obs`` (which must be to move)."""
+    a = policy_input(obs)
+    eff, strength, suit_kinds, strength_kinds = a["tables"]
+    buf = np.empty((K.TRACTOR_CAP, 4), np.int64)
+    opts = np.empty(16, np.int64)
+    one, two = sp.decide(p, a["st"], obs.seat, np.uint64(a["hand"][0]), np.uint64(a["hand"][1]), a["gone"],
+                         a["voids"], np.uint64(a["buried"][0]), np.uint64(a["buried"][1]), eff, strength,
+                         suit_kinds, strength_kinds, buf, opts, rng)
+    return _kinds(int(one), int(two))
+
+
+class ShengjiPolicy(Bot):
+    """A bot whose decision is the compiled ``_shengji_policy.decide`` on its parameter vector."""
+
+    rulesets: ClassVar[tuple[str, ...]] = ("shengji",)
+
+    @property
+    def compiled(self) -> np.ndarray:
+        return self._vector()
+
+    def _vector(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def act(self, view: View, rng: np.ndarray) -> Any:
+        if view.optional:
+            return None
+        return compiled_decide(self.compiled, view.observation, rng)
+
+
+class ShengjiGreedy(ShengjiPolicy):
+    """GREEDY (Shengji): passes in the declaration; buries its weakest cards (side suits before trumps,
+    non-points before points, lowest first); leads a side-suit Ace, else its weakest single; following, the
+    cheapest play that beats the trick so far (the lowest winning rank, a ruff when void), else its weakest
+    legal cards (fewest trumps, then fewest points, then lowest), keeping the pairs the lead demands."""
+
+    name = "GREEDY"
+    kind = "baseline"
+    rank = None
+    description = ("baseline: wins a trick as cheaply as it can, else throws its weakest cards; never declares; "
+                   "buries its weakest")
+    params_spec = (MISTAKE_RATE,)
+
+    def _vector(self) -> np.ndarray:
+        p = np.zeros(sp.N_P, np.float64)
+        p[sp.P_MODE] = sp.MODE_GREEDY
+        p[sp.P_MISTAKE] = self.params["mistake_rate"]
+        p[sp.P_MEMORY] = sp.MEM_TRICK
+        return p
+
+
+class ShengjiHeuristic(ShengjiPolicy):
+    """The Shengji heuristic family (module docstring), every parameter at its strongest by default."""
+
+    name = "HEURISTIC"
+    kind = "heuristic"
+    rank = None
+    description = "the Shengji heuristic policy family of the ladder"
+    params_spec = PARAMS
+
+    def _vector(self) -> np.ndarray:
+        q = self.params
+        p = np.zeros(sp.N_P, np.float64)
+        p[sp.P_MODE] = sp.MODE_HEURISTIC
+        p[sp.P_MISTAKE] = q["mistake_rate"]
+        p[sp.P_MEMORY] = MEMORY.index(q["memory"])
+        p[sp.P_INFER] = float(q["infer"])
+        p[sp.P_PARTNER] = float(q["partner_play"])
+        p[sp.P_POINTS] = float(q["points"])
+        p[sp.P_DECLARE] = DECLARE.index(q["declare"])
+        p[sp.P_DECL_MIN] = q["declare_min"]
+        p[sp.P_BURY] = BURY.index(q["bury"])
+        p[sp.P_LEADS] = LEADS.index(q["leads"])
+        p[sp.P_KITTY] = float(q["kitty"])
+        return p
+
+
+_WEAK = {"infer": False, "partner_play": False, "points": False, "kitty": False}
+
+
+class Kado(ShengjiHeuristic):
+    """KADO (rank 0): no memory (cannot see who wins the trick): top of a suit only when nothing higher
+    is out by its own hand, else low, never ruffs; side Aces else its weakest single on lead; declares its
+    longest suit when nobody has; buries its weakest; 40% random decisions."""
+
+    name = "KADO"
+    rank = 0
+    description = "no memory: masters by its own hand else low, never ruffs; simple calls; 40% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.40, "memory": "none", "declare": "simple",
+                                        "bury": "weakest", "leads": "simple", **_WEAK}
+
+
+class Pochaq(ShengjiHeuristic):
+    """POCHAQ (rank 1): sees the current trick and wins it as cheaply as it can, even over partner;
+    simple leads and calls; 30% mistakes."""
+
+    name = "POCHAQ"
+    rank = 1
+    description = "sees the current trick, wins it cheaply even over partner; simple calls; 30% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.30, "memory": "trick", "declare": "simple",
+                                        "bury": "weakest", "leads": "simple", **_WEAK}
+
+
+class Puchoq(ShengjiHeuristic):
+    """PUCHOQ (rank 2): current trick with partner play and point management (feeds partner's sure
+    winner, keeps points from the opponents), smart burial; 20% mistakes."""
+
+    name = "PUCHOQ"
+    rank = 2
+    description = "current trick, partner play, point management, smart burial; 20% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.20, "memory": "trick", "infer": False,
+                                        "partner_play": True, "points": True, "declare": "simple",
+                                        "bury": "smart", "leads": "simple", "kitty": False}
+
+
+class Sada(ShengjiHeuristic):
+    """SADA (rank 3): full count of the cards played (masters, pairs still out), structured leads
+    (tractors, master pairs and singles), evaluated calls; 12% mistakes."""
+
+    name = "SADA"
+    rank = 3
+    description = "full count, structured leads (tractors, master pairs), evaluated calls; 12% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.12, "memory": "full", "infer": False,
+                                        "partner_play": True, "points": True, "declare": "eval",
+                                        "bury": "smart", "leads": "structure", "kitty": False}
+
+
+class Tana(ShengjiHeuristic):
+    """TANA (rank 4): everything of the family, 6% mistakes."""
+
+    name = "TANA"
+    rank = 4
+    description = "full count, void inference, partner play, points, kitty, tractors; 6% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.06}
+
+
+class Jangara(ShengjiHeuristic):
+    """JANGARA (rank 5): everything of the family, no mistakes."""
+
+    name = "JANGARA"
+    rank = 5
+    description = "full count, void inference, partner play, points, kitty, tractors; no mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.0}
+
+
+LADDER = (Kado, Pochaq, Puchoq, Sada, Tana, Jangara)
+
+
+def policy_vector(name: str) -> np.ndarray:
+    """The compiled parameter vector of a Shengji policy bot by name (``random`` too)."""
+    name = name.upper()
+    if name == "RANDOM":
+        p = np.zeros(sp.N_P, np.float64)
+        p[sp.P_MODE] = sp.MODE_RANDOM
+        return p
+    if name == "GREEDY":
+        return ShengjiGreedy().compiled
+    for cls in LADDER:
+        if cls.name == name:
+            return cls().compiled
+    raise KeyError(name)
+
+
+# --- search ------------------------------------------------------------------------------------------------
+
+
+def state_arrays(state) -> dict:
+    """Kernel arrays of a full ``ShengjiState`` (a sampled world or the true state), for rollouts."""
+    st = np.zeros(sp.S_N, np.int64)
+    st[sp.S_PHASE] = PHASE[state.phase()]
+    st[sp.S_TO_MOVE] = max(state.current_player(), 0)
+    st[sp.S_TRUMP] = -1 if state.trump is None else state.trump
+    st[sp.S_LEVEL] = state.level
+    st[sp.S_DEALER] = -1 if state.dealer is None else state.dealer
+    st[sp.S_STANDING] = state.standing
+    st[sp.S_CALLER] = -1 if state.caller is None else state.caller
+    st[sp.S_PASSES] = state.passes
+    st[sp.S_CALLS] = sum(1 for _, c in state.declarations if c)
+    st[sp.S_BURIED] = len(state.buried)
+    st[sp.S_LEVEL_A], st[sp.S_LEVEL_B] = state.levels
+    st[sp.S_DECLARE_FIRST] = state.declare_first
+    st[sp.S_FIRST_DEAL] = int(state.first_deal)
+    st[sp.S_TRICKS] = len(state.tricks)
+    st[sp.S_TURNUP_SUIT] = next((k // 13 for k in state.kitty if k < 52), -1)
+    st[sp.S_ATT] = state.attacker_points
+    st[sp.S_BONUS] = state.kitty_bonus
+    gone = np.zeros(N_KINDS, np.int64)
+    for t in state.tricks:
+        for play in t["plays"]:
+            for k in play:
+                gone[k] += 1
+    tplays = np.zeros((4, 2), np.uint64)
+    st[sp.S_TN] = len(state.trick)
+    if state.trick_leader is not None:
+        st[sp.S_LEADER] = state.trick_leader
+    for i, play in enumerate(state.trick):
+        for k in play:
+            gone[k] += 1
+        tplays[i] = _masks(play)
+    if state.trick:
+        n, pairs, e, shape = state._lead
+        st[sp.S_LEAD_N], st[sp.S_LEAD_PAIRS], st[sp.S_LEAD_SUIT], st[sp.S_LEAD_SHAPE] = n, pairs, e, shape
+        st[sp.S_BEST_KEY], st[sp.S_BEST_SEAT] = state._best
+        st[sp.S_TPTS] = sum(int(K.points(*(np.uint64(x) for x in _masks(p)))) for p in state.trick)
+    voids = np.array([sum(1 << e for e in range(5) if state.voids[s, e]) for s in range(4)], np.int64)
+    if state.tables is not None:
+        tables = tuple(np.array(t) for t in state.tables)
+    else:
+        tables = tuple(np.array(t) for t in _NO_TABLES)
+    return {"st": st, "hands": state.hands.copy(), "gone": gone, "voids": voids, "tplays": tplays,
+            "tables": tables}
+
+
+def _value(st: np.ndarray, seat: int) -> float:
+    """A finished rollout from ``seat``'s side: levels gained minus the opponents', points as tie-break."""
+    ga, gb = sp.gains(st)
+    mine, theirs = (ga, gb) if seat % 2 == 0 else (gb, ga)
+    att = float(st[sp.S_ATT])
+    attacking = (st[sp.S_DEALER] & 1) != (seat & 1)
+    return float(mine - theirs) + 0.002 * (att if attacking else -att)
+
+
+def rollout_values(arrays: dict, candidates: list, seat: int, params: np.ndarray, rng: np.ndarray) -> np.ndarray:
+    """The value of each candidate action in one world, played out by ``params`` (4 rows, one per seat)."""
+    out = np.empty(len(candidates))
+    eff, strength, suit_kinds, strength_kinds = arrays["tables"]
+    for i, action in enumerate(candidates):
+        st = arrays["st"].copy()
+        hands = arrays["hands"].copy()
+        gone = arrays["gone"].copy()
+        voids = arrays["voids"].copy()
+        tplays = arrays["tplays"].copy()
+        e2, s2, sk2, skk2 = eff.copy(), strength.copy(), suit_kinds.copy(), strength_kinds.copy()
+        one, two = _masks(action)
+        sp.apply(st, hands, gone, voids, tplays, e2, s2, sk2, skk2, np.uint64(one), np.uint64(two))
+        sp.play_from(params, st, hands, gone, voids, tplays, e2, s2, sk2, skk2, rng)
+        out[i] = _value(st, seat)
+    return out
+
+
+def candidates(view: View, rng: np.ndarray, cap: int) -> list:
+    """The actions a search scores: every legal action, or for a follow with more than ``cap`` legal plays,
+    the plays of GREEDY, POCHAQ and JANGARA and a random sample of the rest."""
+    legal = view.legal
+    if len(legal) <= cap:
+        return list(legal)
+    obs = view.observation
+    chosen = []
+    for name in ("JANGARA", "GREEDY", "POCHAQ"):
+        a = compiled_decide(policy_vector(name), obs, rng)
+        if a not in chosen:
+            chosen.append(a)
+    while len(chosen) < cap:
+        a = legal[int(below(rng, len(legal)))]
+        if a not in chosen:
+            chosen.append(a)
+    return chosen
+
+
+ROLLOUT = ("random", "greedy", "jangara")
+
+
+class ShengjiSearch(Bot):
+    """Determinized search for Shengji (module docstring); the named bots are presets."""
+
+    kind = "search"
+    rulesets: ClassVar[tuple[str, ...]] = ("shengji",)
+    params_spec = (
+        MISTAKE_RATE,
+        Param("worlds", 16, "determinized worlds scored per decision (with time_ms=0, exactly this many)", 1, 4096),
+        Param("time_ms", 0, "time per decision in ms: 0 = fixed worlds (reproducible); > 0 = keep drawing "
+              "worlds until the time is spent (at least one)", 0, 600_000),
+        Param("rollout", "jangara", "rollout policy at every seat: random | greedy | jangara", choices=ROLLOUT),
+        Param("candidates", 24, "most actions scored in a follow with many legal plays", 2, 4096),
+    )
+
+    def _params4(self) -> np.ndarray:
+        return np.tile(policy_vector(self.params["rollout"]), (4, 1))
+
+    def act(self, view: View, rng: np.ndarray) -> Any:
+        if view.optional:
+            return None
+        slip = maybe_mistake(self, view, rng)
+        if slip is not None:
+            return slip
+        if len(view.legal) == 1:
+            return view.legal[0]
+        p = self.params
+        cands = candidates(view, rng, p["candidates"])
+        params = self._params4()
+        total = np.zeros(len(cands))
+        deadline = time.perf_counter() + p["time_ms"] / 1000.0 if p["time_ms"] > 0 else None
+        n = 0
+        while True:
+            world = view.sample(rng)
+            total += rollout_values(state_arrays(world), cands, view.seat, params, rng)
+            n += 1
+            if deadline is None and n >= p["worlds"] or deadline is not None and (
+                    time.perf_counter() >= deadline or n >= p["worlds"]):
+                break
+        return cands[int(np.argmax(total))]
+
+
+class Tanoor(ShengjiSearch):
+    """TANOOR (rank 6): 8 sampled worlds, GREEDY rollouts."""
+
+    name = "TANOOR"
+    rank = 6
+    description = "determinized search: 8 sampled worlds, each action scored by a GREEDY-policy rollout"
+    preset: ClassVar[dict[str, Any]] = {"worlds": 8, "rollout": "greedy"}
+
+
+class Tizab(ShengjiSearch):
+    """TIZAB (rank 7): 10 sampled worlds, JANGARA rollouts."""
+
+    name = "TIZAB"
+    rank = 7
+    description = "determinized search: 10 sampled worlds, each action scored by a JANGARA-policy rollout"
+    preset: ClassVar[dict[str, Any]] = {"worlds": 10, "rollout": "jangara"}
+
+
+class Zelzela(ShengjiSearch):
+    """ZELZELA (rank 8): the most worlds within about 100 ms a decision, JANGARA rollouts."""
+
+    name = "ZELZELA"
+    rank = 8
+    description = "determinized search: 20 sampled worlds, each action scored by a JANGARA-policy rollout"
+    preset: ClassVar[dict[str, Any]] = {"worlds": 20, "rollout": "jangara"}
+
+
+class ShengjiOracle(Bot):
+    """ORACLE (Shengji; cheating): sees all hands. No Shengji solver exists, so it scores every candidate
+    action by a JANGARA-policy rollout of the true deal (perfect-information rollouts)."""
+
+    name = "ORACLE"
+    kind = "oracle"
+    rank = None
+    cheating = True
+    rulesets: ClassVar[tuple[str, ...]] = ("shengji",)
+    description = "sees all hands: every candidate scored by a JANGARA rollout of the true deal"
+    params_spec = (MISTAKE_RATE, Param("candidates", 24, "most actions scored in a follow with many legal plays",
+                                       2, 4096))
+
+    def act(self, view: View, rng: np.ndarray) -> Any:
+        if view.optional:
+            return None
+        slip = maybe_mistake(self, view, rng)
+        if slip is not None:
+            return slip
+        if len(view.legal) == 1:
+            return view.legal[0]
+        cands = candidates(view, rng, self.params["candidates"])
+        params = np.tile(policy_vector("JANGARA"), (4, 1))
+        values = rollout_values(state_arrays(view.true_state(self)), cands, view.seat, params, rng)
+        return cands[int(np.argmax(values))]
+
+
+__all__ = ["LADDER", "Jangara", "Kado", "Pochaq", "Puchoq", "Sada", "ShengjiGreedy", "ShengjiHeuristic",
+           "ShengjiOracle", "ShengjiSearch", "Tana", "Tanoor", "Tizab", "Zelzela", "compiled_decide",
+           "policy_input", "policy_vector", "rollout_values", "state_arrays"]
