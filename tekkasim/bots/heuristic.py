@@ -155,12 +155,12 @@ class HeuristicBot(PolicyBot):
 class Kado(HeuristicBot):
     """KADO (rank 0): remembers nothing, not even the current trick's cards (it cannot tell who is
     winning): follows with its top card when that is the top of the suit, else low; ruffs low; leads Aces,
-    then low from its longest suit. Prime and bids by a plain count. 40% of its decisions are random."""
+    then low from its longest suit. Prime and bids by a plain count. 36% of its decisions are random."""
 
     name = "KADO"
     rank = 0
-    description = "no memory (cannot see who wins the trick): Aces, else low; count evaluation; 40% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.40, "memory": "none", "infer": False, "signals": False,
+    description = "no memory (cannot see who wins the trick): Aces, else low; count evaluation; 36% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.36, "memory": "none", "infer": False, "signals": False,
                                         "partner_play": False, "trump_management": False, "evaluation": "count",
                                         "raises": False}
 

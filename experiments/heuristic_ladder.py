@@ -1,0 +1,62 @@
+"""Duplicate steps of the heuristic ladder (RANDOM < KADO < ... < JANGARA, and GREEDY) through the compiled
+loop ``tekkasim.bots.compiled.play_boards``: each pair is one board seed played at both tables (team X
+bottom/top at table 0, right/left at table 1); X's margin is its total returns minus Y's (Feskot tricks,
+Tekka points). Prints each step's mean margin and pair score with 95% intervals (normal approximation)
+and whether the steps are within twice their median.
+
+    python experiments/heuristic_ladder.py --ruleset feskot --pairs 5000            # report seeds from 0
+    python experiments/heuristic_ladder.py --ruleset tekka --pairs 5000 --tuning     # seeds 1,000,000+
+
+The presets were tuned on seeds 1,000,000+ (``--tuning``); report figures use other seeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from tekkasim.bots.compiled import play_boards
+from tekkasim.rules import get_game
+
+STEPS = [("KADO", "RANDOM"), ("POCHAQ", "KADO"), ("PUCHOQ", "POCHAQ"), ("SADA", "PUCHOQ"), ("TANA", "SADA"),
+         ("JANGARA", "TANA")]
+EXTRA = [("GREEDY", "RANDOM"), ("JANGARA", "GREEDY")]
+
+
+def duplicate(game, x: str, y: str, seeds: list[int]) -> tuple[float, float, float, float]:
+    """Mean margin of X per pair and its 95% half-width; mean pair score and its half-width."""
+    r0 = play_boards(game, x, y, seeds, 0)["returns"]
+    r1 = play_boards(game, x, y, seeds, 1)["returns"]
+    margin = (r0[:, 0] + r1[:, 1]) - (r0[:, 1] + r1[:, 0])
+    score = np.where(margin > 0, 1.0, np.where(margin < 0, 0.0, 0.5))
+    n = len(seeds)
+    return (margin.mean(), 1.96 * margin.std(ddof=1) / np.sqrt(n), score.mean(),
+            1.96 * score.std(ddof=1) / np.sqrt(n))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ruleset", default="feskot", choices=["feskot", "tekka"])
+    parser.add_argument("--pairs", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--tuning", action="store_true", help="the tuning seeds, 1,000,000 on")
+    args = parser.parse_args()
+    game = get_game(args.ruleset)
+    start = 1_000_000 if args.tuning else args.seed
+    seeds = list(range(start, start + args.pairs))
+    steps = []
+    for x, y in STEPS + EXTRA:
+        m, mh, s, sh = duplicate(game, x, y, seeds)
+        if (x, y) in STEPS[1:]:
+            steps.append(m)
+        sig = "beats" if m - mh > 0 else "not shown better than"
+        print(f"{x:>8} vs {y:<8} margin {m:+7.3f} ± {mh:.3f}  pair score {s:.3f} ± {sh:.3f}  ({sig}; "
+              f"{args.pairs} pairs, seeds {start}..)")
+    median = float(np.median(steps))
+    print(f"ladder steps {', '.join(f'{v:.2f}' for v in steps)}; median {median:.2f}; largest / median "
+          f"{max(steps) / median:.2f} (goal <= 2)")
+
+
+if __name__ == "__main__":
+    main()
