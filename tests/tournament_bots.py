@@ -32,10 +32,11 @@ class Lowest(Bot):
 
 
 class _After(Bot):
-    """Acts as Highest until its ``decisions``-th call in this process, then misbehaves."""
+    """Acts as Highest; from its ``after``-th call in a process on, misbehaves, but only while the
+    environment has TEKKASIM_TEST_MISBEHAVE=1 (so a test can "fix" the bot and resume the run)."""
 
     params_spec = ()
-    after = 200
+    after = 40
 
     def __init__(self, **params):
         super().__init__(**params)
@@ -43,7 +44,7 @@ class _After(Bot):
 
     def act(self, view, rng):
         self.calls += 1
-        if self.calls >= self.after and not view.optional:
+        if self.calls >= self.after and not view.optional and os.environ.get("TEKKASIM_TEST_MISBEHAVE") == "1":
             return self.misbehave(view)
         return None if view.optional else max(view.legal)
 

@@ -29,7 +29,8 @@ from .options import parse_rule_options
 @click.option("--block", type=int, default=None, help="Boards per block of work [chosen from the size].")
 @click.option("--timeout", type=float, default=None,
               help="Seconds without progress before the watchdog stops [300].")
-@click.option("--anchor", default=None, help="The bot rated 0 in the final table [RANDOM if it played, else the first].")
+@click.option("--anchor", default=None,
+              help="The bot rated 0 in the final table [RANDOM if it played, else the first].")
 @click.option("--quiet", "-q", is_flag=True, default=None, help="No progress bar.")
 def tournament(ruleset, bots, boards, seed, unit, schedule, workers, backend, scheduler, out, config_file,
                dump_config, rule_opts, block, timeout, anchor, quiet):

@@ -150,49 +150,52 @@ def _handle(w: _Worker, msg: tuple, on_rows: Callable, describe: Callable) -> No
         raise cls(msg[2])
 
 
-def run_dask(job: Job, blocks: list[Block], workers: int, scheduler: str | None, on_rows: Callable,
-             timeout: float) -> dict:
-    """Play ``blocks`` as futures on a Dask cluster (``scheduler`` address, or a local cluster)."""
-    try:
-        from dask.distributed import Client, LocalCluster, wait
-    except ImportError:
-        raise TournamentError("the dask backend needs dask.distributed: pip install 'tekkasim[dask]'") from None
-    cluster = None
-    try:
+class DaskCluster:
+    """A client of the Dask cluster at ``scheduler``, or of a local cluster of ``workers`` processes;
+    connected on creation (an unreachable scheduler is one line before anything is stored)."""
+
+    def __init__(self, workers: int, scheduler: str | None):
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise TournamentError("the dask backend needs dask.distributed: pip install 'tekkasim[dask]'") from None
+        self.cluster = None
         if scheduler:
             try:
-                client = Client(scheduler, timeout=5)
+                self.client = Client(scheduler, timeout=5)
             except (OSError, TimeoutError, ValueError) as exc:
-                raise TournamentError(f"cannot reach the Dask scheduler at {scheduler!r}: "
-                                      f"{str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__}") from None
+                first = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
+                raise TournamentError(f"cannot reach the Dask scheduler at {scheduler!r}: {first}") from None
         else:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=50)
-            client = Client(cluster)
-        try:
-            job_f = client.scatter(job, broadcast=True)
-            futures = {client.submit(play_block, job_f, b, pure=False): b for b in blocks}
-            pending = set(futures)
-            while pending:
-                done, pending = wait(pending, timeout=timeout, return_when="FIRST_COMPLETED")
-                if not done:
-                    client.cancel(list(pending))
-                    raise TournamentError(f"watchdog: no block finished for {timeout:g} s on the Dask cluster "
-                                          "(a bot hangs?); stored results are kept, rerun to resume")
-                for fut in sorted(done, key=lambda f: futures[f]):
-                    try:
-                        rows = fut.result()
-                    except TekkasimError:
-                        client.cancel(list(pending))
-                        raise
-                    on_rows(futures[fut], rows)
-        finally:
-            client.close()
+            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                        dashboard_address=None, silence_logs=50)
+            self.client = Client(self.cluster)
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def run_dask(job: Job, blocks: list[Block], cluster: DaskCluster, on_rows: Callable, timeout: float) -> dict:
+    """Play ``blocks`` as futures on a Dask cluster."""
+    from dask.distributed import wait
+
+    client = cluster.client
+    futures: dict = {}
+    try:
+        job_f = client.scatter(job, broadcast=True)
+        futures = {client.submit(play_block, job_f, b, pure=False): b for b in blocks}
+        pending = set(futures)
+        while pending:
+            done, pending = wait(pending, timeout=timeout, return_when="FIRST_COMPLETED")
+            for fut in sorted(done, key=lambda f: futures[f]):
+                on_rows(futures[fut], fut.result())  # a TekkasimError raised in the task comes back here
     except TimeoutError:  # dask's own wait() raises it when nothing finished in time
-        raise TournamentError(f"watchdog: no block finished for {timeout:g} s on the Dask cluster") from None
+        raise TournamentError(f"watchdog: no block finished for {timeout:g} s on the Dask cluster (a bot hangs?); "
+                              "stored results are kept, rerun to resume") from None
     finally:
-        if cluster is not None:
-            cluster.close()
+        client.cancel(list(futures))
     return {"restarts": 0}
 
 

@@ -129,7 +129,7 @@ def write_plots(report: dict, directory: str | os.PathLike, margins: dict[tuple[
 
     fig, ax = plt.subplots(figsize=(8, 0.5 * len(margins) + 1.5))
     keys = list(margins)
-    ax.boxplot([margins[k] for k in keys], vert=False, showmeans=True)
+    ax.boxplot([margins[k] for k in keys], orientation="horizontal", showmeans=True)
     ax.set_yticks(range(1, len(keys) + 1), [f"{a} vs {b}" for a, b in keys])
     ax.axvline(0, color="grey", lw=0.8, ls=":")
     ax.set_xlabel("margin per pair (first team's total over both tables minus the second's)")

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .backends import default_workers, run_dask, run_local
+from .backends import DaskCluster, default_workers, run_dask, run_local
 from .config import Config
 from .play import Job, context, has_compiled_form, play_deal_state
 from .storage import Store
@@ -132,13 +132,28 @@ class Progress:
 
 
 def _warm_up(job: Job) -> bool:
-    """Build the game and bots and play one random deal in this process, so forked workers start with
-    the rules' kernels compiled. Returns whether compiled match-ups are available."""
-    from ..bots import get_bot
+    """Build the game and bots and play a deal with each built-in bot in all four seats in this process (a
+    search bot: one decision), so that forked workers start with every kernel compiled or loaded instead
+    of each compiling its own. A user's bot is not run here: one that hangs must meet the watchdog, in a
+    worker. Returns whether compiled match-ups are available."""
+    from ..bots import decide, get_bot
 
     ctx = context(job)
     rnd = get_bot("RANDOM")
     play_deal_state(ctx.game.new_deal(job.seed), [rnd] * 4, job.seed, 0)
+    seen = set()
+    for bot in (b for team in ctx.bots for b in team):
+        if bot.label in seen or not type(bot).__module__.startswith("tekkasim."):
+            continue
+        seen.add(bot.label)
+        state = ctx.game.new_deal(job.seed)
+        try:
+            if bot.kind == "search":
+                decide(bot, state, state.current_player(), job.seed)
+            else:
+                play_deal_state(state, [bot] * 4, job.seed, 0)
+        except Exception:  # noqa: BLE001 - a failing bot is reported where it fails in the run, with its board
+            pass
     compiled = ctx.compiled is not None and job.unit == "deal" and all(
         has_compiled_form(b) and team[0].label == team[1].label for team in ctx.bots for b in team)
     if compiled:  # compile (or load) the whole-deal loop once here, not in every worker
@@ -155,6 +170,15 @@ def run_tournament(cfg: Config, out: str | Path | None = None, quiet: bool = Fal
     job = Job.from_config(cfg, use_compiled)
     workers = cfg.workers or default_workers()
     t0 = time.monotonic()
+    cluster = DaskCluster(workers, cfg.scheduler) if cfg.backend == "dask" else None
+    try:
+        return _run(cfg, job, directory, workers, cluster, quiet, t0)
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def _run(cfg: Config, job: Job, directory: Path, workers: int, cluster, quiet: bool, t0: float) -> RunSummary:
     with Store.create_or_resume(directory, cfg.identity()) as store:
         done_rows = store.results()
         done = {r[:3] for r in done_rows}
@@ -177,8 +201,8 @@ def run_tournament(cfg: Config, out: str | Path | None = None, quiet: bool = Fal
         stats = {"restarts": 0}
         try:
             if blocks:
-                if cfg.backend == "dask":
-                    stats = run_dask(job, blocks, workers, cfg.scheduler, on_rows, cfg.timeout)
+                if cluster is not None:
+                    stats = run_dask(job, blocks, cluster, on_rows, cfg.timeout)
                 else:
                     stats = run_local(job, blocks, workers, on_rows, cfg.timeout, describe)
         finally:
