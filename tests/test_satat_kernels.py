@@ -13,6 +13,7 @@ from tekkasim.reference import satat as R
 from tekkasim.reference.bits import Rng
 from tekkasim.rules import _satat_kernels as K
 from tekkasim.rules import get_game
+from tekkasim.rules._trickcore import TROUPE_RULES, winning_play
 from tekkasim.rules.satat import ACCUSE, COLLECT, TROUPE, decode_accusation
 from tekkasim.verify import replay_record, verify_record
 
@@ -80,7 +81,7 @@ def test_legal_renonce_winner_exchange_on_many_random_cases():
         trick = deck[20:24] if rng.random() < 0.7 else [deck[20], 26, deck[21], deck[22]][: 4]
         rng.shuffle(trick)
         if len(set(trick)) == 4:
-            assert K.trick_winner(*trick, troupe) == R.trick_winner(trick, troupe)
+            assert winning_play(*trick, troupe, TROUPE_RULES) == R.trick_winner(trick, troupe)
         full = deck[:13]
         for k in (1, 2):
             for losing in (True, False):

@@ -8,8 +8,8 @@ from tekkasim.cards import CLUBS, DIAMONDS, HEARTS, SPADES
 from tekkasim.errors import IllegalAction, RecordError, TekkasimError
 from tekkasim.reference import feskot as ref
 from tekkasim.rules import get_game
-from tekkasim.rules.trick52 import prime_action
 from tekkasim.rules.tekka import call_action, raise_action
+from tekkasim.rules.trick52 import prime_action
 from tekkasim.simulate import play_match, random_policy
 from tekkasim.verify import verify_record
 

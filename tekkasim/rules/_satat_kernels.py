@@ -1,5 +1,7 @@
-"""Compiled Satat kernels: legality, Renonce marking, trick winner with 2♥, the exchange, round flow and
-whole random rounds. Twin: ``tekkasim.reference.satat``. Rules and decisions: ``tekkasim.rules.satat``.
+"""Compiled Satat kernels: legality, Renonce marking, the exchange, round flow and whole random rounds.
+The trick rules (2♥, following, the winner, clockwise play) are ``_trickcore``'s with ``TROUPE_RULES``,
+shared with Feskot, Tekka and the solver. Twin: ``tekkasim.reference.satat``. Rules and decisions:
+``tekkasim.rules.satat``.
 
 A round in play is two arrays (pgx style), which the Python ``State`` wraps and a compiled bot may use:
 
@@ -35,10 +37,17 @@ import numpy as np
 from numba import njit
 
 from ..bits import ONE, ZERO, below, bit, highest, lowest, popcount, random_card, shuffle, suit_mask
+from ._trickcore import (
+    NOT_B2H,
+    TROUPE_RULES,
+    lead_suit_of,
+    next_seat,
+    seat_at,
+    strength,
+    trick_winner,
+)
+from ._trickcore import legal_mask as _core_legal_mask
 
-TWO_HEARTS = 26
-B2H = np.uint64(1 << 26)
-NOT_B2H = np.uint64(((1 << 52) - 1) ^ (1 << 26))
 FACES = np.uint64(sum(1 << (s * 13 + r) for s in range(4) for r in (9, 10, 11)))  # J Q K of every suit
 
 NONE, SEVEN, KOT, KOT52, RENONCE = 0, 1, 2, 3, 4
@@ -52,20 +61,14 @@ WINNERS = LEADERS + 13
 ST_SIZE = WINNERS + 13
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_mask(hand, lead, troupe):
-    """Rule-following plays from ``hand`` when ``lead`` was led (-1: this play leads).
-
-    The suit to follow is the led suit, or Troupe after a 2♥ lead; 2♥ never counts as a heart for
-    following and may always be played.
-    """
+    """Rule-following plays from ``hand`` when card ``lead`` was led (-1: this play leads): the Troupe rules
+    of ``_trickcore`` (follow the led suit, or Troupe after a 2♥ lead; 2♥ never counts as a heart for
+    following and may always be played)."""
     if lead < 0:
         return hand
-    need = troupe if lead == TWO_HEARTS else lead // 13
-    follow = hand & suit_mask(need) & NOT_B2H
-    if follow == ZERO:
-        return hand
-    return follow | (hand & B2H)
+    return _core_legal_mask(hand, 1, lead_suit_of(lead, troupe, TROUPE_RULES), TROUPE_RULES)
 
 
 @njit(cache=True)
@@ -78,25 +81,6 @@ def renonce_mask(hand, lead, troupe):
 def is_renonce(hand, lead, troupe, card):
     """True if playing ``card`` (held) fails to follow when able."""
     return (legal_mask(hand, lead, troupe) >> np.uint64(card)) & ONE == ZERO
-
-
-@njit(cache=True)
-def trick_winner(c0, c1, c2, c3, troupe):
-    """Position (0 = leader) of the winning card: 2♥, else the highest Troupe, else the highest of the
-    led suit."""
-    cards = (c0, c1, c2, c3)
-    for i in range(4):
-        if cards[i] == TWO_HEARTS:
-            return i
-    led = c0 // 13
-    best, best_key = 0, -1
-    for i in range(4):
-        c = cards[i]
-        s = c // 13
-        key = 100 + c % 13 if s == troupe else (c % 13 if s == led else -1)
-        if key > best_key:
-            best, best_key = i, key
-    return best
 
 
 @njit(cache=True)
@@ -214,7 +198,7 @@ def deal(rng, deck, caller, hands):
         deck[i] = i
     shuffle(rng, deck)
     for k in range(4):
-        seat = (caller + 3 * k) % 4
+        seat = seat_at(caller, k, TROUPE_RULES)
         m = ZERO
         for i in range(5):
             m |= bit(deck[5 * k + i])
@@ -291,11 +275,10 @@ def play_card(hands, st, card):
     hands[seat] &= ~bit(card)
     st[N_TABLE] = n + 1
     if n < 3:
-        st[TO_MOVE] = (seat + 3) % 4
+        st[TO_MOVE] = next_seat(seat, TROUPE_RULES)
         return
     b = PLAYS + 4 * t
-    pos = trick_winner(st[b], st[b + 1], st[b + 2], st[b + 3], troupe)
-    winner = (st[LEADERS + t] + 3 * pos) % 4
+    winner = trick_winner(st[b], st[b + 1], st[b + 2], st[b + 3], st[LEADERS + t], troupe, TROUPE_RULES)
     st[WINNERS + t] = winner
     team = winner & 1
     st[WON_A + team] += 1
@@ -330,7 +313,7 @@ def table_seat(st, card):
     t = st[TRICK]
     for j in range(st[N_TABLE]):
         if st[PLAYS + 4 * t + j] == card:
-            return (st[LEADERS + t] + 3 * j) % 4
+            return seat_at(st[LEADERS + t], j, TROUPE_RULES)
     return -1
 
 
@@ -387,25 +370,17 @@ def play_random_kernel(seed, tricks, kind, points, caller_out, troupe_out):
         while end == NONE:
             seat = leader
             lead = -1
-            best_key, best_seat = -2, leader
+            best_key, best_seat = -1, leader
             for j in range(4):
                 h = hands[seat]
-                c = random_card(rng, legal_mask(h, lead, troupe))
+                c = random_card(rng, _core_legal_mask(h, j, lead, TROUPE_RULES))
                 hands[seat] = h ^ bit(c)
                 if j == 0:
-                    lead = c
-                s = c // 13
-                if c == TWO_HEARTS:
-                    key = 1000
-                elif s == troupe:
-                    key = 100 + c % 13
-                elif s == lead // 13:
-                    key = c % 13
-                else:
-                    key = -1
+                    lead = lead_suit_of(c, troupe, TROUPE_RULES)
+                key = strength(c, troupe, lead, TROUPE_RULES)
                 if key > best_key:
                     best_key, best_seat = key, seat
-                seat = (seat + 3) & 3
+                seat = next_seat(seat, TROUPE_RULES)
             team = best_seat & 1
             if team == 0:
                 won_a += 1

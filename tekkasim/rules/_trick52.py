@@ -1,5 +1,8 @@
 """Compiled kernels for counter-clockwise 52-card trick play, shared by Feskot and Tekka.
 
+The trick rules (legal cards, trick winner, next seat) come from ``_trickcore`` with ``PRIME_RULES``,
+the same functions that Satat's kernels and the double-dummy solver call.
+
 Everything that decides a rule at play time is here, as module-level ``@njit(cache=True)`` functions
 over fixed-shape numpy arrays; ``feskot.py`` and ``tekka.py`` validate input and call these, and the
 whole-deal random kernels (``feskot_random``, ``random_deals``) never return to Python per card. The
@@ -54,7 +57,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ..bits import ONE, ZERO, below, bit, kth, lowest, new_rng, popcount, random_card, shuffle, suit_mask
+from ..bits import ONE, ZERO, below, bit, kth, lowest, new_rng, popcount, random_card, shuffle
+from ._trickcore import PRIME_RULES, lead_suit_of, legal_mask, next_seat, seat_at, strength, trick_winner
 
 # --- action encoding -------------------------------------------------------------------------------
 SIGNAL_MULT = 52
@@ -141,13 +145,13 @@ def deal_deck(deck, first, packets, dealt):
     if packets:
         for start, size in ((0, 5), (5, 4), (9, 4)):
             for i in range(4):
-                seat = (first + i) & 3
+                seat = seat_at(first, i, PRIME_RULES)
                 for k in range(size):
                     dealt[seat, start + k] = deck[pos]
                     pos += 1
     else:
         for i in range(4):
-            seat = (first + i) & 3
+            seat = seat_at(first, i, PRIME_RULES)
             for k in range(13):
                 dealt[seat, k] = deck[pos]
                 pos += 1
@@ -170,40 +174,14 @@ def cut_point(rng):
 # --- trick rules -----------------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always")
-def legal_mask(hand, led):
-    """Cards of ``hand`` that may be played: the led suit if the hand has it, else any (``led`` = -1
-    when leading)."""
-    if led >= 0:
-        follow = hand & suit_mask(led)
-        if follow != ZERO:
-            return follow
-    return hand
+# The trick rules themselves (legal cards, winner, next seat) are ``_trickcore``'s, with PRIME_RULES.
 
 
 @njit(cache=True, inline="always")
 def card_power(c, led, prime):
-    """Order in which cards win a trick: any Prime above any led-suit card; other cards cannot win (-1)."""
-    s = c // 13
-    if s == prime:
-        return c + 52
-    if s == led:
-        return c
-    return -1
-
-
-@njit(cache=True, inline="always")
-def trick_winner(cards, leader, prime):
-    """Seat that wins a complete trick: ``cards`` in play order from ``leader``."""
-    led = cards[0] // 13
-    best = 0
-    best_power = card_power(cards[0], led, prime)
-    for j in range(1, 4):
-        p = card_power(cards[j], led, prime)
-        if p > best_power:
-            best_power = p
-            best = j
-    return (leader + best) & 3
+    """How strongly card ``c`` bids for a trick led in suit ``led``: -1 cannot win, else the higher wins
+    (``_trickcore.strength`` - 1, kept for the bots' kernels)."""
+    return strength(c, prime, led, PRIME_RULES) - 1
 
 
 @njit(cache=True, inline="always")
@@ -319,9 +297,10 @@ def apply_card(d, c, signal):
             info[I_VOIDS + seat] |= 1 << led
     if j < 3:
         info[I_PLAY] = j + 1
-        info[I_TO_MOVE] = (seat + 1) & 3
+        info[I_TO_MOVE] = next_seat(seat, PRIME_RULES)
         return
-    w = trick_winner(d.plays[t], d.leader[t], info[I_PRIME])
+    p = d.plays[t]
+    w = trick_winner(p[0], p[1], p[2], p[3], d.leader[t], info[I_PRIME], PRIME_RULES)
     d.winner[t] = w
     info[I_TEAM_TRICKS + (w & 1)] += 1
     info[I_SEAT_TRICKS + w] += 1
@@ -352,7 +331,7 @@ def apply_call(d, code):
         info[I_HIGH_SEAT] = seat
     info[I_N_CALLS] = n + 1
     if n + 1 < 4:
-        info[I_TO_MOVE] = (seat + 1) & 3
+        info[I_TO_MOVE] = next_seat(seat, PRIME_RULES)
         return
     if info[I_HIGH] == PASS:  # all passed: mandatory 8 for the first-asked seat
         info[I_DECLARER] = info[I_FIRST]
@@ -371,7 +350,7 @@ def apply_raise_request(d, code):
     info[I_PENDING] = code
     info[I_RAISED] = 1
     info[I_PHASE] = PH_RAISE
-    info[I_TO_MOVE] = (info[I_DECLARER] + 1) & 3  # the next opponent in play order
+    info[I_TO_MOVE] = next_seat(info[I_DECLARER], PRIME_RULES)  # the next opponent in play order
 
 
 @njit(cache=True, inline="always")
@@ -406,11 +385,11 @@ def apply_action(d, a):
 def current_legal_mask(d):
     """The cards the player to move may play (phase ``play`` only)."""
     info = d.info
-    seat = info[I_TO_MOVE]
+    pos = info[I_PLAY]
     led = -1
-    if info[I_PLAY] > 0:
-        led = d.plays[info[I_TRICK], 0] // 13
-    return legal_mask(d.hand[seat], led)
+    if pos > 0:
+        led = lead_suit_of(d.plays[info[I_TRICK], 0], info[I_PRIME], PRIME_RULES)
+    return legal_mask(d.hand[info[I_TO_MOVE]], pos, led, PRIME_RULES)
 
 
 @njit(cache=True, inline="always")
@@ -531,24 +510,19 @@ def feskot_random(n, seed, first, play_all, tricks_out, prime_out, n_tricks_out)
         while t < 13:
             seat = leader
             led = -1
-            best_power = -2
+            best_power = -1
             best_seat = leader
             for j in range(4):
                 h = hands[seat]
-                legal = h
-                if j > 0:
-                    follow = h & suit_mask(led)
-                    if follow != ZERO:
-                        legal = follow
-                c = random_card(rng, legal)
+                c = random_card(rng, legal_mask(h, j, led, PRIME_RULES))
                 hands[seat] = h ^ (ONE << np.uint64(c))
                 if j == 0:
-                    led = c // 13
-                p = card_power(c, led, prime)
+                    led = lead_suit_of(c, prime, PRIME_RULES)
+                p = strength(c, prime, led, PRIME_RULES)
                 if p > best_power:
                     best_power = p
                     best_seat = seat
-                seat = (seat + 1) & 3
+                seat = next_seat(seat, PRIME_RULES)
             if best_seat & 1:
                 won_b += 1
             else:

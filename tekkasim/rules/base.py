@@ -17,6 +17,16 @@ Speed lives below this contract: every ruleset also offers compiled whole-deal k
 fixed-shape numpy arrays those kernels use, so a compiled policy or a determinized search can take
 ``state.arrays`` directly. The Python ``State`` is for orchestration, records, validation and tests.
 
+The state-array convention: ``state.arrays`` holds fixed-shape numpy arrays (a tuple; Shengji a dict by
+name), documented field by field in the ruleset's kernel module or state class. Hands are ``uint64`` card
+masks indexed by seat (bit ``suit * 13 + rank``; Shengji a ``(one, two)`` pair of 54-kind masks per seat);
+a deal's scalars live in one ``int64`` vector indexed by module constants (Feskot/Tekka ``info[I_*]`` in
+``_trick52``; Satat ``st[...]`` in ``_satat_kernels``, with its per-play and per-trick tables appended at
+offsets named the same way); tables are indexed ``[trick, play]`` with plays counted from the trick's
+leader, and -1 marks "none yet". Seats are 0..3 (bottom, right, top, left), teams A = seats 0 and 2, B =
+1 and 3. The 52-card trick rules these arrays are played by (legal cards, trick winner, next seat) are one
+compiled core, ``rules._trickcore``, shared by Feskot, Tekka, Satat and the double-dummy solver.
+
 Who acts: ``actors()`` lists every seat that may act now, the seat to move first; ``legal_actions_for(seat)``
 gives each one's actions. Only Satat has actions out of turn (an accusation may be made by any seat while a
 card is on the table, also after the fourth card of a trick and in phase ``"collect"``); the other rulesets

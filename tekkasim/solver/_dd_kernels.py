@@ -18,6 +18,9 @@ all memory preallocated by the caller and passed in (nothing is allocated per no
 Values are always tricks of team A (seats 0 and 2); the Python layer turns them into the side to move.
 ``variant`` is 0 for the standard trick rules (Feskot, Tekka: counter-clockwise, plain follow suit) and
 1 for Satat (clockwise, 2♥ beats everything and is never a heart for following; a 2♥ lead asks for Troupe).
+The rules themselves (``legal_mask``, ``strength``, ``lead_suit_of``, ``next_seat``, ``rule_suit``) are
+those of every ruleset kernel, imported from ``tekkasim.rules._trickcore``; after editing that module,
+clear numba's cache (``make clean-cache``: the cache of this module does not notice edits elsewhere).
 
 Search: zero-window alpha-beta ("can team A take ``target`` of the tricks left?", :func:`search`),
 zero-window searches stepping from an estimate to the exact value (:func:`solve_exact`), one representative
@@ -63,6 +66,21 @@ from numba import njit as _numba_njit
 
 from .. import bits
 from ..bits import prefetch
+from ..cards import FULL_DECK
+from ..rules._trickcore import (  # the trick rules, shared with the rulesets' kernels
+    B2H,
+    NO_SUIT,
+    NOT_B2H,
+    PRIME_RULES,
+    SUIT13,
+    TROUPE_RULES,
+    TWO_HEARTS,
+    lead_suit_of,
+    legal_mask,
+    next_seat,
+    strength,
+)
+from ..rules._trickcore import rule_suit as _rule_suit
 
 
 def njit(*args, **kw):
@@ -97,14 +115,13 @@ else:
 U64 = np.uint64
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
-SUIT13 = np.uint64((1 << 13) - 1)
-FULL52 = np.uint64((1 << 52) - 1)
-H2 = 26  # two of hearts (hearts = 2, rank 2 = 0)
-H2BIT = np.uint64(1 << 26)
-NOT_H2 = np.uint64(((1 << 64) - 1) ^ (1 << 26))
-STANDARD = 0
-SATAT = 1
-NO_TRUMP = 4
+FULL52 = np.uint64(FULL_DECK)
+H2 = TWO_HEARTS
+H2BIT = B2H
+NOT_H2 = NOT_B2H
+STANDARD = PRIME_RULES  # Feskot, Tekka
+SATAT = TROUPE_RULES
+NO_TRUMP = NO_SUIT
 MASK8 = np.uint64(0xFF)
 _HASH1 = np.uint64(0x9E3779B97F4A7C15)
 _HASH2 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -113,56 +130,6 @@ _HASH2 = np.uint64(0xC2B2AE3D27D4EB4F)
 @njit(cache=True, inline="always")
 def _smask(s):
     return SUIT13 << np.uint64(13 * s)
-
-
-@njit(cache=True, inline="always")
-def _rule_suit(s, variant):
-    """The cards of suit ``s`` that count for following and ranking in sequences (Satat: 2♥ is apart)."""
-    m = SUIT13 << np.uint64(13 * s)
-    if variant == SATAT:
-        m &= NOT_H2
-    return m
-
-
-@njit(cache=True, inline="always")
-def next_seat(seat, variant):
-    if variant == SATAT:
-        return (seat + 3) & 3
-    return (seat + 1) & 3
-
-
-@njit(cache=True, inline="always")
-def lead_suit_of(c, trump, variant):
-    """The suit to follow after card ``c`` is led (4: none, a Satat 2♥ lead without Troupe)."""
-    if variant == SATAT and c == H2:
-        return trump
-    return c // 13
-
-
-@njit(cache=True, inline="always")
-def strength(c, trump, lead, variant):
-    """Comparable strength of card ``c`` in a trick led in ``lead``: 0 cannot win, higher beats lower."""
-    if variant == SATAT and c == H2:
-        return 100
-    s = c // 13
-    if s == trump:
-        return 40 + c % 13
-    if s == lead:
-        return 20 + c % 13
-    return 0
-
-
-@njit(cache=True, inline="always")
-def legal_mask(hand, pos, lead, variant):
-    """The cards of ``hand`` that may be played at position ``pos`` (0 = lead) of a trick led in ``lead``."""
-    if pos == 0 or lead >= 4:
-        return hand
-    f = hand & _rule_suit(lead, variant)
-    if f != ZERO:
-        if variant == SATAT:
-            return f | (hand & H2BIT)
-        return f
-    return hand
 
 
 @njit(cache=True, inline="always")
