@@ -18,6 +18,7 @@ from .errors import IllegalAction, RecordError, TekkasimError, shorten, shorten_
 from .records import FORMAT, iter_records, require
 from .render import render_state
 from .rules import State, get_game
+from .rules.base import MAX_SEED  # new_deal's seed range: records hold no other seeds
 
 
 @dataclass
@@ -44,9 +45,6 @@ class Verdict:
             return f"deal {self.index}: ERROR {self.error}"
         status = "ok (unfinished)" if self.unfinished else "ok"
         return f"deal {self.index}: {status}" + "".join(f"; {n}" for n in self.notes)
-
-
-MAX_SEED = 2**63 - 1  # the CLI's and new_deal's seed range (larger ones would alias modulo 2**64)
 
 
 def check_header(record: dict) -> dict:
