@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 from tekkasim.bits import below, new_rng
 from tekkasim.bots import _search_kernels as S
 from tekkasim.bots import decide, describe, get_bot, mix_seed
+from tekkasim.bots._policy_kernels import new_work
+from tekkasim.bots.compiled import compiled_params
 from tekkasim.bots.search import DROP_LIE, card_classes, likelihood, prime_likelihood, team_target
 from tekkasim.errors import BotError
 from tekkasim.rules import _trick52 as k
@@ -16,6 +18,8 @@ from tekkasim.rules import get_game
 from tekkasim.solver.dd import Position, Solver
 
 SEARCH = ("TANOOR", "TIZAB", "ZELZELA")
+BOT = compiled_params("JANGARA")
+WORK = new_work()
 SMALL = {"worlds": 3}  # enough for the properties tested here, cheap on shared cores
 
 
@@ -123,7 +127,7 @@ def test_rollout_scores_are_means_of_play_outs(seed, steps, reps):
     legal = state.legal_actions()
     out = np.empty(len(legal))
     S.rollout_scores(state.arrays, state.arrays.copy(), np.array(legal, np.int64), len(legal), reps,
-                     S.RANDOM_POLICY, 0, new_rng(seed), out)
+                     S.RANDOM_POLICY, BOT, WORK, 0, new_rng(seed), out)
     rng = new_rng(seed)
     for i, a in enumerate(legal):
         total = 0.0
@@ -139,7 +143,7 @@ def test_rollout_scores_are_means_of_play_outs(seed, steps, reps):
 def test_trick_counts_play_all_thirteen_tricks():
     state = get_game("tekka").new_deal(5)
     hist = np.zeros(14, np.int64)
-    S.trick_counts(state.arrays, state.arrays.copy(), 2, 3, 25, S.RANDOM_POLICY, 0, new_rng(1), hist)
+    S.trick_counts(state.arrays, state.arrays.copy(), 2, 3, 25, S.RANDOM_POLICY, BOT, WORK, 0, new_rng(1), hist)
     assert hist.sum() == 25
     twin_hist = np.zeros(14, np.int64)
     rng = new_rng(1)
@@ -306,3 +310,17 @@ def test_beats_random_on_duplicate_boards(name, boards):
     assert m.mean() > 0
     assert m.mean() / m.std() > 1.0
     assert (m > 0).sum() >= 0.8 * boards
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bot_rollouts_follow_the_bot(seed):
+    """A JANGARA rollout plays the deal as JANGARA would through the State API (no mistakes: the
+    rollout's random stream does not matter)."""
+    state = random_state("feskot", 40 + seed, 3 + seed)
+    arrays = state.arrays.copy()
+    S.play_out_with(arrays, S.POLICY_BOT, BOT, WORK, new_rng(seed))
+    twin = state.clone()
+    jangara = get_bot("JANGARA")
+    while not twin.is_terminal():
+        twin.apply_action(decide(jangara, twin, twin.current_player(), seed))
+    assert np.array_equal(arrays.plays, twin.arrays.plays)

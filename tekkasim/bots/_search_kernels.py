@@ -10,6 +10,9 @@ Rollout policies (``policy``):
   highest card of a non-Prime suit when it is the highest card of that suit still out (a winner unless
   ruffed), else the lowest card of the longest non-Prime suit (the Prime suit if nothing else is held).
   Deterministic: no randomness.
+* ``POLICY_BOT`` (2): a compiled ladder bot (``_policy_kernels.policy_rollout``; the search bots use
+  JANGARA's parameter vector, ``compiled.compiled_params``) at all four seats, signals off, raises as that
+  bot makes them. Its twin is the heuristic bots' own (``tests/test_bots_compiled.py``).
 
 In every rollout the auction is passed out, a Prime choice is random (rollouts start after the choices a
 search evaluates), no raise is ever requested and a pending raise is rejected: contracts are scored as
@@ -23,10 +26,12 @@ from numba import njit
 
 from ..bits import ONE, ZERO, below, bit, kth, lowest, popcount, suit_mask
 from ..rules import _trick52 as k
+from ._policy_kernels import policy_rollout
 
 RANDOM_POLICY = 0
 GREEDY_POLICY = 1
-POLICIES = ("random", "greedy")
+POLICY_BOT = 2
+POLICIES = ("random", "greedy", "jangara")
 
 WIN_BONUS = 3  # Feskot rollout score: team tricks margin, plus this for a won game, minus it for a lost one
 
@@ -152,9 +157,19 @@ def policy_action(d, policy, rng):
 
 @njit(cache=True)
 def play_out(d, policy, rng):
-    """Play deal ``d`` to its end in place with the rollout ``policy``."""
+    """Play deal ``d`` to its end in place with the rollout ``policy`` (random or greedy)."""
     while d.info[k.I_PHASE] != k.PH_TERMINAL:
         k.apply_action(d, policy_action(d, policy, rng))
+
+
+@njit(cache=True)
+def play_out_with(d, policy, bot, work, rng):
+    """``play_out``, or for ``POLICY_BOT`` the compiled bot with parameter vector ``bot`` at every seat
+    (``work``: ``_policy_kernels.new_work()``)."""
+    if policy == POLICY_BOT:
+        policy_rollout(d, bot, bot, 0, rng, work)
+    else:
+        play_out(d, policy, rng)
 
 
 @njit(cache=True)
@@ -171,21 +186,22 @@ def team_score(info, team):
 
 
 @njit(cache=True)
-def rollout_scores(d, scratch, actions, n_actions, reps, policy, team, rng, out):
+def rollout_scores(d, scratch, actions, n_actions, reps, policy, bot, work, team, rng, out):
     """``out[i]`` = mean ``team_score`` over ``reps`` rollouts after action ``actions[i]`` in deal ``d``
-    (``d`` unchanged; ``scratch`` is overwritten)."""
+    (``d`` unchanged; ``scratch`` is overwritten). ``bot``: the parameter vector for ``POLICY_BOT``,
+    ``work`` its scratch."""
     for i in range(n_actions):
         total = 0.0
         for _ in range(reps):
             copy_into(d, scratch)
             k.apply_action(scratch, actions[i])
-            play_out(scratch, policy, rng)
+            play_out_with(scratch, policy, bot, work, rng)
             total += team_score(scratch.info, team)
         out[i] = total / reps
 
 
 @njit(cache=True)
-def trick_counts(d, scratch, declarer, trump, reps, policy, team, rng, hist):
+def trick_counts(d, scratch, declarer, trump, reps, policy, bot, work, team, rng, hist):
     """Rollouts of deal ``d`` played out over all 13 tricks: ``hist[n]`` += how many of ``reps`` rollouts
     gave ``team`` n tricks in all. With ``declarer >= 0`` (a Tekka auction or Prime choice being weighed)
     the play starts at trick 1 with that seat as declarer, leading, with Prime ``trump``; otherwise it goes
@@ -210,5 +226,5 @@ def trick_counts(d, scratch, declarer, trump, reps, policy, team, rng, hist):
             info[k.I_TO_MOVE] = scratch.winner[info[k.I_TRICK] - 1]
             if info[k.I_TRICK] == 13:
                 info[k.I_PHASE] = k.PH_TERMINAL
-        play_out(scratch, policy, rng)
+        play_out_with(scratch, policy, bot, work, rng)
         hist[info[k.I_TEAM_TRICKS + team]] += 1

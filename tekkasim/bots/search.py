@@ -50,11 +50,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..bits import below
+from ..bits import below, new_rng
 from ..rules import _trick52 as k
 from ..rules.base import State
 from ..solver.dd import Position, Solver
 from . import _search_kernels as S
+from ._policy_kernels import decide_arrays, new_work
 from .base import MISTAKE_RATE, Bot, Param, View, maybe_mistake
 
 FESKOT_TARGET = 7
@@ -292,20 +293,35 @@ class DoubleDummy:
         return self.reach_many(world.arrays, team, totals)
 
 
+_BOT_VECTORS: dict[str, np.ndarray] = {}  # filled on first use (the compiled bots import late)
+
+
+def _rollout_bot(policy: str) -> np.ndarray:
+    """The compiled parameter vector of a ladder bot used as rollout policy (a dummy for the others)."""
+    if policy not in _BOT_VECTORS:
+        from .compiled import compiled_params
+
+        _BOT_VECTORS[policy] = (compiled_params(policy.upper()) if policy == "jangara"
+                                else compiled_params("RANDOM"))
+    return _BOT_VECTORS[policy]
+
+
 class Rollouts:
     """Scores by compiled rollouts (TANOOR, TIZAB)."""
 
     def __init__(self, policy: str, reps: int, rng: np.ndarray):
         self.policy = S.POLICIES.index(policy)
-        self.reps = reps if self.policy == S.RANDOM_POLICY else 1  # a greedy rollout is deterministic
+        self.reps = reps if self.policy != S.GREEDY_POLICY else 1  # a greedy rollout is deterministic
         self.rng = rng
         self.hist = np.zeros(14, np.int64)
+        self.bot = _rollout_bot(policy)
+        self.work = new_work()
 
     def card_scores(self, world: State, actions: list[int], team: int) -> np.ndarray:
         acts = np.array(actions, np.int64)
         out = np.empty(len(actions))
-        S.rollout_scores(world.arrays, world.arrays.copy(), acts, len(acts), self.reps, self.policy, team,
-                         self.rng, out)
+        S.rollout_scores(world.arrays, world.arrays.copy(), acts, len(acts), self.reps, self.policy, self.bot,
+                         self.work, team, self.rng, out)
         return out
 
     def _shares(self, totals: Sequence[int]) -> list[float]:
@@ -315,13 +331,14 @@ class Rollouts:
 
     def opening_reach(self, world: State, seat: int, trump: int, totals: Sequence[int]) -> list[float]:
         self.hist[:] = 0
-        S.trick_counts(world.arrays, world.arrays.copy(), seat, trump, self.reps, self.policy, seat & 1,
-                       self.rng, self.hist)
+        S.trick_counts(world.arrays, world.arrays.copy(), seat, trump, self.reps, self.policy, self.bot,
+                       self.work, seat & 1, self.rng, self.hist)
         return self._shares(totals)
 
     def current_reach(self, world: State, team: int, totals: Sequence[int]) -> list[float]:
         self.hist[:] = 0
-        S.trick_counts(world.arrays, world.arrays.copy(), -1, 0, self.reps, self.policy, team, self.rng, self.hist)
+        S.trick_counts(world.arrays, world.arrays.copy(), -1, 0, self.reps, self.policy, self.bot, self.work, team,
+                       self.rng, self.hist)
         return self._shares(totals)
 
 
@@ -384,6 +401,19 @@ class Search:
         return total / n
 
 
+def prior_action(world: State) -> int:
+    """JANGARA's choice for the seat to move, from that seat's view of ``world`` (the same in every world
+    the seat cannot tell apart): the tie-break between equally scored options. A card without its signal."""
+    a = int(decide_arrays(_rollout_bot("jangara"), world.arrays, 0, new_rng(0)))
+    return a % k.SIGNAL_MULT if a < k.PRIME_BASE else a
+
+
+def _best(scores: np.ndarray, prior: int) -> int:
+    """The index of the best score; among equal best scores the ``prior``'s, else the first."""
+    top = np.flatnonzero(scores >= scores.max() - 1e-9)
+    return prior if prior in top else int(top[0])
+
+
 def decide_search(view: View, worlds: Search, seat: int) -> int:
     """The action for ``view`` given the worlds and evaluator in ``worlds`` (see the module docstring)."""
     first = worlds.worlds[0]
@@ -404,12 +434,14 @@ def decide_search(view: View, worlds: Search, seat: int) -> int:
             return classes[0][0]
         reps = [c[0] for c in classes]
         scores = worlds.mean(lambda w: ev.card_scores(w, reps, team))
-        return reps[int(np.argmax(scores))]
+        prior = prior_action(first)
+        prior = next((c[0] for c in classes if prior in c), -1)
+        return reps[_best(scores, reps.index(prior) if prior >= 0 else -1)]
     if phase == k.PH_PRIME:
         target = FESKOT_TARGET if info[k.I_RULESET] == k.FESKOT else team_target(info, team)
         totals = (target, target + 1, target - 1)
         scores = worlds.mean(lambda w: [np.dot((4, 1, 1), ev.opening_reach(w, seat, t, totals)) for t in range(4)])
-        return k.PRIME_BASE + int(np.argmax(scores))
+        return k.PRIME_BASE + _best(scores, prior_action(first) - k.PRIME_BASE)
     if phase == k.PH_AUCTION:
         return _call(worlds, info, seat, legal)
     if phase == k.PH_RAISE:
@@ -480,7 +512,8 @@ INFERENCE = Param("inference", True, "weight worlds by how likely they make the 
 OVERSAMPLE = Param("oversample", 4, "with inference: candidate worlds drawn per world kept", 1, 64)
 EVALUATOR = Param("evaluator", "dd", "how a world scores an action: 'rollout' (compiled rollouts) or 'dd' "
                   "(double-dummy target queries)", choices=("rollout", "dd"))
-ROLLOUT = Param("rollout", "greedy", "rollout policy: 'random' or 'greedy' (GREEDY's card rules)",
+ROLLOUT = Param("rollout", "greedy", "rollout policy: 'random', 'greedy' (GREEDY's card rules) or 'jangara' "
+                "(the compiled JANGARA bot at every seat)",
                 choices=S.POLICIES)
 DD_CARDS = Param("dd_cards", 11, "with evaluator='dd': the solver scores a decision once the seat to "
                  "decide holds at most this many cards; before that (and for Prime and calls at 13 unless "
@@ -520,23 +553,23 @@ class SearchBot(Bot):
 
 
 class Tanoor(SearchBot):
-    """TANOOR (rank 6): determinized search with random rollouts, no inference."""
+    """TANOOR (rank 6): determinized search with GREEDY rollouts, no inference."""
 
     name = "TANOOR"
     rank = 6
-    description = ("determinized search: 12 sampled worlds, 4 random rollouts per world and action; "
+    description = ("determinized search: 8 sampled worlds, each action scored by a GREEDY-policy rollout; "
                    "uses only public facts (cards played, voids), no inference")
-    preset = {"worlds": 12, "evaluator": "rollout", "rollout": "random", "rollouts": 4, "inference": False}
+    preset = {"worlds": 8, "evaluator": "rollout", "rollout": "greedy", "inference": False}
 
 
 class Tizab(SearchBot):
-    """TIZAB (rank 7): determinized search with GREEDY rollouts and inference from the other seats' actions."""
+    """TIZAB (rank 7): determinized search with JANGARA rollouts and inference from the other seats' actions."""
 
     name = "TIZAB"
     rank = 7
-    description = ("determinized search: 24 worlds weighted by the Prime choice, calls and signals, "
-                   "scored by GREEDY-policy rollouts")
-    preset = {"worlds": 24, "evaluator": "rollout", "rollout": "greedy", "rollouts": 1, "inference": True}
+    description = ("determinized search: 16 worlds weighted by the Prime choice, calls and signals, "
+                   "each action scored by a JANGARA-policy rollout")
+    preset = {"worlds": 16, "evaluator": "rollout", "rollout": "jangara", "inference": True}
 
 
 class Zelzela(SearchBot):
@@ -544,9 +577,10 @@ class Zelzela(SearchBot):
 
     name = "ZELZELA"
     rank = 8
-    description = ("determinized search: 16 worlds weighted by the Prime choice, calls and signals, each "
-                   "action scored by double-dummy target queries (can we still reach 7 / the contract)")
-    preset = {"worlds": 16, "evaluator": "dd", "inference": True}
+    description = ("determinized search: 16 worlds weighted by the Prime choice, calls and signals; from 11 "
+                   "cards on each action is scored by double-dummy target queries (can we still reach 7 / "
+                   "the contract), before that by JANGARA-policy rollouts")
+    preset = {"worlds": 16, "evaluator": "dd", "rollout": "jangara", "inference": True}
 
 
 __all__ = ["DoubleDummy", "Rollouts", "SearchBot", "Tanoor", "Tizab", "Zelzela", "card_classes", "decide_search",

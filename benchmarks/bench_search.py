@@ -1,0 +1,57 @@
+"""Search bots on one core: decisions per second of TANOOR, TIZAB, ZELZELA and ORACLE over whole Feskot and
+Tekka deals (every seat the same bot, all decisions timed: Prime, calls, cards, raise answers), and
+ZELZELA's mean milliseconds per decision over whole Feskot games at its default setting (goal: at most
+100 ms), against GREEDY as the reference decision time.
+
+Deals ``0..n-1`` (seeds), decision seeds ``mix_seed(deal, 0, i, seat)``; each bot's first decision (numba
+compile or cache load, solver table allocation) is made on another deal before the clock starts.
+"""
+
+from __future__ import annotations
+
+import time
+
+from tekkasim.bots import decide, get_bot, mix_seed
+from tekkasim.rules import get_game
+
+ZELZELA_GOAL_MS = 100.0
+
+
+def _timed_deals(game, bot, deals: int) -> tuple[int, float]:
+    """(decisions, seconds) of ``deals`` whole deals with ``bot`` at every seat."""
+    warm = game.new_deal(10**6)
+    decide(bot, warm, warm.current_player(), 1)
+    n, spent = 0, 0.0
+    for seed in range(deals):
+        state = game.new_deal(seed)
+        i = 0
+        while not state.is_terminal():
+            seat = state.current_player()
+            t0 = time.perf_counter()
+            action = decide(bot, state, seat, mix_seed(seed, 0, i, seat))
+            spent += time.perf_counter() - t0
+            state.apply_action(action)
+            i += 1
+        n += i
+    return n, spent
+
+
+def run(quick: bool) -> list[dict]:
+    rows = []
+    deals = {"TANOOR": 3, "TIZAB": 3, "ZELZELA": 3, "ORACLE": 3} if quick else \
+        {"TANOOR": 20, "TIZAB": 20, "ZELZELA": 20, "ORACLE": 20}
+    greedy_ms = {}
+    for ruleset in ("feskot", "tekka"):
+        game = get_game(ruleset)
+        n, spent = _timed_deals(game, get_bot("GREEDY"), 5 if quick else 20)
+        greedy_ms[ruleset] = 1000 * spent / n
+        for name, count in deals.items():
+            n, spent = _timed_deals(game, get_bot(name), count)
+            rows.append({"name": f"{ruleset} {name} decisions/s ({count} deals, {n} decisions)",
+                         "value": n / spent, "unit": "decisions/s"})
+            if ruleset == "feskot" and name == "ZELZELA":
+                ms = 1000 * spent / n
+                rows.append({"name": f"feskot ZELZELA mean ms/decision ({n} decisions, whole games)", "value": ms,
+                             "unit": "ms", "reference": "GREEDY ms/decision", "ratio": ms / greedy_ms["feskot"],
+                             "goal": f"<= {ZELZELA_GOAL_MS:.0f} ms"})
+    return rows
