@@ -139,3 +139,47 @@ def test_compiled_vectors():
     assert compiled_params("GREEDY")[pk.P_MODE] == pk.MODE_GREEDY
     assert [compiled_params(b)[pk.P_MEMORY] for b in BOTS[2:]] == [0, 1, 1, 2, 3, 3]
     assert np.all(np.diff([compiled_params(b)[pk.P_MISTAKE] for b in BOTS[2:]]) <= 0)
+
+
+_TWIN_SCRIPT = """
+import sys
+import numpy as np
+from tekkasim.bits import new_rng
+from tekkasim.bots import _policy_kernels as pk
+data = np.load(sys.argv[1])
+out = [int(pk.decide(p, v, m, legal, int(n), new_rng(int(seed))))
+       for p, v, m, legal, n, seed in zip(data["p"], data["v"], data["m"], data["legal"], data["n"], data["seed"])]
+np.save(sys.argv[2], np.array(out, np.int64))
+"""
+
+
+def test_policy_runs_the_same_as_plain_python(tmp_path):
+    """The twin: the same policy source run by the Python interpreter (NUMBA_DISABLE_JIT=1, in a child
+    process) decides as the compiled kernels do, on random views of both rulesets for every bot."""
+    import os
+    import subprocess
+    import sys
+
+    ps, vs, ms, legals, ns, seeds, expect = [], [], [], [], [], [], []
+    for i in range(300):
+        name = sorted(GAMES)[i % 3]
+        state = random_state(GAMES[name], 1000 + i, (i * 7) % 40)
+        if state.is_terminal():
+            continue
+        name = BOTS[i % len(BOTS)]
+        bot = get_bot(name, mistake_rate=0.2) if i % 2 and name != "RANDOM" else get_bot(name)
+        legal = state.legal_actions()
+        v, m = policy_view(state.observation(state.current_player()), state.game.options, 1)
+        buf = np.zeros(64, np.int64)
+        buf[: len(legal)] = legal
+        p = compiled_params(bot)
+        ps.append(p), vs.append(v), ms.append(m), legals.append(buf), ns.append(len(legal)), seeds.append(i)
+        expect.append(int(pk.decide(p, v, m, buf, len(legal), new_rng(i))))
+    data = tmp_path / "views.npz"
+    np.savez(data, p=np.array(ps), v=np.array(vs), m=np.array(ms), legal=np.array(legals), n=np.array(ns),
+             seed=np.array(seeds))
+    out = tmp_path / "out.npy"
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONWARNINGS="ignore")
+    subprocess.run([sys.executable, "-c", _TWIN_SCRIPT, str(data), str(out)], check=True, env=env, timeout=600)
+    assert np.load(out).tolist() == expect
+    assert len(expect) > 120

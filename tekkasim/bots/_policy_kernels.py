@@ -37,8 +37,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from numba import config
+
 from ..bits import ONE, ZERO, below, bit, highest, lowest, popcount, suit_mask
 from ..rules import _trick52 as k
+
+if config.DISABLE_JIT:  # NUMBA_DISABLE_JIT=1 (the plain-Python twin run of the tests): ints for the bit helpers
+
+    def popcount(x):
+        return int(x).bit_count()
+
+    def lowest(x):
+        x = int(x)
+        return 64 if x == 0 else (x & -x).bit_length() - 1
+
+    def highest(x):
+        return int(x).bit_length() - 1
+
 
 # --- policy view -----------------------------------------------------------------------------------
 V_SEAT = 0
@@ -234,8 +249,8 @@ def _power(c, led, trump):
 def _hcp(h, s):
     """High-card points of suit ``s``: A 4, K 3, Q 2, J 1."""
     x = (h >> np.uint64(13 * s)) & np.uint64(0x1FFF)
-    return (4 * ((x >> np.uint64(12)) & ONE) + 3 * ((x >> np.uint64(11)) & ONE)
-            + 2 * ((x >> np.uint64(10)) & ONE) + ((x >> np.uint64(9)) & ONE))
+    return (4 * np.int64((x >> np.uint64(12)) & ONE) + 3 * np.int64((x >> np.uint64(11)) & ONE)
+            + 2 * np.int64((x >> np.uint64(10)) & ONE) + np.int64((x >> np.uint64(9)) & ONE))
 
 
 @njit(cache=True, _nrt=False)
