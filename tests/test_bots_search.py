@@ -324,3 +324,18 @@ def test_bot_rollouts_follow_the_bot(seed):
     while not twin.is_terminal():
         twin.apply_action(decide(jangara, twin, twin.current_player(), seed))
     assert np.array_equal(arrays.plays, twin.arrays.plays)
+
+
+def test_override_needs_a_sure_difference():
+    """JANGARA's option (the prior) is kept unless another beats it by a paired t-statistic >= z."""
+    from tekkasim.bots.search import _best
+
+    noisy = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.5]])  # option 1 better on average, by noise
+    assert noisy.mean(axis=0)[1] > noisy.mean(axis=0)[0]
+    assert _best(noisy, 0, 1.0) == 0
+    assert _best(noisy, 0, 0.0) == 1
+    sure = np.array([[0.0, 1.0, 0.5], [0.0, 1.0, 0.4], [0.5, 1.5, 0.6], [0.0, 1.0, 0.5]])
+    assert _best(sure, 0, 1.0) == 1
+    assert _best(sure[:1], 0, 1.0) == 1  # one world (ORACLE): the best
+    tie = np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0]])
+    assert _best(tie, 1, 1.0) == 1 and _best(tie, -1, 1.0) == 0

@@ -21,12 +21,18 @@ Every decision goes the same way:
      k tricks?", zero-window searches, far faster than exact counts). A card scores
      ``4 * reach(T) + reach(T + 1) + reach(T - 1)``, where T is the team's target: 7 in Feskot; in Tekka
      the contract for the declaring team and ``14 - contract`` for the defenders (1 against D13). The
-     neighbours of T are the tie-break by trick count. A D13 is treated as "the team takes all 13" (the
-     solver counts team tricks, not the declarer's own).
-3. **Decisions.** Cards: the best mean score (cards that are equivalent in every world — touching cards,
-   counting cards already played in finished tricks as gaps — are scored once; the lowest is played).
-   Feskot Prime from five cards and Tekka Prime from thirteen: the suit with the best
-   ``4 * P(T) + P(T + 1) + P(T - 1)``, the P from the seat's own hand leading trick 1 with that Prime.
+     neighbours of T are the tie-break by trick count. Once the seat holds at most 7 cards the solver's
+     exact card values are cheap: the same score from them, plus 0.1 per trick. A D13 is treated as "the
+     team takes all 13" (the solver counts team tricks, not the declarer's own). ZELZELA uses the solver
+     from ``dd_cards`` (11) cards on and JANGARA rollouts before (13-card queries cost tens of ms each).
+3. **Decisions.** Cards: JANGARA's card (the compiled heuristic, from the seat's view) unless another
+   card beats it on the paired score differences over the worlds with a t-statistic of at least
+   ``override_z`` (then the best such card by mean; with one world, or ``override_z=0``, simply the best
+   mean; ties keep JANGARA's). With few worlds the rollouts' noise would otherwise override a good
+   heuristic card by chance. Cards equivalent in every world (touching cards, counting cards of finished
+   tricks as gaps) are scored once; the lowest is played. Feskot Prime from five cards and Tekka Prime
+   from thirteen: the same rule over the suits, scored by ``4 * P(T) + P(T + 1) + P(T - 1)``, the P from
+   the seat's own hand leading trick 1 with that Prime.
    Tekka calls: P(k) = the best suit's share of worlds in which the team takes k tricks with this seat
    declaring; each legal call is worth its expected score (``P k - (1 - P) 2k``; D13 ``26 P - 52 (1 - P)``
    with P = P(13)); pass is worth 0, or the partner's standing call's worth when partner holds the high
@@ -65,6 +71,7 @@ PRIME_BETA = 1.5  # sharpness of the Prime model's softmax over suit strength
 DROP_LIE = 0.02  # weight of a world in which a seat that signalled drop still holds the suit
 SLAM_WEAK = 0.4  # weight of a world in which a seat that signalled slam holds no honour in the suit
 CALL_FLOOR = 0.02  # no call is ruled out entirely (bots make mistakes)
+EXACT_CARDS = 7  # from this many cards in hand the solver's exact card values score the cards
 
 _solver: Solver | None = None
 
@@ -276,6 +283,13 @@ class DoubleDummy:
         return [out[x] for x in totals]
 
     def card_scores(self, world: State, actions: list[int], team: int) -> np.ndarray:
+        a = world.arrays
+        if int(a.hand[int(a.info[k.I_TO_MOVE])]).bit_count() <= EXACT_CARDS:
+            # small enough for exact counts: the same target score, plus a tenth of a point per trick
+            values = self.sv.card_values(self.position(a))
+            target = team_target(a.info, team)
+            return np.array([4.0 * (v >= target) + (v >= target + 1) + (v >= target - 1) + 0.1 * v
+                             for v in (values[c % k.SIGNAL_MULT] for c in actions)])
         out = np.empty(len(actions))
         for i, act in enumerate(actions):
             a = world.arrays.copy()
@@ -373,8 +387,9 @@ class Hybrid:
 class Search:
     """One decision of a search bot over a stream of worlds (fixed number, or until a deadline)."""
 
-    def __init__(self, worlds: list[State], evaluator, deadline: float | None, more=None):
+    def __init__(self, worlds: list[State], evaluator, deadline: float | None, more=None, z: float = 0.0):
         self.worlds = worlds
+        self.z = z  # how sure the search must be to override JANGARA's choice (see _best)
         self.ev = evaluator
         self.deadline = deadline
         self.more = more  # callable giving further worlds in time mode
@@ -392,13 +407,12 @@ class Search:
             if self.deadline is not None and time.perf_counter() >= self.deadline:
                 return
 
+    def matrix(self, fn) -> np.ndarray:
+        """``fn(world)`` (one score per option) for every world: a worlds x options array."""
+        return np.array([np.asarray(fn(world), dtype=float) for world in self.each_world()])
+
     def mean(self, fn) -> np.ndarray:
-        total, n = None, 0
-        for world in self.each_world():
-            v = np.asarray(fn(world), dtype=float)
-            total = v if total is None else total + v
-            n += 1
-        return total / n
+        return self.matrix(fn).mean(axis=0)
 
 
 def prior_action(world: State) -> int:
@@ -408,10 +422,24 @@ def prior_action(world: State) -> int:
     return a % k.SIGNAL_MULT if a < k.PRIME_BASE else a
 
 
-def _best(scores: np.ndarray, prior: int) -> int:
-    """The index of the best score; among equal best scores the ``prior``'s, else the first."""
+def _best(per_world: np.ndarray, prior: int, z: float) -> int:
+    """The option to take from per-world scores (worlds x options): the best mean, unless ``prior`` (the
+    index of JANGARA's option, -1 if none) is kept because no option beats it by a paired t-statistic over
+    the worlds of at least ``z``; among equal best means the prior's, else the first."""
+    scores = per_world.mean(axis=0)
     top = np.flatnonzero(scores >= scores.max() - 1e-9)
-    return prior if prior in top else int(top[0])
+    if prior < 0 or prior in top:
+        return prior if prior in top else int(top[0])
+    n = per_world.shape[0]
+    if z <= 0 or n < 2:
+        return int(top[0])
+    diff = per_world - per_world[:, [prior]]
+    mean = diff.mean(axis=0)
+    se = diff.std(axis=0, ddof=1) / np.sqrt(n)
+    sure = (mean > 0) & (mean >= z * se)
+    if not sure.any():
+        return prior
+    return int(np.flatnonzero(sure)[np.argmax(mean[sure])])
 
 
 def decide_search(view: View, worlds: Search, seat: int) -> int:
@@ -433,15 +461,15 @@ def decide_search(view: View, worlds: Search, seat: int) -> int:
         if len(classes) == 1:
             return classes[0][0]
         reps = [c[0] for c in classes]
-        scores = worlds.mean(lambda w: ev.card_scores(w, reps, team))
+        scores = worlds.matrix(lambda w: ev.card_scores(w, reps, team))
         prior = prior_action(first)
         prior = next((c[0] for c in classes if prior in c), -1)
-        return reps[_best(scores, reps.index(prior) if prior >= 0 else -1)]
+        return reps[_best(scores, reps.index(prior) if prior >= 0 else -1, worlds.z)]
     if phase == k.PH_PRIME:
         target = FESKOT_TARGET if info[k.I_RULESET] == k.FESKOT else team_target(info, team)
         totals = (target, target + 1, target - 1)
-        scores = worlds.mean(lambda w: [np.dot((4, 1, 1), ev.opening_reach(w, seat, t, totals)) for t in range(4)])
-        return k.PRIME_BASE + _best(scores, prior_action(first) - k.PRIME_BASE)
+        scores = worlds.matrix(lambda w: [np.dot((4, 1, 1), ev.opening_reach(w, seat, t, totals)) for t in range(4)])
+        return k.PRIME_BASE + _best(scores, prior_action(first) - k.PRIME_BASE, worlds.z)
     if phase == k.PH_AUCTION:
         return _call(worlds, info, seat, legal)
     if phase == k.PH_RAISE:
@@ -515,6 +543,9 @@ EVALUATOR = Param("evaluator", "dd", "how a world scores an action: 'rollout' (c
 ROLLOUT = Param("rollout", "greedy", "rollout policy: 'random', 'greedy' (GREEDY's card rules) or 'jangara' "
                 "(the compiled JANGARA bot at every seat)",
                 choices=S.POLICIES)
+OVERRIDE_Z = Param("override_z", 1.0, "how sure the search must be to play another card or Prime than "
+                   "JANGARA would: the paired t-statistic over the worlds of the score difference; 0 = always "
+                   "the best mean", 0.0, 10.0)
 DD_CARDS = Param("dd_cards", 11, "with evaluator='dd': the solver scores a decision once the seat to "
                  "decide holds at most this many cards; before that (and for Prime and calls at 13 unless "
                  "13), GREEDY-policy rollouts", 0, 13)
@@ -527,7 +558,8 @@ class SearchBot(Bot):
 
     kind = "search"
     rulesets = ("feskot", "tekka")
-    params_spec = (MISTAKE_RATE, WORLDS, TIME_MS, INFERENCE, OVERSAMPLE, EVALUATOR, ROLLOUT, ROLLOUTS, DD_CARDS)
+    params_spec = (MISTAKE_RATE, WORLDS, TIME_MS, INFERENCE, OVERSAMPLE, EVALUATOR, ROLLOUT, ROLLOUTS, DD_CARDS,
+                   OVERRIDE_Z)
 
     def evaluator(self, rng: np.ndarray):
         p = self.params
@@ -549,7 +581,8 @@ class SearchBot(Bot):
             n = min(n, 4)
             more = lambda: sample_worlds(view, rng, 4, p["inference"], p["oversample"])  # noqa: E731
         worlds = sample_worlds(view, rng, n, p["inference"], p["oversample"])
-        return decide_search(view, Search(worlds, self.evaluator(rng), deadline, more), view.seat)
+        search = Search(worlds, self.evaluator(rng), deadline, more, p["override_z"])
+        return decide_search(view, search, view.seat)
 
 
 class Tanoor(SearchBot):
