@@ -162,6 +162,16 @@ def test_bad_table_and_ruleset():
         Position(["AS", "KS", "QS", "JS"], S, 0, ["2C", "3C", "4C", "5C"])
     with pytest.raises(OptionError, match="shengji"):
         Position(["AS", "KS", "QS", "JS"], S, 0, ruleset="shengji")
+    with pytest.raises(OptionError, match="won must be two"):
+        Position(["AS", "KS", "QS", "JS"], S, 0, won=(1,))
+    with pytest.raises(OptionError, match="more than 13"):
+        Position(["AS KS", "QS 2C", "JS 3C", "TS 4C"], S, 0, won=(7, 5))
+    # a card that did not follow: illegal in Feskot, a Renonce that stands in Satat (clockwise: left is next)
+    with pytest.raises(IllegalAction, match="follow suit"):
+        Position(["AS", "3C", "QS 4D", "JS 5D"], S, 0, ["2C", "KS"])
+    p = Position(["AS", "QS 4D", "JS 5D", "3C"], S, 0, ["2C", "KS"], "satat", won=(3, 4))
+    assert p.to_move == 2 and p.won == (3, 4) and p.win_seat == 3
+    assert Solver(10).solve(p) == 3 + 1 and Solver(10).solve(p, side="B") == 4 + 1
     with pytest.raises(OptionError, match="tt_bits"):
         Solver(tt_bits=3)
     with pytest.raises(OptionError, match="target"):
