@@ -1,0 +1,827 @@
+"""Compiled Satat policies (GREEDY, RANDOM, the heuristic family KADO .. JANGARA, ATOUTE and ZORGE) and
+a compiled whole-round loop.
+
+Every decision reads only what the deciding seat may see: its hand and the *public view* ``pub`` of the
+round (the public fields of the rules' kernel arrays, ``PUBLIC_FIELDS``; ``satat.public_from_observation``
+builds them from an observation; the two are equal, tested). Hidden information in the kernel arrays (who committed a
+Renonce) never reaches a policy. The Python bots (``bots/satat.py``) call these same functions, so the
+Python and compiled forms decide alike (tested on random states and whole rounds).
+
+``pub`` layout (int64): ``V_*`` scalars, then per play the card (``V_PLAYS + i``, -1 not played) and per
+trick its leader and winner (-1: not started / not complete or accused).
+
+Parameter vector ``p`` (float64, ``P_*``): see ``bots/satat.py`` for what each parameter means.
+
+Decisions:
+
+* :func:`troupe_decide` -- Troupe (``52 + suit``) or a redeal (56) from the caller's first five;
+* :func:`accuse_decide` -- an accusation action, or -1 to decline (deterministic, no RNG);
+* :func:`card_decide` -- a card (a Renonce only for a bluffing policy) or ``COLLECT`` (57).
+
+The whole-round loop :func:`play_rounds_kernel` plays the first round of a match from each board seed
+exactly as ``Satat.new_deal(seed)`` + ``tournament.play.play_deal_state`` do: out-of-turn seats are asked
+first in seat order (a declined accusation takes no RNG), then the seat to move with
+``new_rng(mix_seed(seed, table, k))``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..bits import ONE, ZERO, below, bit, highest, lowest, popcount, suit_mask
+from ..rules import _satat_kernels as K
+from ._policy_kernels import mix_seed3
+
+TWO_HEARTS = 26
+B2H = np.uint64(1 << TWO_HEARTS)
+TROUPE_BASE, REDEAL, COLLECT, ACCUSE = 52, 56, 57, 64
+
+# --- public view ----------------------------------------------------------------------------------
+# The policies read the rules' own array layout (``_satat_kernels``), only its public fields: the
+# compiled loop passes the round's ``st`` itself; the Python form builds the same fields from the
+# observation (hidden ones -- Renonce flags, the accusation -- left at 0). Match points before the round
+# come as a separate argument (``total``: both teams' points).
+V_TROUPE, V_TO_MOVE, V_TRICK, V_N_TABLE = K.TROUPE, K.TO_MOVE, K.TRICK, K.N_TABLE
+V_WON_A, V_WON_B, V_KOT, V_DECIDED, V_OVER = K.WON_A, K.WON_B, K.KOT_TEAM, K.DECIDED, K.OVER
+V_PLAYS, V_LEADERS, V_WINNERS, V_SIZE = K.PLAYS, K.LEADERS, K.WINNERS, K.ST_SIZE
+PUBLIC_FIELDS = np.array([V_TROUPE, V_TO_MOVE, V_TRICK, V_N_TABLE, V_WON_A, V_WON_B, V_KOT, V_DECIDED, V_OVER]
+                         + list(range(V_PLAYS, V_PLAYS + 52)) + list(range(V_LEADERS, V_LEADERS + 13))
+                         + list(range(V_WINNERS, V_WINNERS + 13)), np.int64)
+
+
+# --- parameters -------------------------------------------------------------------------------------
+(P_MODE, P_MISTAKE, P_MEMORY, P_PARTNER, P_TROUPE, P_EVAL, P_REDEAL, P_DETECT, P_SUSPICION, P_KOT, P_BLUFF,
+ P_BLUFF_TEAM, P_BLUFF_ROUND, P_INFER) = range(14)
+N_P = 14
+MODE_RANDOM, MODE_GREEDY, MODE_HEURISTIC = 0, 1, 2
+MEM_NONE, MEM_TRICK, MEM_FULL = 0, 1, 2
+BLUFF_NONE, BLUFF_ATOUTE, BLUFF_ZORGE = 0, 1, 2
+
+
+# --- small helpers ----------------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _follow_mask(s):
+    """The cards that count as suit ``s`` for following (2♥ never does)."""
+    return suit_mask(s) & ~B2H
+
+
+@njit(cache=True, inline="always")
+def _need(lead, troupe):
+    """The suit to follow after ``lead`` was led: Troupe after a 2♥ lead."""
+    return troupe if lead == TWO_HEARTS else lead // 13
+
+
+@njit(cache=True, inline="always")
+def _strength(c, troupe, need):
+    if c == TWO_HEARTS:
+        return 100
+    s = c // 13
+    if s == troupe:
+        return 40 + c % 13
+    if s == need:
+        return 20 + c % 13
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _seat_at(leader, j):
+    return (leader + 3 * j) & 3
+
+
+@njit(cache=True)
+def _n_started(pub):
+    """Tricks with at least one card played."""
+    if pub[V_TRICK] == 0 and pub[V_N_TABLE] == 0:
+        return 0
+    return pub[V_TRICK] + 1
+
+
+@njit(cache=True)
+def _first_remembered(p, pub):
+    """The first trick the policy remembers: none -> past the current one, trick -> the one before the
+    current (the "one hand" a Normal bot remembers: the trick just gathered and the one on the table),
+    full -> 0."""
+    mem = p[P_MEMORY]
+    n = _n_started(pub)
+    if mem >= MEM_FULL:
+        return 0
+    if mem >= MEM_TRICK:
+        return max(0, n - 2)
+    return n
+
+
+@njit(cache=True)
+def _gone(p, pub, hand):
+    """Cards known to be out of play (remembered plays) or held: masters are judged against it."""
+    g = hand
+    for t in range(_first_remembered(p, pub), _n_started(pub)):
+        for j in range(4):
+            c = pub[V_PLAYS + 4 * t + j]
+            if c >= 0:
+                g |= bit(c)
+    return g
+
+
+@njit(cache=True)
+def _voids(p, pub):
+    """Apparent voids (4 bits per seat) from the remembered tricks: a seat that did not follow."""
+    v = 0
+    troupe = pub[V_TROUPE]
+    for t in range(_first_remembered(p, pub), _n_started(pub)):
+        lead = pub[V_PLAYS + 4 * t]
+        need = _need(lead, troupe)
+        leader = pub[V_LEADERS + t]
+        for j in range(1, 4):
+            c = pub[V_PLAYS + 4 * t + j]
+            if c < 0:
+                break
+            if c != TWO_HEARTS and c // 13 != need:
+                v |= 1 << (4 * _seat_at(leader, j) + need)
+    return v
+
+
+@njit(cache=True, inline="always")
+def _is_void(v, seat, s):
+    return (v >> (4 * seat + s)) & 1
+
+
+@njit(cache=True, inline="always")
+def _is_master(c, gone):
+    """No higher card of ``c``'s suit is still out (2♥ always is)."""
+    if c == TWO_HEARTS:
+        return True
+    above = suit_mask(c // 13) & ~((bit(c) << ONE) - ONE)
+    return (above & ~gone) == ZERO
+
+
+@njit(cache=True)
+def _low_key(c, troupe):
+    """GREEDY's throw order: by rank, a side card before Troupe, then suit; 2♥ last."""
+    if c == TWO_HEARTS:
+        return 1 << 20
+    return (c % 13) * 8 + (4 if c // 13 == troupe else 0) + c // 13
+
+
+@njit(cache=True)
+def _lowest(h, troupe):
+    best, bk = -1, 1 << 30
+    x = h
+    while x != ZERO:
+        c = lowest(x)
+        x &= x - ONE
+        k = _low_key(c, troupe)
+        if k < bk:
+            bk, best = k, c
+    return best
+
+
+@njit(cache=True)
+def _cheapest_winner(h, wpow, troupe, need):
+    best, bp = -1, 1 << 30
+    x = h
+    while x != ZERO:
+        c = lowest(x)
+        x &= x - ONE
+        s = _strength(c, troupe, need)
+        if wpow < s < bp:
+            bp, best = s, c
+    return best
+
+
+@njit(cache=True)
+def _table_state(pub):
+    """(n on the table counting only an incomplete trick, leader, need, winning position, its strength)."""
+    n = pub[V_N_TABLE]
+    if n == 0 or n == 4:
+        return 0, -1, -1, -1, -1
+    t = pub[V_TRICK]
+    troupe = pub[V_TROUPE]
+    lead = pub[V_PLAYS + 4 * t]
+    need = _need(lead, troupe)
+    w, wp = 0, _strength(lead, troupe, need)
+    for j in range(1, n):
+        s = _strength(pub[V_PLAYS + 4 * t + j], troupe, need)
+        if s > wp:
+            w, wp = j, s
+    return n, pub[V_LEADERS + t], need, w, wp
+
+
+@njit(cache=True)
+def legal_cards(hand, pub):
+    """The rule-following cards of the seat to move (``hand`` its cards)."""
+    n, _, need, _, _ = _table_state(pub)
+    if n == 0:
+        return hand
+    f = hand & _follow_mask(need)
+    if f == ZERO:
+        return hand
+    return f | (hand & B2H)
+
+
+@njit(cache=True, inline="always")
+def _mistake(p, rng):
+    rate = p[P_MISTAKE]
+    if rate <= 0.0:
+        return False
+    return below(rng, 1 << 30) < rate * (1 << 30)
+
+
+@njit(cache=True)
+def _kth_card(m, k):
+    x = m
+    for _ in range(k):
+        x &= x - ONE
+    return lowest(x)
+
+
+# --- Troupe and redeal ---------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _hcp(h, s):
+    x = (h >> np.uint64(13 * s)) & np.uint64(0x1FFF)
+    return np.int64(4 * ((x >> np.uint64(12)) & ONE) + 3 * ((x >> np.uint64(11)) & ONE)
+                    + 2 * ((x >> np.uint64(10)) & ONE) + ((x >> np.uint64(9)) & ONE))
+
+
+@njit(cache=True)
+def troupe_decide(p, five, may_redeal, rng):
+    """The caller's choice from its first five: ``52 + suit`` or ``REDEAL`` (56, only when ``may_redeal``)."""
+    mode = p[P_MODE]
+    n = 5 if may_redeal else 4
+    if mode == MODE_RANDOM:
+        k = below(rng, n)
+        return REDEAL if k == 4 else TROUPE_BASE + k
+    if mode == MODE_HEURISTIC and _mistake(p, rng):
+        k = below(rng, n)
+        return REDEAL if k == 4 else TROUPE_BASE + k
+    h = five & ~B2H
+    if mode == MODE_HEURISTIC and may_redeal and p[P_REDEAL] > 0.0:
+        aces = 0
+        for s in range(4):
+            aces += (h >> np.uint64(13 * s + 12)) & ONE
+        if aces == 0 and (five & B2H) == ZERO:
+            return REDEAL
+    best, bk = 0, -1
+    for s in range(4):
+        x = np.int64((h >> np.uint64(13 * s)) & np.uint64(0x1FFF))
+        ln = popcount(h & suit_mask(s))
+        if mode == MODE_GREEDY or p[P_EVAL] == 0.0:
+            k = ln * 8192 + x
+        else:  # length and honours: 3 a card, A 4 K 3 Q 2 J 1, ties by the cards from the Ace down
+            k = (3 * ln + _hcp(h, s)) * 8192 + x
+        if k > bk:
+            bk, best = k, s
+    return TROUPE_BASE + best
+
+
+# --- accusations -----------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _team_points_now(pub, team):
+    """Expected points of ``team`` if play goes on, a rough public estimate (positive: ours)."""
+    dec = pub[V_DECIDED]
+    troupe_won = pub[V_WON_A + team] - pub[V_WON_A + 1 - team]
+    if dec != 0:
+        t = pub[V_TRICK]
+        w = pub[V_WINNERS + t]
+        pts = 1.0 if dec == 1 else (2.0 if dec == 2 else 3.0)
+        if dec == 1:
+            return pts if (w & 1) == team else -pts
+        return pts if pub[V_KOT] == team else -pts
+    if pub[V_KOT] >= 0:
+        return 2.0 if pub[V_KOT] == team else -2.0
+    return np.tanh(troupe_won / 3.0)
+
+
+@njit(cache=True)
+def _suspicion(p, pub, hand, accused, prior):
+    """(proven, probability) that ``accused`` has committed a Renonce, from the remembered tricks: proven when
+    a later card of the seat shows the suit it failed to follow; else, with ``prior`` > 0, the posterior of
+    a deliberate failure given how likely the seat still holds the suit if cards were dealt uniformly."""
+    troupe = pub[V_TROUPE]
+    first = _first_remembered(p, pub)
+    n_started = _n_started(pub)
+    # cards the accused played, in remembered tricks, with the suit each had to follow (-1 lead)
+    played_later = ZERO  # accused's cards from trick u on (filled backwards)
+    proven = False
+    none_all = 1.0
+    gone_all = hand
+    for t in range(n_started):
+        for j in range(4):
+            c = pub[V_PLAYS + 4 * t + j]
+            if c >= 0:
+                gone_all |= bit(c)
+    unseen = ~gone_all & np.uint64((1 << 52) - 1)
+    n_unseen = popcount(unseen)
+    h_acc = 13
+    for t in range(n_started):
+        leader = pub[V_LEADERS + t]
+        for j in range(4):
+            c = pub[V_PLAYS + 4 * t + j]
+            if c >= 0 and _seat_at(leader, j) == accused:
+                h_acc -= 1
+    for t in range(n_started - 1, first - 1, -1):
+        leader = pub[V_LEADERS + t]
+        lead = pub[V_PLAYS + 4 * t]
+        need = _need(lead, troupe)
+        for j in range(3, -1, -1):
+            c = pub[V_PLAYS + 4 * t + j]
+            if c < 0 or _seat_at(leader, j) != accused:
+                continue
+            if j > 0 and c != TWO_HEARTS and c // 13 != need:
+                if (played_later & _follow_mask(need)) != ZERO:
+                    proven = True
+                elif prior > 0.0:
+                    u = popcount(unseen & _follow_mask(need))
+                    q_none = 1.0
+                    for i in range(h_acc):
+                        if n_unseen - i <= 0:
+                            break
+                        q_none *= max(0.0, (n_unseen - u - i) / (n_unseen - i))
+                    q = 1.0 - q_none
+                    post = prior * q / (prior * q + (1.0 - prior) * (1.0 - q) + 1e-300)
+                    none_all *= 1.0 - post
+            played_later |= bit(c)
+    return proven, 1.0 - none_all
+
+
+@njit(cache=True)
+def accuse_decide(p, hand, pub, seat):
+    """An accusation by ``seat`` of an opponent's card on the table, or -1 to decline. Proof-based for every
+    detecting policy; with ``P_KOT`` (round and match pressure) by expected points, a wrong accusation
+    giving the point away (a KOT of the other side is cut to 1 point; a decided seven of theirs costs
+    nothing to contest)."""
+    if p[P_MODE] != MODE_HEURISTIC or p[P_DETECT] == 0.0 or pub[V_OVER] != 0:
+        return -1
+    n = pub[V_N_TABLE]
+    if n == 0:
+        return -1
+    t = pub[V_TRICK]
+    leader = pub[V_LEADERS + t]
+    team = seat & 1
+    best_a, best_p, best_proven = -1, -1.0, False
+    for j in range(n):
+        s = _seat_at(leader, j)
+        if (s & 1) == team:
+            continue
+        c = pub[V_PLAYS + 4 * t + j]
+        proven, prob = _suspicion(p, pub, hand, s, p[P_SUSPICION])
+        if proven:
+            prob = 1.0
+        if prob > best_p:
+            best_p, best_proven = prob, proven
+            best_a = ACCUSE + (s * 4 + seat) * 52 + c
+    if best_a < 0:
+        return -1
+    if p[P_KOT] == 0.0:
+        return best_a if best_proven and not _ours_decided(pub, team) else -1
+    gain = 2.0 * best_p - 1.0
+    cont = _team_points_now(pub, team)
+    if gain > cont + 1e-9 or (best_p > 0.0 and gain >= cont - 1e-9):
+        return best_a
+    return -1
+
+
+@njit(cache=True)
+def _ours_decided(pub, team):
+    dec = pub[V_DECIDED]
+    if dec == 0:
+        return False
+    if dec == 1:
+        return (pub[V_WINNERS + pub[V_TRICK]] & 1) == team
+    return pub[V_KOT] == team
+
+
+# --- cards -----------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _greedy_card(hand, pub, lm):
+    troupe = pub[V_TROUPE]
+    n, leader, need, w, wp = _table_state(pub)
+    if n == 0:
+        best = -1
+        x = lm
+        while x != ZERO:
+            c = lowest(x)
+            x &= x - ONE
+            if c % 13 == 12 and c // 13 != troupe:
+                return c
+        return _lowest(lm, troupe)
+    # GREEDY's power: 2♥ 1000, Troupe 100 + rank, the suit to follow its rank, other -1
+    t = pub[V_TRICK]
+    bestp = -1
+    for j in range(n):
+        c = pub[V_PLAYS + 4 * t + j]
+        pw = _gpower(c, troupe, need)
+        if pw > bestp:
+            bestp = pw
+    best, bp = -1, 1 << 30
+    x = lm
+    while x != ZERO:
+        c = lowest(x)
+        x &= x - ONE
+        pw = _gpower(c, troupe, need)
+        if bestp < pw < bp:
+            bp, best = pw, c
+    if best >= 0:
+        return best
+    return _lowest(lm, troupe)
+
+
+@njit(cache=True, inline="always")
+def _gpower(c, troupe, need):
+    if c == TWO_HEARTS:
+        return 1000
+    if c // 13 == troupe:
+        return 100 + c % 13
+    if c // 13 == need:
+        return c % 13
+    return -1
+
+
+@njit(cache=True)
+def _discard(hand, lm, troupe, gone):
+    """A card to throw: the lowest side card that is not a master, else the lowest side card, else the
+    lowest Troupe; 2♥ last."""
+    side = lm & ~B2H & ~suit_mask(troupe)
+    best, bk = -1, 1 << 30
+    x = side
+    while x != ZERO:
+        c = lowest(x)
+        x &= x - ONE
+        k = (c % 13) + (100 if _is_master(c, gone) else 0)
+        if k < bk:
+            bk, best = k, c
+    if best >= 0:
+        return best
+    return _lowest(lm, troupe)
+
+
+@njit(cache=True)
+def _bluffed_this_round(pub, hand, seat):
+    """Whether ``seat`` already failed to follow this round (it knows its own past hands)."""
+    troupe = pub[V_TROUPE]
+    later = hand
+    for t in range(_n_started(pub) - 1, -1, -1):
+        leader = pub[V_LEADERS + t]
+        lead = pub[V_PLAYS + 4 * t]
+        need = _need(lead, troupe)
+        for j in range(3, -1, -1):
+            c = pub[V_PLAYS + 4 * t + j]
+            if c < 0 or _seat_at(leader, j) != seat:
+                continue
+            later |= bit(c)
+            if j > 0 and c != TWO_HEARTS and c // 13 != need and (later & _follow_mask(need)) != ZERO:
+                return True
+    return False
+
+
+@njit(cache=True)
+def bluff_allowed(p, pub, seat, total):
+    """The bluff window of a bluffing policy: from the fourth trick on, in the round whose match total
+    (points of both teams before it) is ``P_BLUFF_ROUND`` (every round of a match has a different total,
+    so that is one round per match), for the team's first seat (bottom/right) always and its second
+    (top/left) only when the team may bluff twice."""
+    if p[P_BLUFF] == BLUFF_NONE or pub[V_TRICK] < 3:
+        return False
+    if total != p[P_BLUFF_ROUND]:
+        return False
+    return (seat >> 1) == 0 or p[P_BLUFF_TEAM] >= 2.0
+
+
+@njit(cache=True)
+def _bluff_card(p, hand, pub, seat, total, lm):
+    """A deliberate Renonce, or -1. ATOUTE ruffs a trick the other side is winning when she cannot win it
+    by following; ZORGE keeps an honour: when the trick is lost anyway and following would cost a J or
+    higher, he throws a low side card instead. Each only with at most two cards of the suit to follow
+    (fewer chances to be caught showing it later) and once per round."""
+    n, leader, need, w, wp = _table_state(pub)
+    if n == 0 or not bluff_allowed(p, pub, seat, total):
+        return -1
+    troupe = pub[V_TROUPE]
+    follow = hand & _follow_mask(need)
+    if follow == ZERO or popcount(follow) > 2:
+        return -1
+    if (_seat_at(leader, w) & 1) == (seat & 1):
+        return -1  # our side is winning
+    if _cheapest_winner(lm, wp, troupe, need) >= 0:
+        return -1  # a legal card wins
+    if _bluffed_this_round(pub, hand, seat):
+        return -1
+    if p[P_BLUFF] == BLUFF_ATOUTE:
+        if need == troupe:
+            return -1
+        return _cheapest_winner(hand & suit_mask(troupe) & ~B2H, wp, troupe, need)
+    low = lowest(follow)
+    if low % 13 < 9:
+        return -1
+    other = hand & ~B2H & ~suit_mask(troupe) & ~suit_mask(need)
+    if other == ZERO:
+        return -1
+    c = _lowest(other, troupe)
+    return c if c % 13 <= 7 else -1
+
+
+@njit(cache=True)
+def _follow_card(p, hand, pub, seat, lm, gone, voids):
+    troupe = pub[V_TROUPE]
+    n, leader, need, w, wp = _table_state(pub)
+    partner = (seat + 2) & 3
+    if p[P_MEMORY] == MEM_NONE:  # cannot see the trick: top of the suit when it is the Ace, else low
+        top = highest(lm & ~B2H) if (lm & ~B2H) != ZERO else TWO_HEARTS
+        if top % 13 == 12 and top // 13 == need:
+            return top
+        return _lowest(lm, troupe)
+    t = pub[V_TRICK]
+    win_seat = _seat_at(leader, w)
+    win_card = pub[V_PLAYS + 4 * t + w]
+    partner_play = p[P_PARTNER] > 0.0
+    if partner_play and win_seat == partner:
+        sure = n == 3 or win_card == TWO_HEARTS or (_is_master(win_card, gone) and (
+            win_card // 13 == troupe or (_is_void(voids, (seat + 3) & 3, need) == 0 and p[P_INFER] > 0.0)))
+        if sure:
+            return _discard(hand, lm, troupe, gone)
+    cw = _cheapest_winner(lm, wp, troupe, need)
+    if cw < 0:
+        return _discard(hand, lm, troupe, gone)
+    if n == 3 or not partner_play:
+        return cw
+    # a sure winner: the cheapest master that wins (2♥ only when nothing else does)
+    x = lm & ~B2H
+    best = -1
+    bp = 1 << 30
+    while x != ZERO:
+        c = lowest(x)
+        x &= x - ONE
+        s = _strength(c, troupe, need)
+        if s > wp and _is_master(c, gone) and s < bp:
+            bp, best = s, c
+    run = p[P_KOT] > 0.0 and pub[V_KOT] < 0 and pub[V_WON_A + (1 - (seat & 1))] == 0 and t >= 3
+    if n == 1 and not run:  # second hand: low unless a master wins
+        if best >= 0 and cw // 13 != troupe:
+            return best
+        return _discard(hand, lm, troupe, gone)
+    return cw
+
+
+@njit(cache=True)
+def _lead_card(p, hand, pub, seat, gone, voids):
+    troupe = pub[V_TROUPE]
+    side = hand & ~B2H & ~suit_mask(troupe)
+    if p[P_MEMORY] == MEM_NONE:
+        x = side
+        while x != ZERO:
+            c = lowest(x)
+            x &= x - ONE
+            if c % 13 == 12:
+                return c
+        return _longest_low(hand, troupe)
+    my_troupe = hand & suit_mask(troupe) & ~B2H
+    out_troupe = suit_mask(troupe) & ~B2H & ~gone
+    if troupe == 2:
+        out_troupe = out_troupe  # 2♥ is Troupe itself then; it is in gone or out like any card
+    opp1, opp2 = (seat + 1) & 3, (seat + 3) & 3
+    infer = p[P_INFER] > 0.0
+    if p[P_TROUPE] > 0.0 and out_troupe != ZERO:
+        ours = (pub[V_TO_MOVE] & 1) == (seat & 1)
+        n_mine = popcount(my_troupe) + (1 if (hand & B2H) != ZERO else 0)
+        if n_mine >= 3:
+            if (hand & B2H) != ZERO:
+                return TWO_HEARTS  # everyone must play Troupe
+            if my_troupe != ZERO and _is_master(highest(my_troupe), gone):
+                return highest(my_troupe)
+    # a side master the opponents can follow (or are not known to ruff)
+    x = side
+    best, bk = -1, -1
+    while x != ZERO:
+        c = lowest(x)
+        x &= x - ONE
+        if not _is_master(c, gone):
+            continue
+        s = c // 13
+        if infer and (_is_void(voids, opp1, s) or _is_void(voids, opp2, s)):
+            continue
+        k = c % 13
+        if k > bk:
+            bk, best = k, c
+    if best >= 0:
+        return best
+    # partner's ruff: a suit partner has shown void in while the opponents have not
+    if infer and p[P_TROUPE] > 0.0:
+        partner = (seat + 2) & 3
+        for s in range(4):
+            if s == troupe or (side & suit_mask(s)) == ZERO:
+                continue
+            if _is_void(voids, partner, s) and not _is_void(voids, partner, troupe) \
+                    and not _is_void(voids, opp1, s) and not _is_void(voids, opp2, s):
+                return lowest(side & suit_mask(s))
+    if p[P_TROUPE] > 0.0 and my_troupe != ZERO and side != ZERO:
+        # low from the shortest side suit, to ruff it later
+        bs, bl = -1, 99
+        for s in range(4):
+            if s == troupe:
+                continue
+            ln = popcount(side & suit_mask(s))
+            if 0 < ln < bl:
+                bl, bs = ln, s
+        return lowest(side & suit_mask(bs))
+    return _longest_low(hand, troupe)
+
+
+@njit(cache=True)
+def _longest_low(hand, troupe):
+    """Low from the longest side suit (ties: higher suit), else the lowest card."""
+    side = hand & ~B2H & ~suit_mask(troupe)
+    if side == ZERO:
+        return _lowest(hand, troupe)
+    bs, bl = -1, -1
+    for s in range(4):
+        ln = popcount(side & suit_mask(s))
+        if ln >= bl and ln > 0:
+            bl, bs = ln, s
+    return lowest(side & suit_mask(bs))
+
+
+@njit(cache=True)
+def card_decide(p, hand, pub, seat, total, rng):
+    """The card (or ``COLLECT``) of ``seat`` to move; a Renonce only from a bluffing policy."""
+    if pub[V_DECIDED] != 0:
+        return COLLECT
+    mode = p[P_MODE]
+    lm = legal_cards(hand, pub)
+    if mode == MODE_RANDOM:
+        return _kth_card(lm, below(rng, popcount(lm)))
+    if mode == MODE_GREEDY:
+        if _mistake(p, rng):
+            return _kth_card(lm, below(rng, popcount(lm)))
+        return _greedy_card(hand, pub, lm)
+    if _mistake(p, rng):
+        return _kth_card(lm, below(rng, popcount(lm)))
+    if popcount(lm) == 1 and p[P_BLUFF] == BLUFF_NONE:
+        return lowest(lm)
+    gone = _gone(p, pub, hand)
+    voids = _voids(p, pub) if p[P_INFER] > 0.0 else 0
+    n = pub[V_N_TABLE]
+    if n == 0 or n == 4:
+        return _lead_card(p, hand, pub, seat, gone, voids)
+    b = _bluff_card(p, hand, pub, seat, total, lm)
+    if b >= 0:
+        return b
+    return _follow_card(p, hand, pub, seat, lm, gone, voids)
+
+
+@njit(cache=True)
+def random_mover_action(hand, pub, seat, rng):
+    """RANDOM to move: a uniformly random action of the rules' ``legal_actions_for`` list (cards or
+    ``COLLECT``, then its own accusations, ascending)."""
+    n = pub[V_N_TABLE]
+    buf = np.empty(20, np.int64)
+    k = 0
+    if pub[V_DECIDED] != 0:
+        buf[0] = COLLECT
+        k = 1
+    else:
+        x = legal_cards(hand, pub)
+        while x != ZERO:
+            buf[k] = lowest(x)
+            x &= x - ONE
+            k += 1
+    if n > 0:
+        t = pub[V_TRICK]
+        leader = pub[V_LEADERS + t]
+        for acc in range(4):
+            if (acc & 1) == (seat & 1):
+                continue
+            for j in range(n):
+                if _seat_at(leader, j) == acc:
+                    buf[k] = ACCUSE + (acc * 4 + seat) * 52 + pub[V_PLAYS + 4 * t + j]
+                    k += 1
+        # ascending by card within an accused seat, as sorted() gives
+        lo = 1 if pub[V_DECIDED] != 0 else popcount(legal_cards(hand, pub))
+        for i in range(lo, k):
+            for j2 in range(i + 1, k):
+                if buf[j2] < buf[i]:
+                    tmp = buf[i]
+                    buf[i] = buf[j2]
+                    buf[j2] = tmp
+    return buf[below(rng, k)]
+
+
+# --- the whole-round loop ------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _apply(hands, st, a):
+    if a >= ACCUSE:
+        x = a - ACCUSE
+        K.accuse(st, (x // 52) % 4, x % 52)
+    elif a == COLLECT:
+        K.collect(st)
+    else:
+        K.play_card(hands, st, a)
+
+
+@njit(cache=True)
+def play_round(px, py, x_side, hands, st, caller, deck, chance, seed, table, actions, total):
+    """Play one round from the deal in ``hands`` (the caller's first five are ``deck[0:5]``, ``chance`` the
+    round's chance RNG for redeals): policy ``px`` at the seats of parity ``x_side``, ``py`` at the others;
+    writes every action into ``actions`` and returns how many."""
+    na = 0
+    drng = np.zeros(1, np.uint64)
+    redeals = 0
+    while True:  # Troupe or a redeal
+        five = ZERO
+        for i in range(5):
+            five |= bit(deck[i])
+        may = redeals < 2 and K.first_five_may_redeal(deck, caller)
+        drng[0] = mix_seed3(seed, table, np.uint64(na))
+        a = troupe_decide(px if (caller & 1) == x_side else py, five, may, drng)
+        actions[na] = a
+        na += 1
+        if a == REDEAL:
+            K.deal(chance, deck, caller, hands)
+            redeals += 1
+            continue
+        K.init_round(st, a - TROUPE_BASE, caller)
+        break
+    while st[K.OVER] == 0:
+        mover = st[K.TO_MOVE]
+        a = -1
+        if st[K.N_TABLE] > 0:  # out-of-turn seats first, in seat order (a declined accusation takes no RNG)
+            for s in range(4):
+                if s != mover:
+                    a = accuse_decide(px if (s & 1) == x_side else py, hands[s], st, s)
+                    if a >= 0:
+                        break
+        if a < 0:
+            p = px if (mover & 1) == x_side else py
+            drng[0] = mix_seed3(seed, table, np.uint64(na))
+            if p[P_MODE] == MODE_RANDOM:
+                a = random_mover_action(hands[mover], st, mover, drng)
+            else:
+                a = accuse_decide(p, hands[mover], st, mover)
+                if a < 0:
+                    a = card_decide(p, hands[mover], st, mover, total, drng)
+        _apply(hands, st, a)
+        actions[na] = a
+        na += 1
+    return na
+
+
+@njit(cache=True)
+def play_rounds_kernel(seeds, table, px, py, returns, actions, n_actions):
+    """The first round of a match from each board seed (``Satat.new_deal(seed)``: the draw, the deal),
+    team X (``px``) bottom/top at table 0 and right/left at table 1; returns team A/B points."""
+    deck = np.empty(52, np.int64)
+    log = np.empty((32, 4), np.int64)
+    hands = np.empty(4, np.uint64)
+    st = np.empty(K.ST_SIZE, np.int64)
+    rng = np.zeros(1, np.uint64)
+    for b in range(seeds.shape[0]):
+        rng[0] = seeds[b]
+        caller, _ = K.draw_caller(rng, deck, log)
+        K.deal(rng, deck, caller, hands)
+        n_actions[b] = play_round(px, py, table, hands, st, caller, deck, rng, seeds[b], np.uint64(table),
+                                  actions[b], 0)
+        returns[b, 0] = st[K.POINTS_A]
+        returns[b, 1] = st[K.POINTS_B]
+
+
+@njit(cache=True)
+def rollout(p, hands, st, total, rng):
+    """Play a world's round to its end with policy ``p`` at every seat (no accusations, the deciding trick
+    collected): the rollout of the search bots. Returns team A's points minus team B's."""
+    while st[K.OVER] == 0:
+        if st[K.DECIDED] != 0:
+            K.collect(st)
+            break
+        mover = st[K.TO_MOVE]
+        K.play_card(hands, st, card_decide(p, hands[mover], st, mover, total, rng))
+    return st[K.POINTS_A] - st[K.POINTS_B]
+
+
+@njit(cache=True)
+def rollout_scores(p, hands, st, total, cards, reps, team, rng, out):
+    """For each card of ``cards`` (the seat to move's): the mean points margin of ``team`` over ``reps``
+    rollouts after playing it, plus a tenth of the tricks margin as a tie-break."""
+    h2 = np.empty(4, np.uint64)
+    s2 = np.empty(st.shape[0], np.int64)
+    for i in range(cards.shape[0]):
+        tot = 0.0
+        for _ in range(reps):
+            for s in range(4):
+                h2[s] = hands[s]
+            for j in range(st.shape[0]):
+                s2[j] = st[j]
+            K.play_card(h2, s2, cards[i])
+            m = rollout(p, h2, s2, total, rng)
+            tricks = s2[K.WON_A] - s2[K.WON_B]
+            v = m + 0.1 * tricks
+            tot += v if team == 0 else -v
+        out[i] = tot / reps

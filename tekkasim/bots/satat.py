@@ -1,0 +1,633 @@
+"""The Satat bots: GREEDY, the ladder KADO .. ZELZELA, the personalities ATOUTE and ZORGE, and ORACLE.
+
+Rules: ``spec/rules.md`` (Satat, including "Bots"). Every bot decides from its seat's view only
+(``View``): the observation, the legal actions (``view.possible`` adds the Renonces, which only a
+bluffing bot plays) and ``view.sample`` (worlds in which an apparent void is *not* taken as proof of a
+void, since a Renonce shows a void that is not there). Out of turn (``view.optional``) a bot is asked
+whether to accuse; it returns an accusation or None. Bots hold no memory between decisions.
+
+The heuristic family (``SatatBot``; compiled in ``_satat_policy``)
+-------------------------------------------------------------------
+``mistake_rate``  probability of a uniformly random rule-following card (or Troupe choice) instead; never
+                  a random accusation.
+``memory``        ``none`` (its hand only: it cannot see who is winning the trick), ``trick`` (the trick
+                  on the table and the one just gathered: the "one hand" a Normal bot remembers), ``full``
+                  (every public card of the round: a Hard bot). Masters, apparent voids and Renonce proofs
+                  are judged from what is remembered.
+``partner_play``  no overtaking partner's sure winner; second hand low unless a master wins; third hand
+                  the cheapest winner.
+``troupe_play``   draw Troupe (the 2♥ lead forces everyone to play Troupe) holding three or more, lead low
+                  from a short side suit to ruff it, give partner ruffs.
+``infer``         use apparent voids: no side master led into a ruff, partner's ruffs.
+``evaluation``    Troupe from the first five: ``count`` (longest suit, ties by high cards) or ``full``
+                  (3 a card plus A 4, K 3, Q 2, J 1).
+``redeal``        ask for a redeal (allowed without J, Q, K in the first five) when the five also hold no
+                  Ace and no 2♥.
+``detect``        accuse when a newly played card *proves* an earlier failure to follow of that opponent
+                  (a card of the suit it did not follow, including Troupe after a 2♥ lead), within
+                  ``memory``; never when our side already has the round decided.
+``suspicion``     prior probability that an opponent's failure to follow is a deliberate Renonce (0: only
+                  proofs). With it the bot also accuses on probability: for every remembered failure the
+                  chance q that the seat still holds that suit if the unseen cards were dealt uniformly
+                  gives the posterior ``s q / (s q + (1 - s)(1 - q))``.
+``kot_pressure``  round and match pressure: accusations by expected points (a correct one +1, a wrong one
+                  -1, against what the round is worth now: a decided result, a KOT run's 2 points, else
+                  tanh(trick margin / 3)), so a team facing a KOT cuts it to one point and a decided seven
+                  of the other side is always contested, while a team on its own KOT never ends it; on a
+                  run of straight tricks from the fourth trick, second hand plays to win (KOT chase).
+``bluff``         ``none`` | ``atoute`` | ``zorge``: deliberate Renonces, from the fourth trick on, at most one
+                  per round, only with at most two cards of the suit to follow. ``atoute`` ruffs a trick
+                  the other side is winning that she cannot win by following; ``zorge`` throws a low side
+                  card instead of an honour (J or higher) when the trick is lost anyway.
+``bluff_team``    the team's limit of bluffs per match, 1 or 2 (see below).
+``bluff_round``   the match total (both teams' points before the round) of the round in which this bot
+                  may bluff.
+
+How the per-match limits are kept by stateless bots: a bot sees only the current round (and the match
+score), so it cannot count its bluffs of earlier rounds. Each round of a match has a different match
+total (every round scores at least one point), so allowing bluffs only in the round whose total is
+``bluff_round`` allows one round per match; within the round the bot sees its own past plays and bluffs at
+most once. The team's first seat (bottom or right) may always bluff, its second seat (top or left) only
+with ``bluff_team = 2``: at most one bluff per seat per match and at most ``bluff_team`` per team.
+
+Search (TANOOR, TIZAB, ZELZELA)
+-------------------------------
+Troupe, redeals and accusations as JANGARA (TIZAB and ZELZELA with ``suspicion``); cards by determinized
+search over ``worlds`` worlds from ``view.sample``. With ``bluff_weight`` < 1 each world is weighted by
+``bluff_weight`` to the power of the number of other seats that would have committed a Renonce in it
+(``oversample`` candidates per kept world, systematic resampling): the chance that an opponent bluffed is
+weighed, not ruled out. Each legal card is scored in every world by compiled rollouts with JANGARA's policy
+(points margin of the round plus a tenth of the trick margin), ZELZELA by the double-dummy solver (Satat
+variant: 2♥, Troupe) once the seat holds at most ``dd_cards`` cards: ``4 reach(7) + reach(8) + reach(6)``
+for its team (reach(k): can it still end with k tricks). Ties go to JANGARA's card.
+
+ORACLE (cheating) sees all hands: double-dummy cards, Troupe by the solver on the full deal, accusations
+of the true Renonces (and of a KOT of the other side by expected points).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..bits import below, new_rng
+from ..rules import _satat_kernels as K
+from . import _satat_policy as sp
+from .base import MISTAKE_RATE, Bot, Param, View
+
+MEMORY = ("none", "trick", "full")
+EVALUATION = ("count", "full")
+BLUFFS = ("none", "atoute", "zorge")
+DIFFICULTY = ("normal", "hard")
+DECIDED = {None: 0, "seven": 1, "kot": 2, "kot52": 3}
+
+PARAMS = (
+    MISTAKE_RATE,
+    Param("memory", "full", "public cards used: none | trick (the current and last trick) | full", choices=MEMORY),
+    Param("partner_play", True, "no overtaking partner's sure winner; second hand low, third hand high"),
+    Param("troupe_play", True, "draw Troupe with the 2♥ or a master, ruff short suits, give partner ruffs"),
+    Param("infer", True, "use apparent voids (no master led into a ruff; partner's ruffs)"),
+    Param("evaluation", "full", "Troupe from five: count | full", choices=EVALUATION),
+    Param("redeal", True, "ask for a redeal when allowed and the five hold no Ace and no 2♥"),
+    Param("detect", True, "accuse when a newly played card proves an earlier failure to follow"),
+    Param("suspicion", 0.0, "prior that a failure to follow is a bluff; > 0 also accuses on probability", 0.0, 0.5),
+    Param("kot_pressure", True, "accuse by expected points (cut the other side's KOT), chase a KOT"),
+    Param("bluff", "none", "deliberate Renonces: none | atoute (ruff) | zorge (keep an honour)", choices=BLUFFS),
+    Param("bluff_team", 2, "the team's bluffs per match (1 or 2)", 1, 2),
+    Param("bluff_round", 0, "the match total before the one round per match in which it may bluff", 0, 8),
+)
+
+
+def public_from_observation(obs) -> np.ndarray:
+    """The public fields of the rules' kernel arrays (``_satat_policy.PUBLIC_FIELDS``, layout of
+    ``_satat_kernels``) from a play-phase observation; the hidden fields stay 0."""
+    pub = np.zeros(sp.V_SIZE, np.int64)
+    pub[sp.V_PLAYS:] = -1
+    p = obs.public
+    tricks = p["tricks"]
+    pub[sp.V_TROUPE] = p["trump"]
+    pub[sp.V_TO_MOVE] = obs.to_move if obs.phase != "terminal" else -1
+    pub[sp.V_TRICK] = max(0, len(tricks) - 1)
+    pub[sp.V_N_TABLE] = len(tricks[-1]["plays"]) if tricks else 0
+    pub[sp.V_WON_A], pub[sp.V_WON_B] = p["won"]
+    pub[sp.V_KOT] = -1 if p["kot"] is None else p["kot"]
+    pub[sp.V_DECIDED] = DECIDED[p["decided"]]
+    pub[sp.V_OVER] = int(obs.phase == "terminal")
+    for t, trick in enumerate(tricks):
+        pub[sp.V_LEADERS + t] = trick["leader"]
+        if trick["winner"] is not None:
+            pub[sp.V_WINNERS + t] = trick["winner"]
+        for j, (_, c) in enumerate(trick["plays"]):
+            pub[sp.V_PLAYS + 4 * t + j] = c
+    return pub
+
+
+def match_total(obs) -> int:
+    """Both teams' match points before the round."""
+    a, b = obs.public["score"]
+    return int(a) + int(b)
+
+
+def _five(obs) -> int:
+    return int(obs.hand)
+
+
+def _may_redeal(view: View) -> bool:
+    return sp.REDEAL in view.legal
+
+
+def _accusations(view: View) -> list[int]:
+    return [a for a in view.legal if a >= sp.ACCUSE]
+
+
+def _plain(view: View) -> list[int]:
+    """The legal actions that are not accusations (Troupe choices, a redeal, cards, COLLECT)."""
+    return [a for a in view.legal if a < sp.ACCUSE]
+
+
+class SatatBot(Bot):
+    """The Satat heuristic family (module docstring); every parameter at its strongest by default."""
+
+    name = "SATAT-HEURISTIC"
+    kind = "heuristic"
+    rank: ClassVar[int | None] = None
+    rulesets: ClassVar[tuple[str, ...]] = ("satat",)
+    description = "the Satat heuristic policy family of the ladder"
+    params_spec: ClassVar[tuple[Param, ...]] = PARAMS
+    mode: ClassVar[int] = sp.MODE_HEURISTIC
+
+    @property
+    def satat_vector(self) -> np.ndarray:
+        """The compiled parameter vector (``_satat_policy.P_*``)."""
+        q = self.params
+        p = np.zeros(sp.N_P, np.float64)
+        p[sp.P_MODE] = self.mode
+        p[sp.P_MISTAKE] = q.get("mistake_rate", 0.0)
+        if self.mode != sp.MODE_HEURISTIC:
+            return p
+        p[sp.P_MEMORY] = MEMORY.index(q["memory"])
+        p[sp.P_PARTNER] = float(q["partner_play"])
+        p[sp.P_TROUPE] = float(q["troupe_play"])
+        p[sp.P_INFER] = float(q["infer"])
+        p[sp.P_EVAL] = EVALUATION.index(q["evaluation"])
+        p[sp.P_REDEAL] = float(q["redeal"])
+        p[sp.P_DETECT] = float(q["detect"])
+        p[sp.P_SUSPICION] = q["suspicion"]
+        p[sp.P_KOT] = float(q["kot_pressure"])
+        p[sp.P_BLUFF] = BLUFFS.index(q["bluff"])
+        p[sp.P_BLUFF_TEAM] = q["bluff_team"]
+        p[sp.P_BLUFF_ROUND] = q["bluff_round"]
+        return p
+
+    def act(self, view: View, rng: np.ndarray) -> Any:
+        return policy_act(self.satat_vector, view, rng)
+
+
+def policy_act(p: np.ndarray, view: View, rng: np.ndarray) -> Any:
+    """The compiled policy ``p``'s decision for ``view`` (the same functions the whole-round loop runs)."""
+    obs = view.observation
+    if obs.phase in ("redeal-or-troupe", "troupe"):
+        if view.optional:
+            return None
+        return int(sp.troupe_decide(p, np.uint64(_five(obs)), _may_redeal(view), rng))
+    pub = public_from_observation(obs)
+    hand = np.uint64(int(obs.hand))
+    if p[sp.P_MODE] == sp.MODE_RANDOM:
+        return None if view.optional else int(sp.random_mover_action(hand, pub, view.seat, rng))
+    if _accusations(view):
+        a = int(sp.accuse_decide(p, hand, pub, view.seat))
+        if a >= 0:
+            return a
+    if view.optional:
+        return None
+    return int(sp.card_decide(p, hand, pub, view.seat, match_total(obs), rng))
+
+
+class Greedy(SatatBot):
+    """GREEDY for Satat (``greedy.satat_act`` compiled, the same decisions, tested): Troupe its longest suit
+    of five, never redeals or accuses; wins the trick as cheaply as it can, else throws its lowest card;
+    leads a side Ace, else its lowest card."""
+
+    name = "GREEDY"
+    kind = "baseline"
+    description = ("baseline: wins a trick as cheaply as it can, else throws its lowest card; Troupe its "
+                   "longest suit; never redeals, accuses or bluffs")
+    params_spec = (MISTAKE_RATE,)
+    mode = sp.MODE_GREEDY
+
+
+class Kado(SatatBot):
+    """KADO (rank 0): no memory (it cannot see who wins the trick): follows with the Ace, else low; leads
+    Aces, then low from its longest suit; Troupe by count; no accusations; 40% random cards."""
+
+    name = "KADO"
+    rank = 0
+    description = "no memory: Aces, else low; Troupe by count; never accuses; 40% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.40, "memory": "none", "partner_play": False,
+                                        "troupe_play": False, "infer": False, "evaluation": "count",
+                                        "redeal": False, "detect": False, "kot_pressure": False}
+
+
+class Pochaq(SatatBot):
+    """POCHAQ (rank 1): sees the trick and the one before (Normal memory), beats the trick cheaply even over
+    partner; accuses proven Renonces; 30% mistakes."""
+
+    name = "POCHAQ"
+    rank = 1
+    description = "Normal memory, beats the trick cheaply even over partner, accuses proofs; 30% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.30, "memory": "trick", "partner_play": False,
+                                        "troupe_play": False, "infer": False, "evaluation": "full",
+                                        "redeal": False, "detect": True, "kot_pressure": False}
+
+
+class Puchoq(SatatBot):
+    """PUCHOQ (rank 2): Normal memory, partner play and Troupe play, redeals; 22% mistakes."""
+
+    name = "PUCHOQ"
+    rank = 2
+    description = "Normal memory, partner play, Troupe play, redeals, accuses proofs; 22% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.22, "memory": "trick", "partner_play": True,
+                                        "troupe_play": True, "infer": False, "evaluation": "full",
+                                        "redeal": True, "detect": True, "kot_pressure": False}
+
+
+class Sada(SatatBot):
+    """SADA (rank 3): Hard memory (every public card: masters, voids, proofs over the whole round), partner
+    and Troupe play; 14% mistakes."""
+
+    name = "SADA"
+    rank = 3
+    description = "Hard memory, voids, partner and Troupe play, accuses proofs; 14% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.14, "memory": "full", "partner_play": True,
+                                        "troupe_play": True, "infer": True, "evaluation": "full",
+                                        "redeal": True, "detect": True, "kot_pressure": False}
+
+
+class Tana(SatatBot):
+    """TANA (rank 4): SADA with round and match pressure (accusations by expected points, KOT chase);
+    7% mistakes."""
+
+    name = "TANA"
+    rank = 4
+    description = "Hard memory, voids, partner and Troupe play, KOT pressure; 7% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.07, "memory": "full", "kot_pressure": True}
+
+
+class Jangara(SatatBot):
+    """JANGARA (rank 5): the whole family, no mistakes, and accusations on probability (suspicion 0.02)."""
+
+    name = "JANGARA"
+    rank = 5
+    description = "the whole heuristic family, accusations on probability (suspicion 0.02); no mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.0, "memory": "full", "kot_pressure": True,
+                                        "suspicion": 0.02}
+
+
+class Personality(SatatBot):
+    """A bluffing personality at ``difficulty`` normal (Normal memory, team limit one bluff per match) or
+    hard (Hard memory, KOT pressure, team limit two)."""
+
+    params_spec = (*PARAMS, Param("difficulty", "normal", "normal | hard", choices=DIFFICULTY))
+
+    def __init__(self, **params: Any):
+        super().__init__(**params)
+        self._fixed = self.difficulty_settings(self.params["difficulty"])
+        for key, value in self._fixed.items():
+            if key not in params:  # the difficulty's setting unless given explicitly
+                self.params[key] = value
+
+    @staticmethod
+    def difficulty_settings(difficulty: str) -> dict[str, Any]:
+        hard = difficulty == "hard"
+        return {"memory": "full" if hard else "trick", "kot_pressure": hard, "bluff_team": 2 if hard else 1,
+                "infer": hard}
+
+    @property
+    def label(self) -> str:
+        base = {p.name: p.default for p in self.params_spec} | dict(self.preset) | self._fixed
+        changed = [f"{k}={v}" for k, v in self.params.items() if base.get(k) != v]
+        return self.name + (":" + ",".join(changed) if changed else "")
+
+
+class Atoute(Personality):
+    """Madame Atoute: bluffs by ruffing (a Troupe card played while holding the suit led) a trick the other
+    side is winning, from the fourth trick on, once per match at most."""
+
+    name = "ATOUTE"
+    description = "Madame Atoute: may bluff once per match by ruffing while holding the suit; difficulty normal|hard"
+    preset: ClassVar[dict[str, Any]] = {"bluff": "atoute"}
+
+
+class Zorge(Personality):
+    """Ton Zorge: bluffs by keeping an honour (a low side card thrown instead of a J or higher of the suit
+    led) on a trick lost anyway, from the fourth trick on, once per match at most."""
+
+    name = "ZORGE"
+    description = "Ton Zorge: may bluff once per match by keeping an honour; difficulty normal|hard"
+    preset: ClassVar[dict[str, Any]] = {"bluff": "zorge"}
+
+
+LADDER_HEURISTIC = (Kado, Pochaq, Puchoq, Sada, Tana, Jangara)
+
+
+# --- search -----------------------------------------------------------------------------------------------
+
+_JANGARA = None
+
+
+def jangara_vector() -> np.ndarray:
+    global _JANGARA
+    if _JANGARA is None:
+        _JANGARA = Jangara().satat_vector
+    return _JANGARA
+
+
+def _rollout_vector() -> np.ndarray:
+    """The rollout policy: JANGARA's card play without accusations or bluffs."""
+    p = jangara_vector().copy()
+    p[sp.P_DETECT] = 0.0
+    return p
+
+
+def sample_worlds(view: View, rng: np.ndarray, n: int, bluff_weight: float, oversample: int) -> list:
+    """``n`` worlds for ``view``; with ``bluff_weight`` < 1, importance-resampled from ``n * oversample``
+    by ``bluff_weight ** (other seats with a Renonce in the world)``."""
+    if bluff_weight >= 1.0 or oversample <= 1:
+        return [view.sample(rng) for _ in range(n)]
+    cands = [view.sample(rng) for _ in range(n * oversample)]
+    w = np.empty(len(cands))
+    for i, c in enumerate(cands):
+        flags = int(c.arrays[1][K.RENONCERS]) & ~(1 << view.seat)
+        w[i] = bluff_weight ** bin(flags).count("1")
+    if not w.sum() > 0:
+        return cands[:n]
+    cum = np.cumsum(w / w.sum())
+    u = (int(below(rng, 1 << 30)) + 0.5) / (1 << 30) / n
+    picks = np.searchsorted(cum, u + np.arange(n) / n, side="left")
+    return [cands[min(int(i), len(cands) - 1)] for i in picks]
+
+
+class _Scorer:
+    """Scores of candidate cards in one world for ``team``: rollouts, or the solver late in the round."""
+
+    def __init__(self, reps: int, dd_cards: int, rng: np.ndarray):
+        self.reps = reps
+        self.dd_cards = dd_cards
+        self.rng = rng
+        self.p = _rollout_vector()
+        self._sv = None
+
+    def scores(self, world, cards: list[int], team: int, held: int) -> np.ndarray:
+        if held <= self.dd_cards:
+            return self.dd_scores(world, cards, team)
+        hands, st = world.arrays
+        total = sum(world.score_before)
+        out = np.empty(len(cards))
+        sp.rollout_scores(self.p, hands, st, total, np.array(cards, np.int64), self.reps, team, self.rng, out)
+        return out
+
+    def dd_scores(self, world, cards: list[int], team: int) -> np.ndarray:
+        from ..solver.dd import Position
+
+        if self._sv is None:
+            from .search import solver
+
+            self._sv = solver()
+        out = np.empty(len(cards))
+        for i, c in enumerate(cards):
+            hands, st = world.arrays
+            h, s = hands.copy(), st.copy()
+            K.play_card(h, s, c)
+            if s[K.DECIDED] != 0:
+                K.collect(s)
+            if s[K.OVER]:
+                m = float(s[K.POINTS_A] - s[K.POINTS_B])
+                out[i] = 5.0 * (m if team == 0 else -m)
+                continue
+            out[i] = _dd_target_score(self._sv, Position, h, s, team)
+        return out
+
+
+def _dd_target_score(sv, Position, hands, st, team: int) -> float:
+    """``4 reach(7) + reach(8) + reach(6)`` for ``team`` from the kernel arrays (two solver queries)."""
+    troupe = int(st[K.TROUPE])
+    t, n = int(st[K.TRICK]), int(st[K.N_TABLE])
+    if n == 4:
+        leader, table = int(st[K.TO_MOVE]), ()
+    else:
+        leader = int(st[K.LEADERS + t])
+        table = tuple(int(st[K.PLAYS + 4 * t + j]) for j in range(n))
+    pos = Position([int(x) for x in hands], troupe, leader, table, "satat", (int(st[K.WON_A]), int(st[K.WON_B])))
+    if sv.can_reach(pos, 7, side=team):
+        return 5.0 + sv.can_reach(pos, 8, side=team)
+    return float(sv.can_reach(pos, 6, side=team))
+
+
+SEARCH_PARAMS = (
+    MISTAKE_RATE,
+    Param("worlds", 12, "worlds sampled per card decision", 1, 512),
+    Param("rollouts", 1, "rollouts per world and card", 1, 64),
+    Param("dd_cards", 0, "the solver scores cards once the seat holds at most this many (0: never)", 0, 13),
+    Param("bluff_weight", 1.0, "weight of a world per other seat with a Renonce in it (1: plain sampling)",
+          0.0, 1.0),
+    Param("oversample", 4, "candidate worlds per kept world when weighting", 1, 16),
+    Param("suspicion", 0.0, "prior that a failure to follow is a bluff (accusations on probability)", 0.0, 0.5),
+    Param("bluff", "none", "deliberate Renonces as the heuristic family: none | atoute | zorge", choices=BLUFFS),
+    Param("bluff_team", 2, "the team's bluffs per match (1 or 2)", 1, 2),
+    Param("bluff_round", 0, "the match total before the one round per match in which it may bluff", 0, 8),
+)
+
+
+class SatatSearch(Bot):
+    """Determinized search for Satat (module docstring)."""
+
+    name = "SATAT-SEARCH"
+    kind = "search"
+    rulesets: ClassVar[tuple[str, ...]] = ("satat",)
+    params_spec: ClassVar[tuple[Param, ...]] = SEARCH_PARAMS
+
+    def _vector(self) -> np.ndarray:
+        p = jangara_vector().copy()
+        p[sp.P_MISTAKE] = 0.0
+        p[sp.P_SUSPICION] = self.params["suspicion"]
+        p[sp.P_BLUFF] = BLUFFS.index(self.params["bluff"])
+        p[sp.P_BLUFF_TEAM] = self.params["bluff_team"]
+        p[sp.P_BLUFF_ROUND] = self.params["bluff_round"]
+        return p
+
+    def act(self, view: View, rng: np.ndarray) -> Any:
+        rate = self.params["mistake_rate"]
+        if not view.optional and rate > 0 and int(below(rng, 1 << 30)) < rate * (1 << 30):
+            plain = _plain(view)
+            return plain[int(below(rng, len(plain)))]
+        p = self._vector()
+        obs = view.observation
+        if view.optional or obs.phase != "play":
+            return policy_act(p, view, rng)
+        pub = public_from_observation(obs)
+        hand = np.uint64(int(obs.hand))
+        if _accusations(view):
+            a = int(sp.accuse_decide(p, hand, pub, view.seat))
+            if a >= 0:
+                return a
+        prior = int(sp.card_decide(p, hand, pub, view.seat, match_total(obs), new_rng(0)))
+        cards = [a for a in view.legal if a < 52]
+        if prior not in cards:  # the policy's bluff: taken as it is (search plays legal cards)
+            return prior
+        if len(cards) == 1:
+            return cards[0]
+        q = self.params
+        worlds = sample_worlds(view, rng, q["worlds"], q["bluff_weight"], q["oversample"])
+        scorer = _Scorer(q["rollouts"], q["dd_cards"], rng)
+        held = int(obs.hand).bit_count()
+        total = np.zeros(len(cards))
+        for w in worlds:
+            total += scorer.scores(w, cards, view.seat & 1, held)
+        top = np.flatnonzero(total >= total.max() - 1e-9)
+        i = cards.index(prior)
+        return cards[i] if i in top else cards[int(top[0])]
+
+
+class Tanoor(SatatSearch):
+    """TANOOR (rank 6): JANGARA's Troupe, redeals and accusations; cards by 8 uniform worlds x 1 JANGARA
+    rollout."""
+
+    name = "TANOOR"
+    rank = 6
+    description = "determinized search: 8 worlds x JANGARA rollouts; JANGARA's Troupe and accusations"
+    preset: ClassVar[dict[str, Any]] = {"worlds": 8, "rollouts": 1}
+
+
+class Tizab(SatatSearch):
+    """TIZAB (rank 7): 16 worlds weighted against bluffs (a world in which another seat committed a Renonce
+    weighs 0.05), accusations on probability (suspicion 0.02), 2 rollouts per world."""
+
+    name = "TIZAB"
+    rank = 7
+    description = "determinized search: 16 bluff-weighted worlds x 2 rollouts; accusations on probability"
+    preset: ClassVar[dict[str, Any]] = {"worlds": 16, "rollouts": 2, "bluff_weight": 0.05, "suspicion": 0.02}
+
+
+class Zelzela(SatatSearch):
+    """ZELZELA (rank 8): TIZAB's worlds and accusations, cards by the double-dummy solver (Satat variant)
+    once it holds at most 7 cards, JANGARA rollouts before."""
+
+    name = "ZELZELA"
+    rank = 8
+    description = "determinized search: bluff-weighted worlds, double-dummy solver from 7 cards, rollouts before"
+    preset: ClassVar[dict[str, Any]] = {"worlds": 16, "rollouts": 2, "bluff_weight": 0.05, "suspicion": 0.02,
+                                        "dd_cards": 7}
+
+
+class Oracle(Bot):
+    """ORACLE for Satat: sees all hands (cheating)."""
+
+    name = "ORACLE"
+    kind = "oracle"
+    cheating = True
+    rulesets: ClassVar[tuple[str, ...]] = ("satat",)
+    description = ("CHEATING: sees all four hands; double-dummy cards, Troupe by the solver, accuses the true "
+                   "Renonces; the ceiling, never on the ladder")
+    params_spec = ()
+
+    def act(self, view: View, rng: np.ndarray) -> Any:
+        from ..solver.dd import Position
+        from .search import solver
+
+        state = view.true_state(self)
+        obs = view.observation
+        sv = solver()
+        team = view.seat & 1
+        if obs.phase in ("redeal-or-troupe", "troupe"):
+            if view.optional:
+                return None
+            hands = [state.hand(s) for s in range(4)]
+            best, bs = -1.0, 0
+            for s in range(4):
+                pos = Position(hands, s, state.caller, (), "satat")
+                v = 5.0 + sv.can_reach(pos, 8, side=team) if sv.can_reach(pos, 7, side=team) else float(
+                    sv.can_reach(pos, 6, side=team))
+                if v > best:
+                    best, bs = v, s
+            if best < 1.0 and _may_redeal(view):
+                return sp.REDEAL
+            return sp.TROUPE_BASE + bs
+        accs = _accusations(view)
+        if accs:
+            pub = public_from_observation(obs)
+            cont = float(sp._team_points_now(pub, team))
+            cheaters = {s for _, s in state.renonces()}
+            good = [a for a in accs if (a - sp.ACCUSE) // 208 in cheaters]
+            if good and 1.0 > cont:
+                return good[0]
+            if not good and -1.0 > cont:
+                return accs[0]
+        if view.optional:
+            return None
+        if sp.COLLECT in view.legal:
+            return sp.COLLECT
+        cards = [a for a in view.legal if a < 52]
+        if len(cards) == 1:
+            return cards[0]
+        hands, st = state.arrays
+        scores = [_dd_card(sv, Position, hands, st, c, team) for c in cards]
+        return cards[int(np.argmax(scores))]
+
+
+def _dd_card(sv, Position, hands, st, c: int, team: int) -> float:
+    h, s = hands.copy(), st.copy()
+    K.play_card(h, s, c)
+    if s[K.DECIDED] != 0:
+        K.collect(s)
+    if s[K.OVER]:
+        m = float(s[K.POINTS_A] - s[K.POINTS_B])
+        return 5.0 * (m if team == 0 else -m)
+    return _dd_target_score(sv, Position, h, s, team)
+
+
+LADDER = (*LADDER_HEURISTIC, Tanoor, Tizab, Zelzela)
+
+MAX_ROUND_ACTIONS = 3 + 52 + 1  # two redeals and Troupe, the cards, a collect or an accusation
+
+
+def compiled_vector(bot) -> np.ndarray | None:
+    """The compiled Satat parameter vector of ``bot`` (a name or a Bot): RANDOM, GREEDY, the heuristic
+    family and the personalities; None for the search bots, ORACLE and users' bots."""
+    from . import get_bot
+    from .base import RandomBot
+
+    bot = get_bot(bot, ruleset="satat") if isinstance(bot, str) else bot
+    if isinstance(bot, RandomBot):
+        p = np.zeros(sp.N_P, np.float64)
+        p[sp.P_MODE] = sp.MODE_RANDOM
+        return p
+    return bot.satat_vector if isinstance(bot, SatatBot) else None
+
+
+def play_rounds(x_bot, y_bot, seeds, table: int) -> dict:
+    """The first round of a match from each board seed at ``table`` of a duplicate pair (team X bottom/top
+    at table 0, right/left at table 1), in the compiled loop: the same actions as ``Satat.new_deal(seed)``
+    played through ``tournament.play.play_deal_state`` with these bots (tested).
+
+    Returns ``{"returns": (n, 2) team A/B points, "actions": (n, L) -1 padded, "n_actions": (n,)}``."""
+    from ..errors import BotError
+    from ..rules.base import check_seed
+
+    if table not in (0, 1):
+        raise BotError(f"table must be 0 or 1, not {table!r}")
+    px, py = compiled_vector(x_bot), compiled_vector(y_bot)
+    for bot, p in ((x_bot, px), (y_bot, py)):
+        if p is None:
+            raise BotError(f"bot {getattr(bot, 'label', bot)} has no compiled Satat form")
+    arr = np.array([check_seed(s) for s in seeds], np.uint64)
+    n = len(arr)
+    returns = np.zeros((n, 2), np.float64)
+    actions = np.full((n, MAX_ROUND_ACTIONS), -1, np.int64)
+    n_actions = np.zeros(n, np.int64)
+    sp.play_rounds_kernel(arr, table, px, py, returns, actions, n_actions)
+    return {"returns": returns, "actions": actions, "n_actions": n_actions}
+
+__all__ = ["BLUFFS", "LADDER", "MEMORY", "PARAMS", "Atoute", "Greedy", "Jangara", "Kado", "Oracle", "Pochaq",
+           "Puchoq", "Sada", "SatatBot", "SatatSearch", "Tana", "Tanoor", "Tizab", "Zelzela", "Zorge",
+           "compiled_vector", "play_rounds", "policy_act", "public_from_observation", "sample_worlds"]

@@ -1,0 +1,243 @@
+"""The Satat bots (bots/satat.py, bots/_satat_policy.py): registry, the public view, compiled and Python
+forms deciding alike, GREEDY against its Python form, Renonce proofs against a plain twin, bluff limits,
+legal play, and no peeking."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tekkasim.bits import below, new_rng
+from tekkasim.bots import BotError, decide, get_bot, mix_seed
+from tekkasim.bots import _satat_policy as sp
+from tekkasim.bots.base import View
+from tekkasim.bots.greedy import satat_act
+from tekkasim.bots.satat import (
+    Atoute,
+    Greedy,
+    Kado,
+    Oracle,
+    Zelzela,
+    Zorge,
+    play_rounds,
+    public_from_observation,
+)
+from tekkasim.rules import get_game
+from tekkasim.rules.satat import ACCUSE, decode_accusation
+from tekkasim.tournament.play import play_deal_state
+
+GAME = get_game("satat")
+HEURISTIC = ["GREEDY", "KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA", "JANGARA", "ATOUTE", "ATOUTE:difficulty=hard",
+             "ZORGE", "ZORGE:difficulty=hard", "JANGARA:bluff=atoute", "SADA:bluff=zorge,bluff_team=1"]
+
+
+def bot(name, **kw):
+    return get_bot(name, ruleset="satat", **kw)
+
+
+def random_states(n, seed, renonce_rate=0.15, accuse=False):
+    """Mid-round states reached by random play in which a card fails to follow with ``renonce_rate``."""
+    rng = new_rng(seed)
+    out = []
+    for i in range(n):
+        state = GAME.new_deal(seed * 1000 + i)
+        stop = int(below(rng, 56))
+        for _ in range(stop):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            if state.phase() == "play" and int(below(rng, 100)) < renonce_rate * 100:
+                legal = state.possible_actions()
+            state.apply_action(legal[int(below(rng, len(legal)))])
+        if not state.is_terminal():
+            out.append(state)
+    return out
+
+
+def test_registry_names_each_ruleset():
+    assert isinstance(bot("KADO"), Kado)
+    assert isinstance(bot("GREEDY"), Greedy)
+    assert isinstance(bot("ZELZELA"), Zelzela)
+    assert isinstance(bot("ORACLE"), Oracle) and bot("ORACLE").cheating
+    assert isinstance(get_bot("ATOUTE"), Atoute) and isinstance(get_bot("zorge:difficulty=hard"), Zorge)
+    assert get_bot("ATOUTE").rulesets == ("satat",)
+    assert get_bot("ZORGE:difficulty=hard").label == "ZORGE:difficulty=hard"
+    assert get_bot("ZORGE:difficulty=hard").params["memory"] == "full"
+    assert get_bot("ZORGE").params["bluff_team"] == 1
+    with pytest.raises(BotError, match="bluff"):
+        bot("KADO:bluff=always")
+    with pytest.raises(BotError, match="difficulty"):
+        get_bot("ATOUTE:difficulty=expert")
+    with pytest.raises(BotError, match="does not play feskot"):
+        get_bot("ATOUTE", ruleset="feskot")
+
+
+def test_public_view_equals_the_arrays_public_fields():
+    for state in random_states(150, 1):
+        if state.phase() not in ("play", "collect"):
+            continue
+        _, st = state.arrays
+        for seat in range(4):
+            pub = public_from_observation(state.observation(seat))
+            assert np.array_equal(pub[sp.PUBLIC_FIELDS], st[sp.PUBLIC_FIELDS])
+
+
+@pytest.mark.parametrize("x,y", [("JANGARA", "KADO"), ("GREEDY", "RANDOM"), ("ATOUTE:difficulty=hard", "SADA"),
+                                 ("ZORGE", "TANA"), ("POCHAQ", "PUCHOQ"), ("SADA:bluff=atoute", "JANGARA")])
+def test_compiled_round_loop_plays_as_the_state_api(x, y):
+    """The compiled whole-round loop and the tournament's State API path give the same actions and points."""
+    bx, by = (get_bot(n, ruleset="satat") if n != "RANDOM" else get_bot(n) for n in (x, y))
+    seeds = list(range(2000, 2040))
+    for table in (0, 1):
+        out = play_rounds(bx, by, seeds, table)
+        for i, seed in enumerate(seeds):
+            state = GAME.new_deal(seed)
+            play_deal_state(state, [bx, by, bx, by] if table == 0 else [by, bx, by, bx], seed, table)
+            assert state.history() == out["actions"][i, : out["n_actions"][i]].tolist()
+            assert tuple(out["returns"][i]) == state.returns()
+
+
+def test_compiled_greedy_decides_as_python_greedy():
+    g = bot("GREEDY")
+    n = 0
+    for state in random_states(300, 2):
+        seat = state.current_player()
+        assert decide(g, state, seat, 5) == satat_act(View(state, seat))
+        n += 1
+    assert n > 200
+
+
+def _proof_twin(state, seat):
+    """Plain Python: the opponents on the table with a proven Renonce (a later card of the suit they did not
+    follow), from the whole public history."""
+    obs = state.observation(seat)
+    troupe = obs.public["trump"]
+    plays = []  # (seat, card, need or None)
+    for trick in obs.public["tricks"]:
+        lead = trick["plays"][0][1]
+        need = troupe if lead == 26 else lead // 13
+        for j, (s, c) in enumerate(trick["plays"]):
+            plays.append((s, c, need if j else None))
+    proven = set()
+    for i, (s, c, need) in enumerate(plays):
+        if need is None or c == 26 or c // 13 == need:
+            continue
+        if any(s2 == s and c2 != 26 and c2 // 13 == need for s2, c2, _ in plays[i + 1:]):
+            proven.add(s)
+    table = {s for s, _ in obs.public["table"] if s % 2 != seat % 2}
+    return proven & table
+
+
+def test_proof_accusations_against_a_plain_twin():
+    """SADA (Hard memory, proofs only): accuses exactly when an opponent on the table is proven, and the
+    accusation is then always correct; POCHAQ (Normal memory) never accuses without a proof."""
+    sada, pochaq = bot("SADA"), bot("POCHAQ")
+    seen = 0
+    for state in random_states(400, 3, renonce_rate=0.3):
+        if state.phase() not in ("play", "collect"):
+            continue
+        mover = state.current_player()
+        for seat in range(4):
+            if not state.accusations(seat):
+                continue
+            proven = _proof_twin(state, seat)
+            ours = sp._ours_decided(public_from_observation(state.observation(seat)), seat & 1)
+            a = decide(sada, state, seat, 1)
+            if seat == mover and (a is None or a < ACCUSE):
+                a = None
+            if proven and not ours:
+                assert a is not None and decode_accusation(a)[0] in proven
+                seen += 1
+                world = state.clone()
+                world.apply_action(a)
+                assert world.accusation()["correct"]
+            else:
+                assert a is None
+            b = decide(pochaq, state, seat, 1)
+            if b is not None and b >= ACCUSE:
+                assert decode_accusation(b)[0] in proven
+    assert seen > 10
+
+
+def _renonces_by_seat(bx, by, seeds, score=None):
+    """(table, renonces) of each round; first rounds through the compiled loop (the same play as the State
+    API, tested above) and replayed, rounds with a match score through the State API."""
+    out = []
+    for table in (0, 1):
+        if score is None:
+            res = play_rounds(bx, by, list(seeds), table)
+        for i, seed in enumerate(seeds):
+            if score is None:
+                state = GAME.new_deal(seed)
+                for a in res["actions"][i, : res["n_actions"][i]]:
+                    state.apply_action(int(a))
+            else:
+                state = GAME.new_deal(seed, dealer="left", score=score)
+                play_deal_state(state, [bx, by, bx, by] if table == 0 else [by, bx, by, bx], seed, table)
+            out.append((table, state, state.result()["renonces"]))
+    return out
+
+
+def test_bluffs_only_by_bluffers_within_their_limits():
+    """ATOUTE/ZORGE bluff only from the fourth trick, once per round, in the round of their match total,
+    Normal only from the team's first seat; the other bots never fail to follow."""
+    from tekkasim.cards import parse_seat
+
+    atoute_n, zorge_h, sada = get_bot("ATOUTE"), get_bot("ZORGE:difficulty=hard"), bot("SADA")
+    counts = {"n": 0, "h": 0}
+    for bluffer, key in ((atoute_n, "n"), (zorge_h, "h")):
+        for table, state, renonces in _renonces_by_seat(bluffer, sada, range(300)):
+            x_seats = {0, 2} if table == 0 else {1, 3}
+            seats = [parse_seat(s) for _, s in renonces]
+            assert all(s in x_seats for s in seats)  # SADA never fails to follow
+            assert all(t >= 3 for t, _ in renonces)
+            assert len(seats) == len(set(seats))  # once per seat and round
+            if key == "n":
+                assert all(s in (0, 1) for s in seats)  # Normal: the team's first seat only
+            counts[key] += len(seats)
+        # another match total: no bluff at all
+        for _, _, renonces in _renonces_by_seat(bluffer, sada, range(25), score={"A": 1, "B": 0}):
+            assert renonces == []
+    assert counts["n"] > 0 and counts["h"] > 0
+
+
+def test_ladder_plays_legally():
+    names = ["KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA", "JANGARA", "GREEDY"]
+    for i, name in enumerate(names):
+        other = bot(names[(i + 1) % len(names)])
+        for _, _, renonces in _renonces_by_seat(bot(name), other, range(200)):
+            assert renonces == []
+
+
+def _no_peeking_cases():
+    return [*HEURISTIC, "TANOOR:worlds=2", "TIZAB:worlds=2,oversample=2", "ZELZELA:worlds=2,oversample=2,dd_cards=6"]
+
+
+@pytest.mark.parametrize("name", _no_peeking_cases())
+def test_no_peeking(name):
+    """The same observation with the unseen cards dealt differently (state.resample) gives the same decision
+    for the same seed, to move and out of turn."""
+    b = bot(name)
+    states = random_states(60 if ":worlds" in name else 160, 7, renonce_rate=0.1)
+    checked = 0
+    for i, state in enumerate(states):
+        for seat in state.actors():
+            world = state.resample(seat, new_rng(100 + i))
+            assert world.observation(seat) == state.observation(seat)
+            seed = mix_seed(i, seat)
+            assert decide(b, state, seat, seed) == decide(b, world, seat, seed)
+            checked += 1
+    assert checked > 50
+
+
+def test_oracle_accuses_true_renonces_and_plays_legally():
+    o = bot("ORACLE")
+    for state in random_states(40, 9, renonce_rate=0.3):
+        for seat in state.actors():
+            a = decide(o, state, seat, 0)
+            if a is not None and a >= ACCUSE:
+                world = state.clone()
+                world.apply_action(a)
+                acc = world.accusation()
+                assert acc["correct"] or state.observation(seat).public["kot"] not in (None, seat & 1) or \
+                    state.observation(seat).public["decided"] in ("kot", "kot52")
