@@ -63,15 +63,6 @@ register("ATOUTE", "tekkasim.bots.satat:Atoute")
 register("ZORGE", "tekkasim.bots.satat:Zorge")
 
 
-# Satat: the ladder, GREEDY and ORACLE as their own policy family (bots/satat.py); the bluffing personalities.
-for _name, _cls in (("GREEDY", "Greedy"), ("KADO", "Kado"), ("POCHAQ", "Pochaq"), ("PUCHOQ", "Puchoq"),
-                    ("SADA", "Sada"), ("TANA", "Tana"), ("JANGARA", "Jangara"), ("TANOOR", "Tanoor"),
-                    ("TIZAB", "Tizab"), ("ZELZELA", "Zelzela"), ("ORACLE", "Oracle")):
-    register(_name, f"tekkasim.bots.satat:{_cls}", ruleset="satat")
-register("ATOUTE", "tekkasim.bots.satat:Atoute")
-register("ZORGE", "tekkasim.bots.satat:Zorge")
-
-
 # The Shengji ladder (bots.shengji): compiled heuristic policies, determinized search, ORACLE.
 for _name, _cls in (("GREEDY", "ShengjiGreedy"), ("KADO", "Kado"), ("POCHAQ", "Pochaq"), ("PUCHOQ", "Puchoq"),
                     ("SADA", "Sada"), ("TANA", "Tana"), ("JANGARA", "Jangara"), ("TANOOR", "Tanoor"),
