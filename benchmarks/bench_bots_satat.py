@@ -1,0 +1,117 @@
+"""Satat bot speed on one core: decisions per second of RANDOM, GREEDY, KADO ... JANGARA, ATOUTE and ZORGE
+through the Python path every tournament decision takes (``bots.decide``); mean milliseconds per
+decision of TANOOR, TIZAB and ZELZELA over whole rounds (every decision of their seats, accusation
+questions out of turn included, against JANGARA); whole first rounds per second of the compiled loop
+``bots.satat.play_rounds`` for JANGARA against SADA and for GREEDY against GREEDY, beside random play
+(``game.play_random``) in the same run.
+"""
+
+from __future__ import annotations
+
+import time
+
+from benchmarks._common import best_rate
+from tekkasim.bits import below, new_rng
+from tekkasim.bots import decide, get_bot, mix_seed
+from tekkasim.bots.satat import play_rounds
+from tekkasim.rules import get_game
+
+BOTS = ("RANDOM", "GREEDY", "KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA", "JANGARA", "ATOUTE", "ZORGE")
+ROUNDS_GOAL = 100_000
+ZELZELA_GOAL_MS = 100.0
+
+
+def _bot(name):
+    return get_bot(name) if name in ("RANDOM", "ATOUTE", "ZORGE") else get_bot(name, ruleset="satat")
+
+
+def _states(game, n: int, seed: int) -> list:
+    rng = new_rng(seed)
+    out = []
+    while len(out) < n:
+        state = game.new_deal(len(out) + seed)
+        for _ in range(int(below(rng, 50))):
+            legal = state.legal_actions()
+            state.apply_action(legal[int(below(rng, len(legal)))])
+            if state.is_terminal():
+                break
+        if not state.is_terminal():
+            out.append(state)
+    return out
+
+
+def _decisions_rate(bot, states) -> float:
+    seats = [s.current_player() for s in states]
+    decide(bot, states[0], seats[0], 0)
+
+    def run(n, r):
+        for i in range(n):
+            decide(bot, states[i], seats[i], r * n + i)
+
+    return best_rate(run, len(states), repeats=2)
+
+
+def _search_ms(name: str, rounds: int) -> tuple[float, int]:
+    """Mean ms per decision of bot ``name`` at seats bottom/top over whole rounds against JANGARA."""
+    game = get_game("satat")
+    b, j = _bot(name), _bot("JANGARA")
+    seats = [b, j, b, j]
+    total, n = 0.0, 0
+    for r in range(rounds):
+        seed = 9_000_000 + r
+        state = game.new_deal(seed)
+        k = 0
+        while not state.is_terminal():
+            mover = state.current_player()
+            done = False
+            for s in state.actors():
+                if s == mover:
+                    continue
+                t = time.perf_counter()
+                a = decide(seats[s], state, s, mix_seed(seed, 0, k, s))
+                if s % 2 == 0:
+                    total += time.perf_counter() - t
+                    n += 1
+                if a is not None:
+                    state.apply_action(a)
+                    done = True
+                    break
+            if not done:
+                t = time.perf_counter()
+                a = decide(seats[mover], state, mover, mix_seed(seed, 0, k))
+                if mover % 2 == 0:
+                    total += time.perf_counter() - t
+                    n += 1
+                state.apply_action(a)
+            k += 1
+    return 1000.0 * total / max(1, n), n
+
+
+def run(quick: bool = False) -> list[dict]:
+    rows = []
+    game = get_game("satat")
+    states = _states(game, 300 if quick else 3000, 7)
+    for name in BOTS:
+        rows.append({"name": f"satat {name} decisions (Python path)", "value": _decisions_rate(_bot(name), states),
+                     "unit": "decisions/s"})
+    _search_ms("ZELZELA", 1)  # compile / load the kernels and the solver
+    for name in ("TANOOR", "TIZAB", "ZELZELA"):
+        ms, n = _search_ms(name, 2 if quick else 12)
+        row = {"name": f"satat {name} mean time per decision ({n} decisions)", "value": ms, "unit": "ms"}
+        if name == "ZELZELA":
+            row.update({"reference": f"{ZELZELA_GOAL_MS:g} ms goal", "ratio": ms / ZELZELA_GOAL_MS,
+                        "goal": f"<= {ZELZELA_GOAL_MS:g} ms mean per decision"})
+        rows.append(row)
+    n = 2000 if quick else 40000
+    seeds = list(range(n))
+    game.play_random(10, 1)
+    rnd = best_rate(lambda k, r: game.play_random(k, r * k), n, repeats=2)
+    for x, y in (("JANGARA", "SADA"), ("GREEDY", "GREEDY")):
+        bx, by = _bot(x), _bot(y)
+        play_rounds(bx, by, [1], 0)
+        rate = best_rate(lambda k, r: play_rounds(bx, by, [s + r * k for s in seeds[:k]], r % 2), n, repeats=2)
+        rows.append({"name": f"satat compiled {x} vs {y} rounds", "value": rate, "unit": "rounds/s",
+                     "reference": "play_random (same run)", "ratio": rate / rnd,
+                     "goal": f">= {ROUNDS_GOAL:,} rounds/s per core"})
+    rows.append({"name": "satat play_random rounds", "value": rnd, "unit": "rounds/s"})
+    return rows
