@@ -12,7 +12,7 @@ from tekkasim.cards import SEATS, SUITS, card_name
 from tekkasim.cli.dd import dd
 from tekkasim.records import write_records
 from tekkasim.reference import dd as ref
-from tekkasim.solver.dd import Position, Solver
+from tekkasim.solver.dd import Solver
 
 HANDS = ["--bottom", "AS 2H", "--right", "3H 4H", "--top", "KS QS", "--left", "5H 6H"]
 
@@ -210,8 +210,13 @@ def test_deal_picks_one_record_and_dash_reads_stdin(tmp_path):
     gz = tmp_path / "three.jsonl.gz"
     write_records(gz, recs[:2])
     with gz.open("rb") as fh:  # a real pipe (CliRunner's stdin cannot peek at the gzip magic bytes)
-        proc = subprocess.run([sys.executable, "-m", "tekkasim", "dd", "-", "--json", "-t", "C"], stdin=fh,
-                              capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(
+            [sys.executable, "-m", "tekkasim", "dd", "-", "--json", "-t", "C"],
+            stdin=fh,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     assert proc.returncode == 0 and [json.loads(line) for line in proc.stdout.splitlines()] == all_out
 
 
@@ -238,8 +243,14 @@ def test_from_trick_on_played_records_of_every_ruleset(tmp_path):
             hands, leader = [state.hand(s) for s in range(4)], state.current_player()
             won = state.observation(0).public["won"]
             left = Solver(16).solve(hands, trump, leader, (), name)
-            want.append({"index": len(want), "tricks": {SUITS[trump]: {SEATS[leader]: left}}, "from_trick": 5,
-                         "won": {"A": won[0], "B": won[1]}})
+            want.append(
+                {
+                    "index": len(want),
+                    "tricks": {SUITS[trump]: {SEATS[leader]: left}},
+                    "from_trick": 5,
+                    "won": {"A": won[0], "B": won[1]},
+                }
+            )
     path = tmp_path / "played.jsonl"
     write_records(path, recs)
     r = run(str(path), "--from-trick", "5", "--json")

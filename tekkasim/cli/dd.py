@@ -59,7 +59,12 @@ _ROW_ORDER = (3, 2, 1, 0)  # S H D C
     help="Solve the rest of each record's deal from trick N (1-based; the record's trump and leader).",
 )
 @click.option(
-    "--deal", "-d", "deal_index", type=int, default=None, metavar="N",
+    "--deal",
+    "-d",
+    "deal_index",
+    type=int,
+    default=None,
+    metavar="N",
     help="Only the deal with this index (0-based, as printed, and as in verify and replay).",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per deal.")
@@ -149,7 +154,9 @@ def _run(path, hand_texts, ruleset_opt, trumps, leaders, from_trick, deal_index,
                 click.echo(f"deal {index}: error: {exc}")
     if not seen:
         where = "standard input" if path == "-" else path
-        raise RecordError(f"{where} has no deal {deal_index}" if deal_index is not None else f"{where} holds no records")
+        raise RecordError(
+            f"{where} has no deal {deal_index}" if deal_index is not None else f"{where} holds no records"
+        )
     return failed
 
 

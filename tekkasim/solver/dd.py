@@ -269,7 +269,9 @@ class Position:
         return cards_of(int(K.legal_mask(np.uint64(hand), self.pos, self.lead, self.variant)))
 
     def __repr__(self) -> str:
-        hands = ", ".join(f"{SEATS[s]}={' '.join(card_name(c) for c in cards_of(h))!r}" for s, h in enumerate(self.hands))
+        hands = ", ".join(
+            f"{SEATS[s]}={' '.join(card_name(c) for c in cards_of(h))!r}" for s, h in enumerate(self.hands)
+        )
         table = " ".join(card_name(c) for c in self.table)
         trump = "NT" if self.trump == K.NO_TRUMP else "CDHS"[self.trump]
         return (
