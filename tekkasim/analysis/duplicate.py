@@ -1,0 +1,72 @@
+"""Duplicate pairs of two bots and the Elo of their mean pair score (runs.md).
+
+A pair plays board seed ``s`` twice: team X (two copies of bot ``x``) at bottom/top at table 0 and at
+right/left at table 1, team Y the other seats. X's margin is its total returns over both tables minus
+Y's. Two bots that both have a compiled form play Feskot and Tekka in ``bots.compiled.play_boards``;
+everything else plays through the tournament runner's ``play_block`` (the same seats and seeds, so both
+paths give the same margins).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..bots import get_bot
+from ..bots.base import Bot
+from ..errors import TekkasimError
+from ..ratings import Z95, elo_of_score
+
+
+class AnalysisError(TekkasimError):
+    """An analysis asked for something it cannot give (unknown parameter or feature, impossible target)."""
+
+
+def _compiled(bot: Bot) -> bool:
+    from ..bots.compiled import compiled_params
+
+    return compiled_params(bot) is not None
+
+
+def pair_margins(ruleset: str, x: str | Bot, y: str | Bot, start: int, n: int, options: dict | None = None,
+                 compiled: bool = True) -> np.ndarray:
+    """X's margin on each of the ``n`` pairs of board seeds ``start .. start+n-1`` (float array).
+    ``compiled=False`` plays every decision through the State API (the same results, slower)."""
+    from ..rules import get_game
+
+    game = get_game(ruleset, **(options or {}))
+    bx, by = get_bot(x, ruleset=game.name), get_bot(y, ruleset=game.name)
+    if compiled and game.name in ("feskot", "tekka") and _compiled(bx) and _compiled(by):
+        from ..bots.compiled import play_boards
+
+        seeds = list(range(start, start + n))
+        r0 = play_boards(game, bx, by, seeds, 0)["returns"]
+        r1 = play_boards(game, bx, by, seeds, 1)["returns"]
+        return (r0[:, 0] + r1[:, 1]) - (r0[:, 1] + r1[:, 0])
+    from ..tournament import Config, Job, play_block
+
+    cfg = Config.build(ruleset=game.name, options=dict(game.options), bots=[bx.label, by.label], boards=n,
+                       seed=start, schedule="gauntlet", workers=1)
+    margins = np.zeros(n)
+    for _p, board, _t, xr, yr, *_ in play_block(Job.from_config(cfg, use_compiled=compiled), (0, 0, n)):
+        margins[board] += xr - yr
+    return margins
+
+
+def pair_scores(margins: np.ndarray) -> np.ndarray:
+    m = np.asarray(margins, float)
+    return np.where(m > 0, 1.0, np.where(m < 0, 0.0, 0.5))
+
+
+def elo_estimate(margins: np.ndarray) -> tuple[float, float, float]:
+    """X's Elo over Y from the mean pair score, with a 95% interval (normal approximation of the mean
+    score, mapped through the Elo curve); +-10000 stands for a score of 1 or 0."""
+    s = pair_scores(margins)
+    n = len(s)
+    if n == 0:
+        raise AnalysisError("no pairs to rate")
+    mean = float(s.mean())
+    half = Z95 * float(s.std(ddof=1)) / math.sqrt(n) if n > 1 else 1.0
+    clip = lambda e: float(max(-10000.0, min(10000.0, e)))  # noqa: E731 (JSON has no infinity)
+    return clip(elo_of_score(mean)), clip(elo_of_score(mean - half)), clip(elo_of_score(mean + half))
