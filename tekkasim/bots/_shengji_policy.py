@@ -157,29 +157,40 @@ def _outstanding(k, h1, h2, gone, b1, b2, memory):
 
 
 @njit(cache=True)
-def _higher_out(e, s, need, h1, h2, gone, b1, b2, memory, suit_kinds, strength):
+def _fill_tops(h1, h2, gone, b1, b2, memory, eff, strength, tops):
+    """``tops[0, e]`` / ``tops[1, e]``: the highest strength of effective suit e of which a single / a pair
+    may be outside the seat's hand (and its burial), as far as its memory knows (-1: none)."""
+    for e in range(5):
+        tops[0, e] = -1
+        tops[1, e] = -1
+    for k in range(N_KINDS):
+        c = _outstanding(k, h1, h2, gone, b1, b2, memory)
+        if c >= 1:
+            e = eff[k]
+            s = strength[k]
+            if s > tops[0, e]:
+                tops[0, e] = s
+            if c >= 2 and s > tops[1, e]:
+                tops[1, e] = s
+
+
+@njit(cache=True, inline="always")
+def _higher_out(tops, e, s, need):
     """Whether some kind of effective suit ``e`` stronger than ``s`` has ``need`` (1 or 2) copies outside."""
-    m = suit_kinds[e]
-    while m:
-        k = lowest(m)
-        m &= m - ONE
-        if strength[k] > s and _outstanding(k, h1, h2, gone, b1, b2, memory) >= need:
-            return True
-    return False
+    return tops[need - 1, e] > s
 
 
 @njit(cache=True)
-def _secure(e, shape, key, seats_after, p, h1, h2, gone, voids, b1, b2, suit_kinds, strength):
+def _secure(e, shape, key, seats_after, p, tops, voids):
     """Whether a play of ``shape`` with rank ``key`` in a trick led in ``e`` cannot be beaten by the seats
     still to play (``seats_after``: bit per seat), as far as the seat knows."""
     if seats_after == 0:
         return True
-    memory = int(p[P_MEMORY])
     need = 1 if shape == 0 else 2
     s = key - 16 if key >= 16 else key
     if key >= 16:  # a trump play (a trump lead, or a ruff): only higher trumps beat it
-        return not _higher_out(TRUMP, s, need, h1, h2, gone, b1, b2, memory, suit_kinds, strength)
-    if _higher_out(e, s, need, h1, h2, gone, b1, b2, memory, suit_kinds, strength):
+        return not _higher_out(tops, TRUMP, s, need)
+    if _higher_out(tops, e, s, need):
         return False
     if p[P_INFER] > 0:
         for t in range(4):
@@ -338,7 +349,7 @@ def _costs(p, h1, h2, eff, strength, feed, dump, weak):
 
 
 @njit(cache=True)
-def _lead(p, st, seat, h1, h2, gone, voids, b1, b2, eff, strength, suit_kinds, strength_kinds, buf, weak):
+def _lead(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_kinds, buf, weak):
     greedy = p[P_MODE] == MODE_GREEDY
     trump = st[S_TRUMP]
     if greedy or p[P_LEADS] == 0:
@@ -361,7 +372,7 @@ def _lead(p, st, seat, h1, h2, gone, voids, b1, b2, eff, strength, suit_kinds, s
     for i in range(nt):
         e = buf[i, 0]
         ln = buf[i, 2] - buf[i, 1] + 1
-        master = not _higher_out(e, buf[i, 2], 2, h1, h2, gone, b1, b2, memory, suit_kinds, strength)
+        master = not _higher_out(tops, e, buf[i, 2], 2)
         ruffable = False
         if e != TRUMP and infer:
             for t in range(4):
@@ -386,8 +397,7 @@ def _lead(p, st, seat, h1, h2, gone, voids, b1, b2, eff, strength, suit_kinds, s
             e = eff[k]
             if e == TRUMP and shape == 0 and not defenders:
                 continue
-            if _higher_out(e, strength[k], 2 if shape == 1 else 1, h1, h2, gone, b1, b2, memory, suit_kinds,
-                           strength):
+            if _higher_out(tops, e, strength[k], 2 if shape == 1 else 1):
                 continue
             if e != TRUMP and infer:
                 bad = False
@@ -431,8 +441,8 @@ def _lead(p, st, seat, h1, h2, gone, voids, b1, b2, eff, strength, suit_kinds, s
 
 
 @njit(cache=True)
-def _follow(p, st, seat, h1, h2, gone, voids, b1, b2, eff, strength, suit_kinds, strength_kinds, buf,
-            feed, dump, weak):
+def _follow(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_kinds, buf, feed, dump,
+            weak):
     greedy = p[P_MODE] == MODE_GREEDY
     memory = int(p[P_MEMORY])
     n = st[S_LEAD_N]
@@ -454,7 +464,7 @@ def _follow(p, st, seat, h1, h2, gone, voids, b1, b2, eff, strength, suit_kinds,
     # how sure partner's lead of the trick is
     sure = False
     if partner_winning:
-        sure = _secure(e, shape, best_key, seats_after, p, h1, h2, gone, voids, b1, b2, suit_kinds, strength)
+        sure = _secure(e, shape, best_key, seats_after, p, tops, voids)
     point_play = p[P_POINTS] > 0 and not greedy
     cost = weak if greedy or not point_play else dump
     if point_play and partner_winning and sure:
@@ -501,7 +511,7 @@ def _follow(p, st, seat, h1, h2, gone, voids, b1, b2, eff, strength, suit_kinds,
             if strength[k] > top:
                 top = strength[k]
                 wo = _bit(k)
-        if not _higher_out(e, top, 1, h1, h2, gone, b1, b2, memory, suit_kinds, strength):
+        if not _higher_out(tops, e, top, 1):
             return wo, ZERO
     if want_win and best_key < 16 or want_win and e == TRUMP:
         found, wo, wt, key = _win_play(so, st2, shape, npairs, e, best_key, strength_kinds, strength, buf)
@@ -511,7 +521,7 @@ def _follow(p, st, seat, h1, h2, gone, voids, b1, b2, eff, strength, suit_kinds,
             # prefer the cheapest winner nobody after us can beat; second hand plays low otherwise
             k2 = key
             while True:
-                if _secure(e, shape, k2, seats_after, p, h1, h2, gone, voids, b1, b2, suit_kinds, strength):
+                if _secure(e, shape, k2, seats_after, p, tops, voids):
                     return wo, wt
                 f2, o2, t2_, k3 = _win_play(so, st2, shape, npairs, e, k2, strength_kinds, strength, buf)
                 if not f2:
@@ -528,8 +538,10 @@ def _follow(p, st, seat, h1, h2, gone, voids, b1, b2, eff, strength, suit_kinds,
 
 
 @njit(cache=True)
-def decide(p, st, seat, h1, h2, gone, voids, b1, b2, eff, strength, suit_kinds, strength_kinds, buf, opts, rng):
-    """The action of policy ``p`` for ``seat`` to move, as masks ``(one, two)`` (a pass is ``(0, 0)``)."""
+def decide(p, st, seat, h1, h2, gone, voids, b1, b2, eff, strength, suit_kinds, strength_kinds, buf, opts, work,
+           tops, rng):
+    """The action of policy ``p`` for ``seat`` to move, as masks ``(one, two)`` (a pass is ``(0, 0)``).
+    ``buf``, ``opts``, ``work`` (float64 (3, 54)) and ``tops`` (int64 (2, 5)) are scratch space."""
     phase = st[S_PHASE]
     rate = p[P_MISTAKE]
     mistake = p[P_MODE] == MODE_RANDOM
@@ -553,14 +565,15 @@ def decide(p, st, seat, h1, h2, gone, voids, b1, b2, eff, strength, suit_kinds, 
         if st[S_TN] == 0:
             return random_lead(rng, h1, h2, strength_kinds, buf)
         return random_follow(rng, h1, h2, st[S_LEAD_N], st[S_LEAD_PAIRS], st[S_LEAD_SUIT], suit_kinds)
-    feed = np.zeros(N_KINDS, np.float64)
-    dump = np.zeros(N_KINDS, np.float64)
-    weak = np.zeros(N_KINDS, np.float64)
+    feed = work[0]
+    dump = work[1]
+    weak = work[2]
     _costs(p, h1, h2, eff, strength, feed, dump, weak)
+    _fill_tops(h1, h2, gone, b1, b2, int(p[P_MEMORY]), eff, strength, tops)
     if st[S_TN] == 0:
-        return _lead(p, st, seat, h1, h2, gone, voids, b1, b2, eff, strength, suit_kinds, strength_kinds, buf, weak)
-    return _follow(p, st, seat, h1, h2, gone, voids, b1, b2, eff, strength, suit_kinds, strength_kinds, buf,
-                   feed, dump, weak)
+        return _lead(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_kinds, buf, weak)
+    return _follow(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_kinds, buf, feed, dump,
+                   weak)
 
 
 # --- the rules, on the arrays -------------------------------------------------------------------------------
@@ -661,7 +674,7 @@ def apply(st, hands, gone, voids, tplays, eff, strength, suit_kinds, strength_ki
 
 
 @njit(cache=True)
-def _decide_seat(p, st, hands, gone, voids, eff, strength, suit_kinds, strength_kinds, buf, opts, rng):
+def _decide_seat(p, st, hands, gone, voids, eff, strength, suit_kinds, strength_kinds, buf, opts, work, tops, rng):
     seat = st[S_TO_MOVE]
     b1 = ZERO
     b2 = ZERO
@@ -669,7 +682,7 @@ def _decide_seat(p, st, hands, gone, voids, eff, strength, suit_kinds, strength_
         b1 = hands[4, 0]
         b2 = hands[4, 1]
     return decide(p, st, seat, hands[seat, 0], hands[seat, 1], gone, voids, b1, b2, eff, strength, suit_kinds,
-                  strength_kinds, buf, opts, rng)
+                  strength_kinds, buf, opts, work, tops, rng)
 
 
 @njit(cache=True)
@@ -677,10 +690,12 @@ def play_from(params, st, hands, gone, voids, tplays, eff, strength, suit_kinds,
     """Play the state to its end, seat s deciding by ``params[s]`` with the running ``rng`` (rollouts)."""
     buf = np.empty((TRACTOR_CAP, 4), np.int64)
     opts = np.empty(16, np.int64)
+    work = np.empty((3, N_KINDS), np.float64)
+    tops = np.empty((2, 5), np.int64)
     while st[S_PHASE] != PH_END:
         s = st[S_TO_MOVE]
         one, two = _decide_seat(params[s], st, hands, gone, voids, eff, strength, suit_kinds, strength_kinds, buf,
-                                opts, rng)
+                                opts, work, tops, rng)
         apply(st, hands, gone, voids, tplays, eff, strength, suit_kinds, strength_kinds, one, two)
 
 
@@ -745,6 +760,8 @@ def play_deal(params, seed, table, level_a, level_b, dealer, declare_first, hist
     strength_kinds = np.zeros((5, 16), np.uint64)
     buf = np.empty((TRACTOR_CAP, 4), np.int64)
     opts = np.empty(16, np.int64)
+    work = np.empty((3, N_KINDS), np.float64)
+    tops = np.empty((2, 5), np.int64)
     rng = np.empty(1, np.uint64)
     new_deal_arrays(seed, level_a, level_b, dealer, declare_first, st, hands, gone, voids)
     i = 0
@@ -752,7 +769,7 @@ def play_deal(params, seed, table, level_a, level_b, dealer, declare_first, hist
         rng[0] = mix_seed(seed, table, i)
         s = st[S_TO_MOVE]
         one, two = _decide_seat(params[s], st, hands, gone, voids, eff, strength, suit_kinds, strength_kinds, buf,
-                                opts, rng)
+                                opts, work, tops, rng)
         if i < hist.shape[0]:
             hist[i, 0] = one
             hist[i, 1] = two

@@ -22,11 +22,12 @@ Parameters of the heuristic family (:class:`ShengjiHeuristic`)
 ``points``        point management: feed 5s, 10s and Kings to partner's sure winner; otherwise keep
                   point cards, high cards and pairs and throw low; ruff only for points, late, or when
                   long in trumps.
-``declare``       ``never`` | ``simple`` (when nobody has called: the level card of its longest suit;
-                  never overcalls) | ``eval`` (the call whose trumps would be longest, counting level
-                  cards, jokers, the suit and its Aces, a pair call preferred; overcalls opponents, never
-                  partner; only with ``declare_min`` trumps or more).
-``declare_min``   trumps needed for an ``eval`` call.
+``declare``       ``never`` | ``simple`` (when nobody has called: the call of its longest suit, counted
+                  as below; never overcalls) | ``eval`` (the best call by its worth: the trumps it would
+                  hold (level cards, jokers, the suit) + 0.5 per Ace of the suit + 0.75 for a pair call
+                  (harder to overcall) + 2 for no-trump; overcalls opponents, never partner; only when
+                  worth ``declare_min`` or more).
+``declare_min``   worth needed for an ``eval`` call.
 ``bury``          ``weakest`` (side suits before trumps, non-points before points, low first) or ``smart``
                   (also keeps pairs and side Aces, empties short suits to ruff them, and keeps points out
                   of the kitty, where the attackers' last trick would multiply them).
@@ -118,7 +119,7 @@ def policy_input(obs) -> dict:
     st[sp.S_LEVEL] = pub["level"]
     st[sp.S_LEVEL_A], st[sp.S_LEVEL_B] = pub["score"]
     st[sp.S_DEALER] = -1 if pub["dealer"] is None else pub["dealer"]
-    st[sp.S_TRUMP] = -1 if pub["trump"] is None else pub["trump"]
+    st[sp.S_TRUMP] = -1
     st[sp.S_DECLARE_FIRST] = pub["declare_first"]
     st[sp.S_CALLER] = -1
     for seat, call in pub["declarations"]:
@@ -127,8 +128,11 @@ def policy_input(obs) -> dict:
             st[sp.S_CALLER] = seat
             st[sp.S_PASSES] = 0
             st[sp.S_CALLS] += 1
+            st[sp.S_TRUMP] = K.NO_TRUMP if call[0] >= 52 else call[0] // 13  # the standing call's suit
         else:
             st[sp.S_PASSES] += 1
+    if pub["trump"] is not None:
+        st[sp.S_TRUMP] = pub["trump"]
     st[sp.S_BURIED] = pub["buried_count"]
     st[sp.S_ATT] = sum(pub["won"])
     gone = np.zeros(N_KINDS, np.int64)
@@ -182,7 +186,7 @@ def compiled_decide(p: np.ndarray, obs, rng: np.ndarray) -> tuple[int, ...]:
     opts = np.empty(16, np.int64)
     one, two = sp.decide(p, a["st"], obs.seat, np.uint64(a["hand"][0]), np.uint64(a["hand"][1]), a["gone"],
                          a["voids"], np.uint64(a["buried"][0]), np.uint64(a["buried"][1]), eff, strength,
-                         suit_kinds, strength_kinds, buf, opts, rng)
+                         suit_kinds, strength_kinds, buf, opts, np.empty((3, N_KINDS)), np.empty((2, 5), np.int64), rng)
     return _kinds(int(one), int(two))
 
 
