@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import TekkasimError
+from ..errors import BotError, TekkasimError
 
 SCHEDULES = ("round-robin", "gauntlet")
 UNITS = ("deal", "match")
@@ -129,7 +129,10 @@ class Config:
             for bot in team.bots:
                 from ..bots import get_bot
 
-                b = get_bot(bot)
+                try:  # a named bot may have its own implementation for this ruleset
+                    b = get_bot(bot, ruleset=game.name)
+                except BotError as exc:
+                    raise TournamentError(str(exc)) from None
                 if not b.supports(game.name):
                     raise TournamentError(f"bot {b.label} does not play {game.name}")
         if cfg.unit not in UNITS:

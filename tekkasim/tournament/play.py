@@ -81,7 +81,7 @@ class _Context:
     def __init__(self, job: Job):
         self.job = job
         self.game = get_game(job.ruleset, **job.options)
-        self.bots = [tuple(get_bot(s) for s in team) for team in job.teams]
+        self.bots = [tuple(get_bot(s, ruleset=self.game.name) for s in team) for team in job.teams]
         self.compiled = _compiled_play_boards() if job.use_compiled and self.game.name in ("feskot", "tekka") else None
 
 
