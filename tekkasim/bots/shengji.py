@@ -392,12 +392,13 @@ def state_arrays(state) -> dict:
 
 
 def _value(st: np.ndarray, seat: int) -> float:
-    """A finished rollout from ``seat``'s side: levels gained minus the opponents', points as tie-break."""
+    """A finished rollout from ``seat``'s side: levels gained minus the opponents', plus the attackers' points
+    (for the attackers; minus for the defenders) at 40 points a level, which smooths the level steps."""
     ga, gb = sp.gains(st)
     mine, theirs = (ga, gb) if seat % 2 == 0 else (gb, ga)
     att = float(st[sp.S_ATT])
     attacking = (st[sp.S_DEALER] & 1) != (seat & 1)
-    return float(mine - theirs) + 0.002 * (att if attacking else -att)
+    return float(mine - theirs) + (att if attacking else -att) / 40.0
 
 
 def rollout_values(arrays: dict, candidates: list, seat: int, params: np.ndarray, rng: np.ndarray) -> np.ndarray:
