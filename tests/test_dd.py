@@ -3,6 +3,7 @@ search against the plain minimax twin (``tekkasim.reference.dd``) on many small 
 
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -164,6 +165,9 @@ def test_bad_table_and_ruleset():
         Position(["AS", "KS", "QS", "JS"], S, 0, ruleset="shengji")
     with pytest.raises(OptionError, match="won must be two"):
         Position(["AS", "KS", "QS", "JS"], S, 0, won=(1,))
+    with pytest.raises(OptionError, match="won must be two"):
+        Position(["AS", "KS", "QS", "JS"], S, 0, won="12")
+    assert Position(["AS", "KS", "QS", "JS"], S, 0, won=np.array([5, 7])).won == (5, 7)
     with pytest.raises(OptionError, match="more than 13"):
         Position(["AS KS", "QS 2C", "JS 3C", "TS 4C"], S, 0, won=(7, 5))
     # a card that did not follow: illegal in Feskot, a Renonce that stands in Satat (clockwise: left is next)

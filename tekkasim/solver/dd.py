@@ -226,14 +226,12 @@ class Position:
                     f" ({', '.join(f'{SEATS[i]} {sizes[i]}' for i in range(4))}"
                     f"{', table ' + str(len(table_cards)) if table_cards else ''})"
                 )
-        if (
-            isinstance(won, (str, bytes))
-            or not isinstance(won, Sequence)
-            or len(won) != 2
-            or not all(isinstance(w, (int, np.integer)) and not isinstance(w, bool) and w >= 0 for w in won)
+        pair = tuple(won) if isinstance(won, (Sequence, np.ndarray)) and not isinstance(won, (str, bytes)) else ()
+        if len(pair) != 2 or not all(
+            isinstance(w, (int, np.integer)) and not isinstance(w, bool) and w >= 0 for w in pair
         ):
-            raise OptionError(f"won must be two tricks counts (team A, team B), not {shorten(repr(won))}")
-        self.won = (int(won[0]), int(won[1]))
+            raise OptionError(f"won must be two trick counts (team A, team B), not {shorten(repr(won))}")
+        self.won = (int(pair[0]), int(pair[1]))
         if sum(self.won) + n > 13:
             raise OptionError(f"{self.won[0]} + {self.won[1]} tricks won and {n} left make more than 13")
         # replay the table: legality and who is winning
