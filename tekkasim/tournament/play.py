@@ -22,6 +22,7 @@ rebuilt exactly by replaying the actions through the State API (:func:`replay_ta
 from __future__ import annotations
 
 import json
+import struct
 import zlib
 from dataclasses import dataclass
 from typing import Any
@@ -159,7 +160,7 @@ def play_table(ctx: _Context, pairing: int, board: int, table: int) -> tuple:
     else:
         raise TournamentError(f"a match of {job.team_name(x)} vs {job.team_name(y)}, board {board}, table {table} "
                               f"did not end within {MAX_MATCH_DEALS} deals")
-    payload = zlib.compress(json.dumps(deals, separators=(",", ":")).encode(), 6)
+    payload = pack(deals)
     return (pairing, board, table, float(totals[x_side]), float(totals[1 - x_side]), len(deals), payload)
 
 
@@ -185,15 +186,16 @@ def _compiled_rows(ctx: _Context, pairing: int, boards: range) -> list[tuple] | 
     rows = []
     for table in (0, 1):
         out = ctx.compiled(ctx.game, xb[0], yb[0], seeds, table)
-        returns, actions = out["returns"], out["actions"]
-        for i, board in enumerate(boards):
-            acts = actions[i, : out["n_actions"][i]].tolist()
-            ra, rb = float(returns[i, 0]), float(returns[i, 1])
-            deals = [[int(seeds[i]), ra, rb, acts]]
-            payload = zlib.compress(json.dumps(deals, separators=(",", ":")).encode(), 6)
-            xr, yr = (ra, rb) if table == 0 else (rb, ra)
-            rows.append((pairing, board, table, xr, yr, 1, payload))
-    rows.sort(key=lambda r: (r[1], r[2]))
+        returns, actions, lengths = out["returns"], out["actions"], out["n_actions"]
+        if actions.size and (actions.max() > 32767 or actions.min() < -1):
+            raise TournamentError(f"compiled actions outside int16 in {job.ruleset}")
+        small = actions.astype("<i2")
+        head = _ONE.pack
+        for board, seed, (ra, rb), n, acts in zip(boards, seeds.tolist(), returns.tolist(), lengths.tolist(), small,
+                                                   strict=True):
+            payload = head(BINARY, 1, seed, ra, rb, n) + acts[:n].tobytes()
+            rows.append((pairing, board, table, ra, rb, 1, payload) if table == 0 else
+                        (pairing, board, table, rb, ra, 1, payload))
     return rows
 
 
@@ -214,9 +216,45 @@ def play_block(job: Job, block: tuple[int, int, int], progress=None) -> list[tup
     return rows
 
 
+# A table's payload: its deals ``[seed, return_a, return_b, actions]``. Integer actions (every ruleset but
+# Shengji) are packed as little-endian int16 after a small header (about 2 bytes an action, nothing to
+# compress, cheap enough for the compiled loop); other actions (Shengji's tuples) as zlib-compressed JSON.
+BINARY = 1
+_HEAD = struct.Struct("<BH")  # format byte, number of deals
+_DEAL = struct.Struct("<qddH")  # seed, return A, return B, number of actions
+_ONE = struct.Struct("<BHqddH")  # a one-deal table's header and deal header together
+
+
+def pack(deals: list[list[Any]]) -> bytes:
+    """A table's payload from ``[[seed, return_a, return_b, actions], ...]``."""
+    if all(isinstance(a, int) and -32768 <= a <= 32767 for d in deals for a in d[3]) and len(deals) < 65536:
+        parts = [_HEAD.pack(BINARY, len(deals))]
+        for seed, ra, rb, actions in deals:
+            parts.append(_DEAL.pack(seed, ra, rb, len(actions)))
+            parts.append(struct.pack(f"<{len(actions)}h", *actions))
+        return b"".join(parts)
+    return zlib.compress(json.dumps(deals, separators=(",", ":")).encode(), 6)
+
+
 def unpack(payload: bytes) -> list[list[Any]]:
-    """A stored table's deals: ``[[seed, return_a, return_b, actions], ...]``."""
-    return json.loads(zlib.decompress(payload))
+    """A stored table's deals: ``[[seed, return_a, return_b, actions], ...]``.
+
+    >>> unpack(pack([[7, 1.0, 0.0, [3, 40, 12]], [8, 0.0, 2.0, []]]))
+    [[7, 1.0, 0.0, [3, 40, 12]], [8, 0.0, 2.0, []]]
+    >>> unpack(pack([[7, 0.0, 1.0, [[1, 2], []]]]))
+    [[7, 0.0, 1.0, [[1, 2], []]]]
+    """
+    payload = bytes(payload)
+    if payload[0] != BINARY:
+        return json.loads(zlib.decompress(payload))
+    _, n = _HEAD.unpack_from(payload, 0)
+    offset, deals = _HEAD.size, []
+    for _ in range(n):
+        seed, ra, rb, k = _DEAL.unpack_from(payload, offset)
+        offset += _DEAL.size
+        deals.append([seed, ra, rb, list(struct.unpack_from(f"<{k}h", payload, offset))])
+        offset += 2 * k
+    return deals
 
 
 def replay_table(game, payload: bytes):
