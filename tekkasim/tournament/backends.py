@@ -64,7 +64,7 @@ class _Worker:
         self.proc = ctx.Process(target=_worker_main, args=(job, child), daemon=True)
         self.proc.start()
         child.close()
-        self.block: tuple[int, Block] | None = None
+        self.blocks: deque[tuple[int, Block]] = deque()  # sent, not answered yet; the first is being played
         self.beat = time.monotonic()
         self.where = ""
 
@@ -97,14 +97,15 @@ def run_local(job: Job, blocks: list[Block], workers: int, on_rows: Callable, ti
     pool = [_Worker(ctx, job) for _ in range(min(workers, len(blocks)))]
     restarts = 0
     try:
-        while queue or any(w.block is not None for w in pool):
-            for w in pool:
-                if w.block is None and queue:
-                    w.block = queue.popleft()
-                    w.beat = time.monotonic()
-                    w.where = describe(w.block[1], w.block[1][1], 0)
-                    w.conn.send(w.block)
-            busy = [w for w in pool if w.block is not None]
+        while queue or any(w.blocks for w in pool):
+            for w in pool:  # two blocks per worker: the next one waits in its pipe while the parent stores
+                while len(w.blocks) < 2 and queue:
+                    if not w.blocks:
+                        w.beat = time.monotonic()
+                        w.where = describe(queue[0][1], queue[0][1][1], 0)
+                    w.blocks.append(queue.popleft())
+                    w.conn.send(w.blocks[-1])
+            busy = [w for w in pool if w.blocks]
             ready = set(wait([w.conn for w in busy] + [w.proc.sentinel for w in pool], timeout=0.5))
             for i, w in enumerate(list(pool)):
                 dead = w.proc.sentinel in ready
@@ -115,19 +116,19 @@ def run_local(job: Job, blocks: list[Block], workers: int, on_rows: Callable, ti
                     except (EOFError, OSError):
                         dead = True
                 if dead or not w.proc.is_alive():
-                    if w.block is not None:  # its block goes back to the front of the queue
-                        n = deaths[w.block[0]] = deaths.get(w.block[0], 0) + 1
+                    if w.blocks:  # its blocks go back to the front of the queue
+                        n = deaths[w.blocks[0][0]] = deaths.get(w.blocks[0][0], 0) + 1
                         if n >= MAX_DEATHS_PER_BLOCK:
                             raise TournamentError(f"a worker died {n} times on {w.where} "
                                                   f"(exit code {w.proc.exitcode}); stored results are kept")
-                        queue.appendleft(w.block)
-                    w.block = None
+                        queue.extendleft(reversed(w.blocks))
+                    w.blocks.clear()
                     w.stop(kill=True)
                     pool[i] = _Worker(ctx, job)
                     restarts += 1
             now = time.monotonic()
             for w in pool:
-                if w.block is not None and now - w.beat > timeout:
+                if w.blocks and now - w.beat > timeout:
                     raise TournamentError(f"watchdog: no progress for {timeout:g} s at {w.where} (a bot hangs?); "
                                           "stored results are kept, rerun to resume")
     finally:
@@ -140,11 +141,14 @@ def _handle(w: _Worker, msg: tuple, on_rows: Callable, describe: Callable) -> No
     kind = msg[0]
     if kind == "beat":
         w.beat = time.monotonic()
-        w.where = describe(w.block[1], msg[1], msg[2])
+        w.where = describe(w.blocks[0][1], msg[1], msg[2])
     elif kind == "rows":
-        block = w.block
-        w.block = None
-        on_rows(block[1], msg[2])
+        block_id, block = w.blocks.popleft()
+        assert block_id == msg[1], "a worker answers its blocks in order"
+        on_rows(block, msg[2])
+        w.beat = time.monotonic()  # the next block starts now
+        if w.blocks:
+            w.where = describe(w.blocks[0][1], w.blocks[0][1][1], 0)
     elif kind == "error":
         cls = BotError if msg[1] == "BotError" else TournamentError
         raise cls(msg[2])

@@ -82,7 +82,7 @@ class Progress:
         self.half: dict[tuple[int, int], float] = {}
         self.score = [0.0] * len(cfg.teams)
         self.n = [0] * len(cfg.teams)
-        for row in done_rows:
+        for row in done_rows if enabled else ():
             self._add(row)
 
     def _add(self, row: tuple) -> None:
@@ -100,9 +100,11 @@ class Progress:
             self.half[key] = xr - yr
 
     def update(self, rows: list[tuple]) -> None:
+        self.count += len(rows)
+        if not self.enabled:
+            return
         for row in rows:
             self._add(row)
-        self.count += len(rows)
         now = time.monotonic()
         if self.enabled and (now - self.last > 0.25 or self.count == self.total):
             self.last = now
