@@ -28,7 +28,8 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     n = args.per_bucket or (CONFIG["full_per_bucket"] if args.full else CONFIG["per_bucket"])
     t0 = time.perf_counter()
-    frame = hcp_notrump_tricks(n, seed=args.seed)
+    frame = hcp_notrump_tricks(n, seed=args.seed, progress=lambda c: print(
+        f"{time.perf_counter() - t0:6.0f} s  sides per count {c}", flush=True))
     table = hcp_table(frame)
     table["within_0.15"] = table["difference"].abs() <= CONFIG["tolerance"]
     args.out.mkdir(parents=True, exist_ok=True)

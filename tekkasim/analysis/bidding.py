@@ -135,7 +135,8 @@ def _deal_row(game, sv, seed, actions, players, board, table, ret_a, ret_b) -> d
            "target": target, "mandatory": c["mandatory"], "made": side_ret > 0, "score": side_ret,
            **feats, "partner_hcp": partner["hcp"], "side_hcp": feats["hcp"] + partner["hcp"],
            "side_controls": feats["controls"] + partner["controls"],
-           "partner_call": _call_text(calls.get((d + 2) % 4, 0)), "prime": SUITS[state.prime], "dd_tricks": dd_tricks, "dd_makeable": bool(dd_makeable), "dd_13": dd_13}
+           "partner_call": _call_text(calls.get((d + 2) % 4, 0)), "prime": SUITS[state.prime],
+           "dd_tricks": dd_tricks, "dd_makeable": bool(dd_makeable), "dd_13": dd_13}
     for tt in TARGETS:
         ok = dd_13 if tt == "D13" else dd_tricks >= int(tt)
         row[f"dd_ev_{tt}"] = _score(tt, False, ok)

@@ -27,10 +27,10 @@ _POINTS = np.array([[0] * 9 + [1, 2, 3, 4]] * 4).ravel()  # card = suit * 13 + r
 
 
 def hcp_notrump_tricks(per_bucket: int = 500, seed: int = 1, hcps=tuple(PUBLISHED), max_deals: int = 10_000_000,
-                       solver=None) -> pd.DataFrame:
+                       solver=None, progress=None) -> pd.DataFrame:
     """One row per sampled side: ``deal`` (index of the random deal), ``side`` (0 = bottom/top),
     ``hcp``, ``tricks_d0``/``tricks_d1`` (notrump tricks with each of its players declaring), ``tricks``
-    (their mean)."""
+    (their mean). ``progress(counts)`` is called after every 100 sides."""
     from ..solver import Solver
 
     hcps = sorted({int(h) for h in hcps})
@@ -57,6 +57,8 @@ def hcp_notrump_tricks(per_bucket: int = 500, seed: int = 1, hcps=tuple(PUBLISHE
             rows.append({"deal": deal - 1, "side": side, "hcp": pts, "tricks_d0": t[0], "tricks_d1": t[1],
                          "tricks": (t[0] + t[1]) / 2})
             counts[pts] += 1
+            if progress is not None and len(rows) % 100 == 0:
+                progress(dict(counts))
     return pd.DataFrame(rows)
 
 

@@ -32,6 +32,7 @@ COMMANDS = {
     "bots": ("bots:bots", "List the bots: ladder ranks, kinds, rulesets, parameters and what each does."),
     "bidding": ("bidding:bidding", "Tekka bidding risk: calls, makes and double-dummy makeability by hand."),
     "tune": ("tune:tune", "Move one numeric bot parameter until the bot sits at a target Elo."),
+    "calibrate": ("calibrate:calibrate", "The ladder's Elo against RANDOM per ruleset, with intervals."),
 }
 
 

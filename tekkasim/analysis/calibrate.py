@@ -1,0 +1,94 @@
+"""Calibration of the ladder: each bot's Elo against RANDOM with its interval, per ruleset (the way chess
+engines publish their skill levels' ratings).
+
+A strong bot beats RANDOM on nearly every pair, and a pair score of 1 on every pair has no finite Elo, so
+the ratings come from a chain: every ladder bot plays duplicate pairs against RANDOM and against the
+``neighbours`` bots just below it on the ladder (KADO's only opponent below is RANDOM). One
+Bradley–Terry fit of all those pairs (``ratings.fit_elo``, anchor RANDOM = 0, its weak 2000-Elo prior
+keeping a whitewash finite) gives each bot's Elo with a 95% interval. The direct Elo against RANDOM
+from the mean pair score (``direct``, 10000 when every pair was won) is listed beside it.
+
+Pairing ``k`` (in table order) uses board seeds ``seed + k * 1_000_000 ...``, so every pairing has its own
+boards and a rerun with the same arguments gives the same table. Bots with a compiled form play Feskot
+and Tekka in the compiled loop; search bots play through the State API and take ``search_pairs`` pairs.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ..bots import describe
+from ..ratings import Pairs, fit_elo
+from .duplicate import AnalysisError, elo_estimate, pair_margins
+
+LADDER = tuple(d["name"] for d in sorted((d for d in describe() if d["rank"] is not None), key=lambda d: d["rank"]))
+SEARCH = tuple(d["name"] for d in describe() if d["kind"] == "search")
+
+
+def calibration(ruleset: str = "feskot", bots=LADDER, pairs: int = 400, search_pairs: int = 20, seed: int = 1,
+                neighbours: int = 2, options: dict | None = None, progress=None) -> pd.DataFrame:
+    """Per bot (ladder order): ``rank``, ``elo``, ``lo``, ``hi`` (95%, anchor RANDOM = 0), ``pairs`` it
+    played in the fit, ``direct`` / ``direct_lo`` / ``direct_hi`` (its Elo against RANDOM from its own pairs
+    with RANDOM alone) and ``direct_pairs``. ``progress(x, y, n)`` is called before each pairing."""
+    from ..rules import get_game
+
+    game = get_game(ruleset, **(options or {}))
+    bots = [b.strip().upper() for b in bots]
+    unknown = [b for b in bots if b not in LADDER]
+    if unknown:
+        raise AnalysisError(f"{unknown[0]!r} is not a ladder bot (ladder: {', '.join(LADDER)})")
+    if pairs < 2 or search_pairs < 2:
+        raise AnalysisError("pairs and search_pairs must be 2 or more")
+    bots = sorted(set(bots), key=LADDER.index)
+    rows, direct, k = [], {}, 0
+    for i, x in enumerate(bots):
+        below = ["RANDOM", *bots[max(0, i - neighbours):i]]
+        for y in below:
+            n = search_pairs if x in SEARCH or y in SEARCH else pairs
+            if progress is not None:
+                progress(x, y, n)
+            m = pair_margins(game.name, x, y, seed + k * 1_000_000, n, dict(game.options))
+            rows += [(x, y, k * 1_000_000 + j, float(v)) for j, v in enumerate(m)]
+            if y == "RANDOM":
+                direct[x] = (*elo_estimate(m), n)
+            k += 1
+    fit = fit_elo(Pairs.from_rows(rows, ["RANDOM", *bots]), anchor="RANDOM")
+    table = {r["name"]: r for r in fit.table()}
+    out = []
+    for b in bots:
+        r = table[b]
+        d = direct[b]
+        out.append({"bot": b, "rank": LADDER.index(b), "elo": r["elo"], "lo": r["lo"], "hi": r["hi"],
+                    "pairs": r["pairs"], "direct": d[0], "direct_lo": d[1], "direct_hi": d[2], "direct_pairs": d[3]})
+    return pd.DataFrame(out)
+
+
+def calibration_markdown(tables: dict[str, pd.DataFrame], command: str, pairs: int, search_pairs: int,
+                         seed: int) -> str:
+    """docs/calibration.md: the command, the method, the sizes and one table per ruleset."""
+    lines = ["# Calibration of the bot ladder", "",
+             "Each ladder bot's Elo against RANDOM (the anchor, 0) with its 95% interval, per ruleset. Generated "
+             "by one command; rerun it to regenerate this file (same arguments, same numbers):", "",
+             f"    {command}", "",
+             "Method (`tekkasim.analysis.calibrate`): duplicate pairs of each bot against RANDOM and against the two "
+             "bots just below it on the ladder; one Bradley–Terry fit of all pairs (anchor RANDOM = 0). `direct` is "
+             "the Elo from the bot's own pairs against RANDOM alone (10000 = it won every pair: no finite Elo, which "
+             "is why the chain is needed). Elo: a difference of d means an expected pair score 1/(1+10^(-d/400)).",
+             "", f"Sizes: {pairs} pairs per pairing of heuristic bots, {search_pairs} per pairing with a search bot "
+             f"(TANOOR, TIZAB, ZELZELA); seed {seed}. Small sizes give wide intervals: read them before the "
+             "estimates.", ""]
+    for ruleset, t in tables.items():
+        lines += [f"## {ruleset}", "", "| bot | rank | Elo | 95% interval | pairs | direct vs RANDOM | direct 95% | "
+                  "direct pairs |", "|---|---|---|---|---|---|---|---|"]
+        for r in t.itertuples():
+            lines.append(f"| {r.bot} | {r.rank} | {r.elo:+.0f} | [{r.lo:+.0f}, {r.hi:+.0f}] | {r.pairs} | "
+                         f"{_e(r.direct)} | [{_e(r.direct_lo)}, {_e(r.direct_hi)}] | {r.direct_pairs} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _e(v: float) -> str:
+    return "won all" if v >= 10000 else "lost all" if v <= -10000 else f"{v:+.0f}"
+
+
+__all__ = ["LADDER", "SEARCH", "calibration", "calibration_markdown"]

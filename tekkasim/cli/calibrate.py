@@ -1,0 +1,59 @@
+"""``tekkasim calibrate``: the ladder's Elo against RANDOM per ruleset, written to docs/calibration.md."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import click
+
+
+@click.command("calibrate")
+@click.option("--ruleset", "-r", "rulesets", multiple=True, metavar="NAME",
+              help="A ruleset to calibrate; give several times [feskot].")
+@click.option("--bots", default=None, help="Ladder bots, comma-separated [the whole ladder].")
+@click.option("--pairs", type=click.IntRange(min=2), default=400, show_default=True,
+              help="Pairs per pairing of heuristic bots.")
+@click.option("--search-pairs", type=click.IntRange(min=2), default=20, show_default=True,
+              help="Pairs per pairing with a search bot (TANOOR, TIZAB, ZELZELA).")
+@click.option("--seed", "-s", type=int, default=1, show_default=True)
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Write the Markdown table here (e.g. docs/calibration.md).")
+@click.option("--json", "as_json", is_flag=True, help="JSON: {ruleset: [{bot, rank, elo, lo, hi, pairs, ...}]}.")
+def calibrate(rulesets, bots, pairs, search_pairs, seed, out, as_json):
+    """Each ladder bot's Elo against RANDOM with its 95% interval, per ruleset, from duplicate pairs
+    against RANDOM and the two bots below it (one Bradley–Terry fit, anchor RANDOM)."""
+    from ..analysis.calibrate import LADDER, calibration, calibration_markdown
+    from ..rules import get_game
+    from .options import _check_seed
+
+    seed = _check_seed(None, None, seed)
+    names = [b.strip() for b in bots.split(",") if b.strip()] if bots else list(LADDER)
+    games = [get_game(r).name for r in (rulesets or ("feskot",))]
+
+    def progress(x, y, n):
+        if not as_json:
+            click.echo(f"  {x} vs {y}: {n} pairs", err=True)
+
+    tables = {}
+    for g in games:
+        if not as_json:
+            click.echo(f"{g}:", err=True)
+        tables[g] = calibration(g, names, pairs, search_pairs, seed, progress=progress)
+    command = " ".join(["tekkasim calibrate", *(f"--ruleset {g}" for g in games),
+                        *([f"--bots {','.join(names)}"] if bots else []), f"--pairs {pairs}",
+                        f"--search-pairs {search_pairs}", f"--seed {seed}", *([f"--out {out}"] if out else [])])
+    if out:
+        target = Path(out)
+        tmp = target.with_name(f".{target.name}.part")
+        tmp.write_text(calibration_markdown(tables, command, pairs, search_pairs, seed))
+        os.replace(tmp, target)
+    if as_json:
+        click.echo(json.dumps({g: t.to_dict("records") for g, t in tables.items()}))
+        return
+    for g, t in tables.items():
+        click.echo(f"\n{g} (Elo against RANDOM = 0, 95% interval):")
+        click.echo(t.to_string(index=False, float_format="{:+.0f}".format))
+    if out:
+        click.echo(f"\nwrote {out}")

@@ -1,0 +1,41 @@
+"""The ladder calibration (tekkasim.analysis.calibrate, `tekkasim calibrate`) at small sizes."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from tekkasim.analysis.calibrate import calibration, calibration_markdown
+from tekkasim.analysis.duplicate import AnalysisError, elo_estimate, pair_margins
+from tekkasim.cli import cli
+
+
+def test_calibration_table():
+    t = calibration("feskot", ["puchoq", "KADO", "POCHAQ"], pairs=60, seed=5)
+    assert list(t["bot"]) == ["KADO", "POCHAQ", "PUCHOQ"] and list(t["rank"]) == [0, 1, 2]
+    assert (t["lo"] < t["elo"]).all() and (t["elo"] < t["hi"]).all()
+    # KADO's first pairing (against RANDOM) is pairing 0: boards seed .. seed + 59
+    direct = elo_estimate(pair_margins("feskot", "KADO", "RANDOM", 5, 60))
+    assert tuple(t.loc[0, ["direct", "direct_lo", "direct_hi"]]) == pytest.approx(direct)
+    # pairs in the fit: KADO plays RANDOM, POCHAQ and PUCHOQ (60 each)
+    assert list(t["pairs"]) == [180, 180, 180]
+    assert t.equals(calibration("feskot", ["KADO", "POCHAQ", "PUCHOQ"], pairs=60, seed=5))
+    text = calibration_markdown({"feskot": t}, "tekkasim calibrate", 60, 20, 5)
+    assert "| KADO | 0 |" in text and "## feskot" in text
+
+
+def test_calibration_refusals():
+    with pytest.raises(AnalysisError, match="not a ladder bot"):
+        calibration("feskot", ["KADO", "GREEDY"])
+    res = CliRunner().invoke(cli, ["calibrate", "--bots", "KADO,NOPE"])
+    assert res.exit_code != 0 and "not a ladder bot" in res.output and "Traceback" not in res.output
+
+
+def test_cli_calibrate_writes_markdown(tmp_path):
+    out = tmp_path / "calibration.md"
+    res = CliRunner().invoke(cli, ["calibrate", "-r", "tekka", "--bots", "KADO", "--pairs", "20", "--out", str(out),
+                                   "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output.splitlines()[-1])
+    assert data["tekka"][0]["bot"] == "KADO"
+    assert "tekkasim calibrate --ruleset tekka --bots KADO --pairs 20" in out.read_text()
