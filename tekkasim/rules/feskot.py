@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from ..cards import SEATS, SUIT_SYMBOLS, SUITS, TEAMS, parse_seat
+from ..cards import SEATS, SUIT_SYMBOLS, SUITS, TEAMS, next_ccw, parse_seat, team_of
 from ..errors import CardError, TekkasimError
 from . import _trick52 as k
 from .base import Option, check_seed
@@ -86,7 +86,7 @@ class FeskotState(Trick52State):
     def next_deal_context(self) -> dict:
         self._require_over("next deal")
         first = self.first
-        nxt = first if (first & 1) == self.winner_team() else (first + 1) % 4
+        nxt = first if team_of(first) == self.winner_team() else next_ccw(first)
         ctx: dict[str, Any] = {"first": nxt}
         if self.game.options["deal"] == "cut":
             ctx["deck"] = self.next_deck()

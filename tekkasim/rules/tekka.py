@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import SEATS, SUIT_SYMBOLS, SUITS, parse_seat
+from ..cards import SEATS, SUIT_SYMBOLS, SUITS, next_ccw, parse_seat, team_of
 from ..errors import IllegalAction, RecordError, SeatError, TekkasimError
 from . import _trick52 as k
 from .base import Option, check_seed
@@ -169,7 +169,7 @@ class TekkaState(Trick52State):
         self._require_over("next deal")
         _, a, b = self._score()
         first = self.first
-        nxt = first if (a, b)[first & 1] == 0 else (first + 1) % 4
+        nxt = first if (a, b)[team_of(first)] == 0 else next_ccw(first)
         return {"first": nxt, "score": self.score_after()}
 
     def match_winner(self) -> int | None:

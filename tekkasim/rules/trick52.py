@@ -63,9 +63,10 @@ from ..cards import (
     parse_card,
     parse_seat,
     parse_suit,
+    team_of,
 )
 from ..errors import CardError, IllegalAction, RecordError, SeatError, TekkasimError
-from ..records import parse_hands, require
+from ..records import FORMAT, parse_hands, require
 from . import _trick52 as k
 from .base import TERMINAL, Game, Observation, State
 
@@ -316,7 +317,7 @@ class Trick52State(State):
 
     # --- records -----------------------------------------------------------------------------------
     def _record_head(self) -> dict:
-        rec: dict[str, Any] = {"format": 1, "ruleset": self.game.name, "first": SEATS[self.first]}
+        rec: dict[str, Any] = {"format": FORMAT, "ruleset": self.game.name, "first": SEATS[self.first]}
         rec["hands"] = {SEATS[s]: [card_name(c) for c in self.dealt(s)] for s in range(4)}
         return rec
 
@@ -348,7 +349,7 @@ class Trick52State(State):
         for s in range(4):
             hand = CardSet(mask_of(self.dealt(s)))
             row = "  ".join(line for line in hand.by_suit().split("\n"))
-            lines.append(f"  {SEATS[s]:<6} ({TEAMS[s & 1]}) {row}")
+            lines.append(f"  {SEATS[s]:<6} ({TEAMS[team_of(s)]}) {row}")
 
     def __repr__(self) -> str:
         return f"<{self.game.name} deal at {self.where()}>"
