@@ -1,0 +1,131 @@
+"""Strength of the Shengji ladder on duplicate boards.
+
+Two sources, the same games:
+
+* the compiled deal loop (``bots._shengji_policy.play_boards``) for the heuristic bots: a pair is board
+  seed s played at table 0 (team X bottom/top) and table 1 (X right/left), first deals at level 2 with
+  bottom declaring first, decision i seeded ``mix_seed(s, table, i)`` -- exactly the tournament runner's
+  deals (``tests/test_bots_shengji.py`` checks the loop against the ``decide`` path action for action), so
+  thousands of pairs take seconds;
+* tournament run directories (``tekkasim tournament --ruleset shengji ... --out DIR``) for the bots
+  without a compiled form (RANDOM's uniform choice over the legal list, the search bots, ORACLE): their
+  stored tables are read back and summarised the same way.
+
+A pair's margin is X's levels gained minus Y's over both tables; the pair score is 1, 1/2, 0 as it is
+positive, zero, negative. Figures: mean margin with a 95% normal interval, pair score with a 95% Wilson
+interval, and the Elo of the pair score (runs.md). Tune on seeds >= 1,000,000; report on others.
+
+    python experiments/shengji_ladder.py --seed 1 --boards 4000
+    python experiments/shengji_ladder.py --runs DIR [DIR ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sqlite3
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from tekkasim.bots import _shengji_policy as sp
+from tekkasim.bots.shengji import policy_vector
+
+NEIGHBOURS = (("GREEDY", "KADO"), ("POCHAQ", "KADO"), ("PUCHOQ", "POCHAQ"), ("SADA", "PUCHOQ"), ("TANA", "SADA"),
+              ("JANGARA", "TANA"), ("JANGARA", "GREEDY"))
+
+
+def compiled_margins(x: str, y: str, seeds: np.ndarray) -> np.ndarray:
+    """X's duplicate margin (levels) on each board seed."""
+    out0 = np.zeros((len(seeds), 7), np.int64)
+    out1 = np.zeros((len(seeds), 7), np.int64)
+    px, py = policy_vector(x), policy_vector(y)
+    sp.play_boards(px, py, seeds, 0, out0)
+    sp.play_boards(px, py, seeds, 1, out1)
+    return (out0[:, 0] - out0[:, 1]) + (out1[:, 1] - out1[:, 0])
+
+
+def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return c - h, c + h
+
+
+def elo(score: float) -> float:
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400 * math.log10(1 / score - 1)
+
+
+def summary(x: str, y: str, margins) -> dict:
+    m = np.asarray(margins, float)
+    n = len(m)
+    score = float((m > 0).sum() + 0.5 * (m == 0).sum())
+    lo, hi = wilson(score, n)
+    half = 1.96 * m.std(ddof=1) / math.sqrt(n) if n > 1 else float("nan")
+    return {"x": x, "y": y, "pairs": n, "margin": float(m.mean()), "margin_lo": float(m.mean() - half),
+            "margin_hi": float(m.mean() + half), "score": score / n, "score_lo": lo, "score_hi": hi,
+            "elo": elo(score / n), "elo_lo": elo(lo), "elo_hi": elo(hi)}
+
+
+def run_margins(directory: Path) -> list[dict]:
+    """Summaries of every pairing stored in a tournament run directory."""
+    ident = json.loads((directory / "config.json").read_text())["identity"]
+    teams = [t[0] if t[0] == t[1] else "+".join(t) for t in ident["teams"]]
+    n = len(teams)
+    if ident["schedule"] == "gauntlet":  # the runner's order (tournament.config.Config.pairings)
+        pairings = [(0, j) for j in range(1, n)]
+    else:
+        pairings = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    con = sqlite3.connect(f"file:{directory / 'run.sqlite'}?mode=ro", uri=True)
+    rows = con.execute("select pairing, board, tab, x_return, y_return from tables").fetchall()
+    by = defaultdict(dict)
+    for pairing, board, table, xr, yr in rows:
+        by[(pairing, board)][table] = xr - yr
+    margins = defaultdict(list)
+    for (pairing, _), tables in sorted(by.items()):
+        if len(tables) == 2:
+            margins[pairing].append(tables[0] + tables[1])
+    out = []
+    for pairing, m in sorted(margins.items()):
+        x, y = (teams[i] for i in pairings[pairing])
+        out.append(summary(x, y, m))
+    return out
+
+
+def _show(row: dict) -> str:
+    return (f"{row['x']:>10} vs {row['y']:<10} pairs {row['pairs']:>5}  margin {row['margin']:+.3f} "
+            f"[{row['margin_lo']:+.3f}, {row['margin_hi']:+.3f}]  score {row['score']:.3f} "
+            f"[{row['score_lo']:.3f}, {row['score_hi']:.3f}]  Elo {row['elo']:+.0f} [{row['elo_lo']:+.0f}, "
+            f"{row['elo_hi']:+.0f}]")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=1, help="first board seed (tune on >= 1,000,000)")
+    parser.add_argument("--boards", type=int, default=4000, help="boards per compiled pairing")
+    parser.add_argument("--runs", nargs="*", default=[], help="tournament run directories to summarise")
+    parser.add_argument("--json", help="write the rows to this file")
+    args = parser.parse_args(argv)
+    rows = []
+    if not args.runs:
+        seeds = np.arange(args.seed, args.seed + args.boards, dtype=np.uint64)
+        for x, y in NEIGHBOURS:
+            rows.append(summary(x, y, compiled_margins(x, y, seeds)))
+            print(_show(rows[-1]), flush=True)
+    for d in args.runs:
+        for row in run_margins(Path(d)):
+            row["run"] = d
+            rows.append(row)
+            print(_show(row), flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
