@@ -121,6 +121,10 @@ def test_export_records_csv_parquet_and_report(tmp_path):
     for name in ("elo.png", "heatmap.png", "margins.png", "summary.md"):
         assert (tmp_path / "plots" / name).stat().st_size > 0
     assert "elo.png" in (tmp_path / "plots" / "summary.md").read_text()
+    text = runner.invoke(cli, ["report", str(run), "--anchor", "highest", "--bootstrap", "0"])
+    assert text.exit_code == 0 and "anchor HIGHEST = 0" in text.output and "RANDOM" in text.output
+    bad = runner.invoke(cli, ["report", str(run), "--anchor", "TANA"])
+    assert bad.exit_code != 0 and "anchor 'TANA' did not play" in bad.output
 
 
 def _cli_env(**extra) -> dict:

@@ -8,7 +8,11 @@ place (a plain pool would wait forever). Workers send a heartbeat (board, table)
 second; a worker with no heartbeat for ``timeout`` seconds is taken to hang and stops the run.
 
 Dask backend: the same ``play_block`` calls as futures on a ``dask.distributed`` cluster (a local one
-when no scheduler address is given); Dask itself re-runs the tasks of a lost worker.
+when no scheduler address is given); Dask itself re-runs the tasks of a lost worker. To use real
+machines, install ``tekkasim[dask]`` (and any user bot's package) on each, start ``dask scheduler`` on one
+and ``dask worker tcp://HOST:8786 --nthreads 1`` on the others, then run
+``tekkasim tournament ... --backend dask --scheduler tcp://HOST:8786``: the results stored in DIR are the
+same as a local run's.
 
 Either way the parent is the only writer: ``on_rows(block, rows)`` is called in the parent.
 """
