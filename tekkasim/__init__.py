@@ -1,7 +1,8 @@
 """tekkasim: bot research and simulation for four-player partnership trick-taking games.
 
-Layers, each importing only earlier ones: ``cards``/``bits`` -> ``rules`` -> ``solver`` -> ``records`` ->
-(bots -> tournament -> analysis) -> ``cli``.
+Layers, each importing only earlier ones (README, "How it is built"): ``errors``/``cards``/``bits``/
+``records`` -> ``rules`` -> ``reference`` -> ``solver`` -> ``bots`` -> ``verify``/``render``/``simulate``/
+``throughput`` -> ``ratings`` -> ``tournament`` -> ``analysis`` -> ``cli``.
 """
 
 __version__ = "0.1.0"
