@@ -1,7 +1,8 @@
 """Search bots on one core: decisions per second of TANOOR, TIZAB, ZELZELA and ORACLE over whole Feskot and
 Tekka deals (every seat the same bot, all decisions timed: Prime, calls, cards, raise answers), and
 ZELZELA's mean milliseconds per decision over whole Feskot games at its default setting (goal: at most
-100 ms), against GREEDY as the reference decision time.
+100 ms), against GREEDY as the reference decision time. Times are the process's CPU time (one core),
+so that other processes on a shared machine do not count.
 
 Deals ``0..n-1`` (seeds), decision seeds ``mix_seed(deal, 0, i, seat)``; each bot's first decision (numba
 compile or cache load, solver table allocation) is made on another deal before the clock starts.
@@ -18,7 +19,8 @@ ZELZELA_GOAL_MS = 100.0
 
 
 def _timed_deals(game, bot, deals: int) -> tuple[int, float]:
-    """(decisions, seconds) of ``deals`` whole deals with ``bot`` at every seat."""
+    """(decisions, CPU seconds of this process) of ``deals`` whole deals with ``bot`` at every seat. CPU
+    time, not wall time: on a shared machine the wall clock also counts other processes' turns."""
     warm = game.new_deal(10**6)
     decide(bot, warm, warm.current_player(), 1)
     n, spent = 0, 0.0
@@ -27,9 +29,9 @@ def _timed_deals(game, bot, deals: int) -> tuple[int, float]:
         i = 0
         while not state.is_terminal():
             seat = state.current_player()
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             action = decide(bot, state, seat, mix_seed(seed, 0, i, seat))
-            spent += time.perf_counter() - t0
+            spent += time.process_time() - t0
             state.apply_action(action)
             i += 1
         n += i

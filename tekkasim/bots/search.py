@@ -586,13 +586,14 @@ class SearchBot(Bot):
 
 
 class Tanoor(SearchBot):
-    """TANOOR (rank 6): determinized search with GREEDY rollouts, no inference."""
+    """TANOOR (rank 6): a light determinized search over JANGARA: 8 worlds, JANGARA rollouts, no inference,
+    and JANGARA's own card kept unless another is clearly better (``override_z=2``)."""
 
     name = "TANOOR"
     rank = 6
-    description = ("determinized search: 8 sampled worlds, each action scored by a GREEDY-policy rollout; "
-                   "uses only public facts (cards played, voids), no inference")
-    preset = {"worlds": 8, "evaluator": "rollout", "rollout": "greedy", "inference": False}
+    description = ("determinized search over JANGARA: 8 sampled worlds, each action scored by a JANGARA-policy "
+                   "rollout; plays JANGARA's card unless another is clearly better; no inference")
+    preset = {"worlds": 8, "evaluator": "rollout", "rollout": "jangara", "inference": False, "override_z": 2.0}
 
 
 class Tizab(SearchBot):
