@@ -41,8 +41,11 @@ fact: hand sizes, declared cards, voids, failed pair follows, the dealer's own b
 action applied in every world and the world played out by the compiled ``rollout`` policy at every seat
 (``greedy`` or ``jangara``, or ``random``); the action with the best mean outcome wins (level gain
 difference for its side, points as a tie-break). ``time_ms`` > 0 keeps drawing worlds until the time is
-spent. When a follow has more than ``candidates`` legal plays, the candidates are the plays of GREEDY,
-POCHAQ and JANGARA and a random sample of the rest.
+spent. The candidates are every legal action when there are at most ``candidates``, else the choices of
+the policy family's variants (and on lead every pair and tractor and each suit's lowest and highest
+single); ``prior`` levels are credited to the JANGARA policy's own choice, so that noise over a few
+worlds does not overturn it. The burial (eight single cards, the dealer seeing the kitty) is the JANGARA
+policy's; declarations and every play are searched.
 """
 
 from __future__ import annotations
@@ -72,7 +75,7 @@ PARAMS = (
     Param("partner_play", True, "do not overtake partner; cheapest sure winner; second hand low"),
     Param("points", True, "feed points to partner's sure winner, keep them from the opponents"),
     Param("declare", "eval", "declarations: never | simple | eval", choices=DECLARE),
-    Param("declare_min", 10.0, "trumps (level cards, jokers, suit) needed for an eval call", 0.0, 30.0),
+    Param("declare_min", 8.0, "worth (trumps held, Aces, pair call) needed for an eval call", 0.0, 30.0),
     Param("bury", "smart", "burial: weakest | smart", choices=BURY),
     Param("leads", "structure", "leads: simple | structure", choices=LEADS),
     Param("kitty", True, "ruff freely in the last tricks to win the kitty's last trick"),
@@ -261,23 +264,23 @@ _WEAK = {"infer": False, "partner_play": False, "points": False, "kitty": False}
 class Kado(ShengjiHeuristic):
     """KADO (rank 0): no memory (cannot see who wins the trick): top of a suit only when nothing higher
     is out by its own hand, else low, never ruffs; side Aces else its weakest single on lead; declares its
-    longest suit when nobody has; buries its weakest; 40% random decisions."""
+    longest suit when nobody has; buries its weakest; 25% random decisions."""
 
     name = "KADO"
     rank = 0
-    description = "no memory: masters by its own hand else low, never ruffs; simple calls; 40% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.40, "memory": "none", "declare": "simple",
+    description = "no memory: masters by its own hand else low, never ruffs; simple calls; 25% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.25, "memory": "none", "declare": "simple",
                                         "bury": "weakest", "leads": "simple", **_WEAK}
 
 
 class Pochaq(ShengjiHeuristic):
     """POCHAQ (rank 1): sees the current trick and wins it as cheaply as it can, even over partner;
-    simple leads and calls; 30% mistakes."""
+    simple leads and calls; 25% mistakes."""
 
     name = "POCHAQ"
     rank = 1
-    description = "sees the current trick, wins it cheaply even over partner; simple calls; 30% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.30, "memory": "trick", "declare": "simple",
+    description = "sees the current trick, wins it cheaply even over partner; simple calls; 25% mistakes"
+    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.25, "memory": "trick", "declare": "simple",
                                         "bury": "weakest", "leads": "simple", **_WEAK}
 
 
@@ -419,22 +422,47 @@ def rollout_values(arrays: dict, candidates: list, seat: int, params: np.ndarray
     return out
 
 
+_VARIANTS = ("JANGARA", "GREEDY", "POCHAQ")
+
+
+def _variant_vectors() -> list[np.ndarray]:
+    out = [policy_vector(n) for n in _VARIANTS]
+    out.append(ShengjiHeuristic(points=False).compiled)  # JANGARA throwing its weakest cards
+    return out
+
+
 def candidates(view: View, rng: np.ndarray, cap: int) -> list:
-    """The actions a search scores: every legal action, or for a follow with more than ``cap`` legal plays,
-    the plays of GREEDY, POCHAQ and JANGARA and a random sample of the rest."""
+    """The actions a search scores, the JANGARA policy's choice first: every legal action when there are
+    at most ``cap``; else the choices of GREEDY, POCHAQ and JANGARA with and without point management, and
+    on lead also every pair and tractor and the lowest and highest single of each effective suit."""
     legal = view.legal
-    if len(legal) <= cap:
-        return list(legal)
     obs = view.observation
     chosen = []
-    for name in ("JANGARA", "GREEDY", "POCHAQ"):
-        a = compiled_decide(policy_vector(name), obs, rng)
+    for vec in _variant_vectors():
+        a = compiled_decide(vec, obs, rng)
         if a not in chosen:
             chosen.append(a)
-    while len(chosen) < cap:
-        a = legal[int(below(rng, len(legal)))]
-        if a not in chosen:
-            chosen.append(a)
+    if len(legal) <= cap:
+        return chosen + [a for a in legal if a not in chosen]
+    pub = obs.public
+    if obs.phase == "play" and not (pub["tricks"] and pub["tricks"][-1]["winner"] is None):
+        eff, strength = _tables(int(pub["trump"]), int(pub["level"]))[:2]
+        ends: dict[int, list] = {}
+        for a in legal:
+            if len(a) > 1:
+                if a not in chosen:
+                    chosen.append(a)
+                continue
+            k = a[0]
+            lo_hi = ends.setdefault(int(eff[k]), [a, a])
+            if strength[k] < strength[lo_hi[0][0]]:
+                lo_hi[0] = a
+            if strength[k] > strength[lo_hi[1][0]]:
+                lo_hi[1] = a
+        for lo, hi in ends.values():
+            for a in (lo, hi):
+                if a not in chosen:
+                    chosen.append(a)
     return chosen
 
 
@@ -452,7 +480,9 @@ class ShengjiSearch(Bot):
         Param("time_ms", 0, "time per decision in ms: 0 = fixed worlds (reproducible); > 0 = keep drawing "
               "worlds until the time is spent (at least one)", 0, 600_000),
         Param("rollout", "jangara", "rollout policy at every seat: random | greedy | jangara", choices=ROLLOUT),
-        Param("candidates", 24, "most actions scored in a follow with many legal plays", 2, 4096),
+        Param("candidates", 24, "most actions scored when there are many legal plays", 2, 4096),
+        Param("prior", 0.1, "levels credited to the JANGARA policy's own choice before the worlds vote "
+              "(so that sampling noise alone does not overturn it)", 0.0, 10.0),
     )
 
     def _params4(self) -> np.ndarray:
@@ -467,6 +497,8 @@ class ShengjiSearch(Bot):
         if len(view.legal) == 1:
             return view.legal[0]
         p = self.params
+        if view.observation.phase == "bury":  # the burial is the JANGARA policy's (module docstring)
+            return compiled_decide(policy_vector("JANGARA"), view.observation, rng)
         cands = candidates(view, rng, p["candidates"])
         params = self._params4()
         total = np.zeros(len(cands))
@@ -479,25 +511,27 @@ class ShengjiSearch(Bot):
             if deadline is None and n >= p["worlds"] or deadline is not None and (
                     time.perf_counter() >= deadline or n >= p["worlds"]):
                 break
-        return cands[int(np.argmax(total))]
+        mean = total / n
+        mean[0] += p["prior"]
+        return cands[int(np.argmax(mean))]
 
 
 class Tanoor(ShengjiSearch):
-    """TANOOR (rank 6): 8 sampled worlds, GREEDY rollouts."""
+    """TANOOR (rank 6): 6 sampled worlds, JANGARA rollouts."""
 
     name = "TANOOR"
     rank = 6
-    description = "determinized search: 8 sampled worlds, each action scored by a GREEDY-policy rollout"
-    preset: ClassVar[dict[str, Any]] = {"worlds": 8, "rollout": "greedy"}
+    description = "determinized search: 6 sampled worlds, each action scored by a JANGARA-policy rollout"
+    preset: ClassVar[dict[str, Any]] = {"worlds": 6, "rollout": "jangara"}
 
 
 class Tizab(ShengjiSearch):
-    """TIZAB (rank 7): 10 sampled worlds, JANGARA rollouts."""
+    """TIZAB (rank 7): 12 sampled worlds, JANGARA rollouts."""
 
     name = "TIZAB"
     rank = 7
-    description = "determinized search: 10 sampled worlds, each action scored by a JANGARA-policy rollout"
-    preset: ClassVar[dict[str, Any]] = {"worlds": 10, "rollout": "jangara"}
+    description = "determinized search: 12 sampled worlds, each action scored by a JANGARA-policy rollout"
+    preset: ClassVar[dict[str, Any]] = {"worlds": 12, "rollout": "jangara"}
 
 
 class Zelzela(ShengjiSearch):
