@@ -52,7 +52,8 @@ def missing_blocks(cfg: Config, done: set, block: int) -> list[tuple[int, int, i
 def _block_size(cfg: Config, missing_boards: int, workers: int, compiled: bool) -> int:
     if cfg.block > 0:
         return cfg.block
-    cap = 4096 if compiled else 32  # a compiled block must outweigh the ~0.1 ms a pool task costs
+    cap = 4096 if compiled else 8  # a compiled block must outweigh the ~0.1 ms a pool task costs; State API
+    # blocks stay small so that the last ones finish together
     return max(1, min(cap, math.ceil(missing_boards / (workers * 6))))
 
 
@@ -189,6 +190,10 @@ def _run(cfg: Config, job: Job, directory: Path, workers: int, cluster, quiet: b
         missing = sum(1 for p in range(len(cfg.pairings())) for b in range(cfg.boards)
                       if (p, b, 0) not in done or (p, b, 1) not in done)
         blocks = missing_blocks(cfg, done, _block_size(cfg, missing, workers, compiled))
+        # the slowest match-ups (search bots) first, so that the run does not end waiting on one of them
+        ctx = context(job)
+        weight = [sum(40 if b.kind == "search" else 1 for b in team) for team in ctx.bots]
+        blocks.sort(key=lambda blk: -sum(weight[t] for t in job.pairings[blk[0]]))
         progress = Progress(cfg, total, done_rows, enabled=not quiet and sys.stderr.isatty())
         played = [0]
 
