@@ -67,7 +67,7 @@ def test_bad_parameters_are_one_line_errors():
 
 
 def test_ladder_presets_differ_and_mistakes_fall():
-    rates = [get_bot(n, ruleset="shengji").params["mistake_rate"] for n in HEURISTIC[1:]]
+    rates = [get_bot(n, ruleset="shengji").params["mistake_rate"] for n in HEURISTIC[1:]]  # non-increasing
     assert rates == sorted(rates, reverse=True) and rates[-1] == 0.0
     vectors = {n: tuple(policy_vector(n)) for n in HEURISTIC}
     assert len(set(vectors.values())) == len(HEURISTIC)
