@@ -13,8 +13,9 @@ and ORACLE go through ``tournament.play.play_deal_state``. Margins are points pe
 both tables minus Y's); intervals are mean +- 1.96 standard errors over pairs; the pair score counts a
 positive margin 1, zero 1/2.
 
-``bluff``: rounds of ATOUTE/ZORGE (Normal and Hard) against Normal (PUCHOQ: Normal memory) and Hard
-(SADA: Hard memory) detectors; per bluff whether it was caught (an accusation of the bluffer that was
+``bluff``: rounds of ATOUTE/ZORGE (Normal and Hard) against a Normal detector (PUCHOQ: Normal memory,
+proofs only), Hard ones (SADA: Hard memory, proofs only; JANGARA: Hard memory and round pressure, which
+also contests every decided seven of the other side); per bluff whether it was caught (an accusation of the bluffer that was
 correct), and the bluffing team's points in rounds with a bluff against the same board played without
 bluffing (the same bot with ``bluff=none``): what a bluff pays. Accusation accuracy per bot: correct
 accusations over all accusations it made.
@@ -40,7 +41,8 @@ GAME = get_game("satat")
 
 
 def bot(name):
-    return get_bot(name) if name == "RANDOM" else get_bot(name, ruleset="satat")
+    """A bot by name: the Satat implementation of a ladder name; RANDOM, ATOUTE and ZORGE as they are."""
+    return get_bot(name) if name.split(":")[0] in ("RANDOM", "ATOUTE", "ZORGE") else get_bot(name, ruleset="satat")
 
 
 def summary(margins: np.ndarray) -> dict:
@@ -113,8 +115,8 @@ def bluff(args):
     rows = []
     for bl in ("ATOUTE", "ATOUTE:difficulty=hard", "ZORGE", "ZORGE:difficulty=hard"):
         honest = bl + (",bluff=none" if ":" in bl else ":bluff=none")
-        for det in ("PUCHOQ", "SADA"):
-            bx, bh, by = get_bot(bl), get_bot(honest), bot(det)
+        for det in ("PUCHOQ", "SADA", "JANGARA"):
+            bx, bh, by = bot(bl), bot(honest), bot(det)
             bluffs = caught = 0
             gains = []
             for table in (0, 1):
@@ -147,7 +149,7 @@ def bluff(args):
         for opp in ("ATOUTE:difficulty=hard", "ZORGE:difficulty=hard", "SADA"):
             made = correct = 0
             for table in (0, 1):
-                r = play_rounds(bot(name), get_bot(opp), seeds, table)
+                r = play_rounds(bot(name), bot(opp), seeds, table)
                 x_seats = (0, 2) if table == 0 else (1, 3)
                 for i, seed in enumerate(seeds):
                     last = int(r["actions"][i, r["n_actions"][i] - 1])

@@ -91,7 +91,7 @@ def _seat_at(leader, j):
     return (leader + 3 * j) & 3
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _n_started(pub):
     """Tricks with at least one card played."""
     if pub[V_TRICK] == 0 and pub[V_N_TABLE] == 0:
@@ -99,7 +99,7 @@ def _n_started(pub):
     return pub[V_TRICK] + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _first_remembered(p, pub):
     """The first trick the policy remembers: none -> past the current one, trick -> the one before the
     current (the "one hand" a Normal bot remembers: the trick just gathered and the one on the table),
@@ -165,7 +165,7 @@ def _low_key(c, troupe):
     return (c % 13) * 8 + (4 if c // 13 == troupe else 0) + c // 13
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _lowest(h, troupe):
     best, bk = -1, 1 << 30
     x = h
@@ -178,7 +178,7 @@ def _lowest(h, troupe):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _cheapest_winner(h, wpow, troupe, need):
     best, bp = -1, 1 << 30
     x = h
@@ -191,7 +191,7 @@ def _cheapest_winner(h, wpow, troupe, need):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _table_state(pub):
     """(n on the table counting only an incomplete trick, leader, need, winning position, its strength)."""
     n = pub[V_N_TABLE]
@@ -209,7 +209,7 @@ def _table_state(pub):
     return n, pub[V_LEADERS + t], need, w, wp
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_cards(hand, pub):
     """The rule-following cards of the seat to move (``hand`` its cards)."""
     n, _, need, _, _ = _table_state(pub)
@@ -229,7 +229,7 @@ def _mistake(p, rng):
     return below(rng, 1 << 30) < rate * (1 << 30)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _kth_card(m, k):
     x = m
     for _ in range(k):
@@ -355,7 +355,7 @@ def accuse_decide(p, hand, pub, seat):
     """An accusation by ``seat`` of an opponent's card on the table, or -1 to decline. Proof-based for every
     detecting policy; with ``P_KOT`` (round and match pressure) by expected points, a wrong accusation
     giving the point away (a KOT of the other side is cut to 1 point; a decided seven of theirs costs
-    nothing to contest)."""
+    nothing to contest: the accused is then the opponent who did not follow on that trick, if any)."""
     if p[P_MODE] != MODE_HEURISTIC or p[P_DETECT] == 0.0 or pub[V_OVER] != 0:
         return -1
     n = pub[V_N_TABLE]
@@ -373,6 +373,8 @@ def accuse_decide(p, hand, pub, seat):
         proven, prob = _suspicion(p, pub, hand, s, p[P_SUSPICION])
         if proven:
             prob = 1.0
+        if j > 0 and c != TWO_HEARTS and c // 13 != _need(pub[V_PLAYS + 4 * t], pub[V_TROUPE]):
+            prob += 1e-9  # among equals: a seat that did not follow on this trick
         if prob > best_p:
             best_p, best_proven = prob, proven
             best_a = ACCUSE + (s * 4 + seat) * 52 + c
@@ -380,9 +382,10 @@ def accuse_decide(p, hand, pub, seat):
         return -1
     if p[P_KOT] == 0.0:
         return best_a if best_proven and not _ours_decided(pub, team) else -1
-    gain = 2.0 * best_p - 1.0
+    gain = 2.0 * min(best_p, 1.0) - 1.0
     cont = _team_points_now(pub, team)
-    if gain > cont + 1e-9 or (best_p > 0.0 and gain >= cont - 1e-9):
+    # a decided result of the other side is always contested: a wrong accusation gives them no more
+    if gain > cont + 1e-6 or (pub[V_DECIDED] != 0 and gain >= cont - 1e-6):
         return best_a
     return -1
 
@@ -400,7 +403,7 @@ def _ours_decided(pub, team):
 # --- cards -----------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _greedy_card(hand, pub, lm):
     troupe = pub[V_TROUPE]
     n, leader, need, w, wp = _table_state(pub)
@@ -497,35 +500,53 @@ def bluff_allowed(p, pub, seat, total):
 
 @njit(cache=True)
 def _bluff_card(p, hand, pub, seat, total, lm):
-    """A deliberate Renonce, or -1. ATOUTE ruffs a trick the other side is winning when she cannot win it
-    by following; ZORGE keeps an honour: when the trick is lost anyway and following would cost a J or
-    higher, he throws a low side card instead. Each only with at most two cards of the suit to follow
-    (fewer chances to be caught showing it later) and once per round."""
+    """A deliberate Renonce, or -1: a Troupe card played while holding the suit led (a ruff), to win a trick
+    the other side is winning and no legal card of ours can win. ATOUTE ruffs only the trick that gives her
+    side its seventh trick (it decides the round: no later card of hers can prove the Renonce, only a
+    probability accusation during the collect can catch it); ZORGE ruffs to stop the other side's seventh
+    trick, and play goes on, so a later card may expose him. Once per round, at most two cards of the suit
+    led in hand, from the fourth trick on, in the bluff window (:func:`bluff_allowed`)."""
     n, leader, need, w, wp = _table_state(pub)
     if n == 0 or not bluff_allowed(p, pub, seat, total):
         return -1
     troupe = pub[V_TROUPE]
+    if need == troupe:
+        return -1
     follow = hand & _follow_mask(need)
     if follow == ZERO or popcount(follow) > 2:
         return -1
-    if (_seat_at(leader, w) & 1) == (seat & 1):
+    team = seat & 1
+    if (_seat_at(leader, w) & 1) == team:
         return -1  # our side is winning
     if _cheapest_winner(lm, wp, troupe, need) >= 0:
         return -1  # a legal card wins
-    if _bluffed_this_round(pub, hand, seat):
+    ours, theirs = pub[V_WON_A + team], pub[V_WON_A + 1 - team]
+    if pub[V_KOT] >= 0:
         return -1
     if p[P_BLUFF] == BLUFF_ATOUTE:
-        if need == troupe:
+        # our seventh trick, and not the seventh of a straight run (a KOT plays on)
+        if ours != 6 or theirs == 0:
             return -1
-        return _cheapest_winner(hand & suit_mask(troupe) & ~B2H, wp, troupe, need)
-    low = lowest(follow)
-    if low % 13 < 9:
+    elif theirs != 6 or ours == 0:
         return -1
-    other = hand & ~B2H & ~suit_mask(troupe) & ~suit_mask(need)
-    if other == ZERO:
+    c = _cheapest_winner(hand & suit_mask(troupe) & ~B2H, wp, troupe, need)
+    if c < 0 or _bluffed_this_round(pub, hand, seat):
         return -1
-    c = _lowest(other, troupe)
-    return c if c % 13 <= 7 else -1
+    # the seats after us must not be able to beat it for sure: it is the last card, or a master Troupe
+    if n < 3 and not _is_master(c, hand | _played_mask(pub)):
+        return -1
+    return c
+
+
+@njit(cache=True)
+def _played_mask(pub):
+    g = ZERO
+    for t in range(_n_started(pub)):
+        for j in range(4):
+            c = pub[V_PLAYS + 4 * t + j]
+            if c >= 0:
+                g |= bit(c)
+    return g
 
 
 @njit(cache=True)
