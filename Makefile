@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench lint format clean-cache clean
+.PHONY: run test bench experiments lint format clean-cache clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,6 +21,11 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks
+
+# The studies of experiments/studies/*.toml at small sizes; tables and plots under runs/experiments/ (git-ignored).
+# Full sizes: $(PY) experiments/run.py --full [STUDY ...]
+experiments: $(STAMP)
+	$(PY) experiments/run.py
 
 lint: $(STAMP)
 	$(PY) -m ruff check tekkasim tests benchmarks

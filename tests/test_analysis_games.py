@@ -7,6 +7,7 @@ from tekkasim.analysis.games import (
     accusation_accuracy,
     declaration_stats,
     feskot_deals,
+    feskot_sequence,
     first_dealt_value,
     kitty_bonus_distribution,
     level_changes,
@@ -113,3 +114,15 @@ def test_shengji(tmp_path_factory):
     assert shengji_summary(d)["n"].sum() == 4
     assert declaration_stats(d)["deals"].sum() == 4
     assert list(d["kitty_bonus"]) == [r["result"]["kitty_bonus"] for r in recs]
+
+
+def test_feskot_sequence_cut_and_rotation():
+    recs = feskot_sequence(["JANGARA", "GREEDY"], 6, 9, {"deal": "cut"})
+    assert len(recs) == 6 and all(r["options"]["deal"] == "cut" for r in recs if "options" in r)
+    for prev, nxt in zip(recs, recs[1:], strict=False):
+        won = prev["result"]["winner"] == "AB"[SEATS.index(prev["first"]) % 2]
+        assert nxt["first"] == (prev["first"] if won else SEATS[(SEATS.index(prev["first"]) + 1) % 4])
+    # a cut keeps runs of the previous game's played cards together: the deals differ from a shuffle's
+    shuffled = feskot_sequence(["JANGARA", "GREEDY"], 6, 9)
+    assert recs[0]["hands"] == shuffled[0]["hands"] and recs[1]["hands"] != shuffled[1]["hands"]
+    assert first_dealt_value(feskot_deals(recs))["n"].sum() == 6

@@ -98,6 +98,30 @@ def feskot_deals(records: Iterable[dict], dd: bool = False) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def feskot_sequence(bots, games: int, seed: int, options: dict | None = None) -> list[dict]:
+    """Records of ``games`` consecutive Feskot games at one table (bottom/top = ``bots[0]``, right/left =
+    ``bots[1]``), each dealt from the context the previous one leaves (``next_deal_context``: the
+    first-dealt rotation and, with ``deal="cut"``, the previous game's cards cut instead of shuffled), as
+    a table of players would; game ``j`` uses seed ``tournament.deal_seed(seed, j)``. A tournament's
+    single-deal boards always shuffle, so this is how ``deal="cut"`` can be compared with a shuffle."""
+    from ..bots import get_bot
+    from ..rules import get_game
+    from ..tournament.play import deal_seed, play_deal_state
+
+    game = get_game("feskot", **(options or {}))
+    a, b = (get_bot(x, ruleset="feskot") for x in bots)
+    seats = [a, b, a, b]
+    records, context = [], {}
+    for j in range(games):
+        s = deal_seed(seed, j)
+        state = play_deal_state(game.new_deal(s, **context), seats, s, 0)
+        rec = state.to_record()
+        rec["seed"], rec["players"] = s, {n: x.label for n, x in zip(SEATS, seats, strict=True)}
+        records.append(rec)
+        context = state.next_deal_context()
+    return records
+
+
 def first_dealt_value(deals: pd.DataFrame, by=None) -> pd.DataFrame:
     """The first-dealt side's win rate (Wilson 95%) and mean tricks, overall or per ``by`` (e.g.
     ``"signals"``, ``"deal"``, ``"first_bot"``, ``"five_hcp"``, ``"prime_in_five"``)."""
