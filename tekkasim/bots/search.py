@@ -13,7 +13,8 @@ Every decision goes the same way:
 2. **Scores.** Each candidate action is scored in every world and the scores averaged:
 
    * ``evaluator="rollout"`` (TANOOR, TIZAB): compiled rollouts (``_search_kernels``) with the rollout
-     ``policy`` (``random`` or ``greedy``), ``rollouts`` per world and action. A card scores the deal's
+     ``policy`` (``random``, ``greedy`` or ``jangara``: the compiled JANGARA bot at all four seats, the
+     presets' choice), ``rollouts`` per world and action. A card scores the deal's
      returns margin for the seat's team (Feskot: tricks margin plus 3 for a win, minus 3 for a loss;
      Tekka: points margin); Prime choices, calls and raises use the share of rollouts (played over all 13
      tricks) in which the team takes at least k tricks.
@@ -46,6 +47,10 @@ one; no longer reproducible). ``mistake_rate`` is the usual chance of a random l
 
 What the model of the other seats leaves out: inference from the cards they chose to play (beyond voids
 and signals). ORACLE (``oracle.py``) runs the same double-dummy scoring on the one true world.
+
+Measured (``experiments/README.md``, Feskot, 20 duplicate pairs per step): all three are far above RANDOM
+and clearly above GREEDY (ZELZELA +2.2 tricks per pair), but not yet distinguishable from JANGARA or from
+each other; ZELZELA closes 37% of the GREEDY-to-ORACLE gap at about 24 ms of CPU per decision.
 """
 
 from __future__ import annotations
