@@ -241,3 +241,28 @@ def test_oracle_accuses_true_renonces_and_plays_legally():
                 acc = world.accusation()
                 assert acc["correct"] or state.observation(seat).public["kot"] not in (None, seat & 1) or \
                     state.observation(seat).public["decided"] in ("kot", "kot52")
+
+
+@pytest.mark.parametrize("name", HEURISTIC)
+def test_array_and_observation_forms_decide_alike(name):
+    """On random states (Renonces and open accusations included), the decision computed from the rules'
+    kernel arrays (as the compiled loop does) equals the Python path's from the observation."""
+    from tekkasim.bots.satat import compiled_vector
+
+    b = bot(name) if not name.startswith(("ATOUTE", "ZORGE")) else get_bot(name)
+    p = compiled_vector(b)
+    n = 0
+    for i, state in enumerate(random_states(200, 11, renonce_rate=0.1)):
+        if state.phase() not in ("play", "collect"):
+            continue
+        hands, st = state.arrays
+        mover = state.current_player()
+        for seat in state.actors():
+            seed = mix_seed(i, seat)
+            expect = decide(b, state, seat, seed)
+            got = int(sp.accuse_decide(p, hands[seat], st, seat))
+            if got < 0 and seat == mover:
+                got = int(sp.card_decide(p, hands[seat], st, seat, 0, new_rng(seed)))
+            assert (None if got < 0 else got) == expect
+            n += 1
+    assert n > 100
