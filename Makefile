@@ -12,9 +12,16 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev,bench]'
 	touch $(STAMP)
 
-# The main job with defaults: a short seeded run of every ruleset, verified, with a summary.
+# The main job: a small duplicate round robin on Feskot of every bot but ORACLE (runs.md), resumable in
+# RUN_DIR; prints the Elo table, writes plots, a summary and the deal records beside the run.
+RUN_DIR ?= runs/feskot-ladder
+RUN_BOTS ?= RANDOM,GREEDY,KADO,POCHAQ,PUCHOQ,SADA,TANA,JANGARA,TANOOR,TIZAB,ZELZELA
+RUN_BOARDS ?= 16
 run: $(STAMP)
-	$(PY) -m tekkasim run
+	$(PY) -m tekkasim tournament --ruleset feskot --bots $(RUN_BOTS) --boards $(RUN_BOARDS) --seed 2026 --out $(RUN_DIR)
+	$(PY) -m tekkasim report $(RUN_DIR) --json --plots $(RUN_DIR)/plots > $(RUN_DIR)/report.json
+	$(PY) -m tekkasim export $(RUN_DIR) --out $(RUN_DIR)/records.jsonl.gz
+	@echo "report: $(RUN_DIR)/plots/summary.md (PNGs beside it), $(RUN_DIR)/report.json; records: $(RUN_DIR)/records.jsonl.gz"
 
 test: $(STAMP)
 	$(PY) -m pytest tests tekkasim
