@@ -27,6 +27,8 @@ import zlib
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ..bots import decide, get_bot, mix_seed
 from ..errors import BotError
 from ..rules import get_game
@@ -180,8 +182,6 @@ def _compiled_rows(ctx: _Context, pairing: int, boards: range) -> list[tuple] | 
         return None
     if not (has_compiled_form(xb[0]) and has_compiled_form(yb[0])):
         return None
-    import numpy as np
-
     seeds = np.array([job.seed + b for b in boards], dtype=np.int64)
     rows = []
     for table in (0, 1):
@@ -189,13 +189,19 @@ def _compiled_rows(ctx: _Context, pairing: int, boards: range) -> list[tuple] | 
         returns, actions, lengths = out["returns"], out["actions"], out["n_actions"]
         if actions.size and (actions.max() > 32767 or actions.min() < -1):
             raise TournamentError(f"compiled actions outside int16 in {job.ruleset}")
-        small = actions.astype("<i2")
-        head = _ONE.pack
-        for board, seed, (ra, rb), n, acts in zip(boards, seeds.tolist(), returns.tolist(), lengths.tolist(), small,
-                                                   strict=True):
-            payload = head(BINARY, 1, seed, ra, rb, n) + acts[:n].tobytes()
-            rows.append((pairing, board, table, ra, rb, 1, payload) if table == 0 else
-                        (pairing, board, table, rb, ra, 1, payload))
+        # every row's payload laid out in one numpy buffer (header + the longest action list), then cut
+        # to each row's length: a few hundred nanoseconds a row instead of a Python pack per row
+        n, width = actions.shape
+        rec = np.zeros(n, dtype=[("fmt", "u1"), ("deals", "<u2"), ("seed", "<i8"), ("ra", "<f8"), ("rb", "<f8"),
+                                 ("k", "<u2"), ("acts", "<i2", (width,))])
+        rec["fmt"], rec["deals"], rec["seed"], rec["k"] = BINARY, 1, seeds, lengths
+        rec["ra"], rec["rb"], rec["acts"] = returns[:, 0], returns[:, 1], actions
+        buf, size = rec.tobytes(), rec.itemsize
+        ends = (np.arange(n) * size + _ONE.size + 2 * lengths).tolist()
+        starts = range(0, n * size, size)
+        payloads = [buf[s:e] for s, e in zip(starts, ends, strict=True)]
+        xr, yr = (returns[:, 0], returns[:, 1]) if table == 0 else (returns[:, 1], returns[:, 0])
+        rows += zip([pairing] * n, boards, [table] * n, xr.tolist(), yr.tolist(), [1] * n, payloads, strict=True)
     return rows
 
 
