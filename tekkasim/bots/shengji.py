@@ -39,13 +39,14 @@ Parameters of the heuristic family (:class:`ShengjiHeuristic`)
 Search bots (:class:`ShengjiSearch`): ``worlds`` worlds from ``view.sample`` (consistent with every public
 fact: hand sizes, declared cards, voids, failed pair follows, the dealer's own burial), each candidate
 action applied in every world and the world played out by the compiled ``rollout`` policy at every seat
-(``greedy`` or ``jangara``, or ``random``); the action with the best mean outcome wins (level gain
-difference for its side, points as a tie-break). ``time_ms`` > 0 keeps drawing worlds until the time is
+(``greedy`` or ``jangara``, or ``random``); the action with the best mean outcome wins. ``time_ms`` > 0 keeps drawing worlds until the time is
 spent. The candidates are every legal action when there are at most ``candidates``, else the choices of
 the policy family's variants (and on lead every pair and tractor and each suit's lowest and highest
 single); ``prior`` levels are credited to the JANGARA policy's own choice, so that noise over a few
-worlds does not overturn it. The burial (eight single cards, the dealer seeing the kitty) is the JANGARA
-policy's; declarations and every play are searched.
+worlds does not overturn it. Every play is searched; the calls and the burial are the JANGARA policy's
+(searching the calls over sampled worlds lost levels on tuning boards: a world's other hands decide the
+trump the rollout finds best). A rollout is scored by the attackers' points at 40 a level (see
+``_value``).
 """
 
 from __future__ import annotations
@@ -398,13 +399,12 @@ def state_arrays(state) -> dict:
 
 
 def _value(st: np.ndarray, seat: int) -> float:
-    """A finished rollout from ``seat``'s side: levels gained minus the opponents', plus the attackers' points
-    (for the attackers; minus for the defenders) at 40 points a level, which smooths the level steps."""
-    ga, gb = sp.gains(st)
-    mine, theirs = (ga, gb) if seat % 2 == 0 else (gb, ga)
+    """A finished rollout from ``seat``'s side: the attackers' points (kitty bonus included) at 40 points a
+    level, positive for the attackers and negative for the defenders. The points alone, not the level
+    steps: a step turns one card's difference into a level, and the search then chases noise."""
     att = float(st[sp.S_ATT])
     attacking = (st[sp.S_DEALER] & 1) != (seat & 1)
-    return float(mine - theirs) + (att if attacking else -att) / 40.0
+    return (att if attacking else -att) / 40.0
 
 
 def rollout_values(arrays: dict, candidates: list, seat: int, params: np.ndarray, rng: np.ndarray) -> np.ndarray:
@@ -484,7 +484,7 @@ class ShengjiSearch(Bot):
               "worlds until the time is spent (at least one)", 0, 600_000),
         Param("rollout", "jangara", "rollout policy at every seat: random | greedy | jangara", choices=ROLLOUT),
         Param("candidates", 24, "most actions scored when there are many legal plays", 2, 4096),
-        Param("prior", 0.1, "levels credited to the JANGARA policy's own choice before the worlds vote "
+        Param("prior", 0.25, "levels credited to the JANGARA policy's own choice before the worlds vote "
               "(so that sampling noise alone does not overturn it)", 0.0, 10.0),
     )
 
@@ -500,7 +500,7 @@ class ShengjiSearch(Bot):
         if len(view.legal) == 1:
             return view.legal[0]
         p = self.params
-        if view.observation.phase == "bury":  # the burial is the JANGARA policy's (module docstring)
+        if view.observation.phase != "play":  # calls and burial are the JANGARA policy's (module docstring)
             return compiled_decide(policy_vector("JANGARA"), view.observation, rng)
         cands = candidates(view, rng, p["candidates"])
         params = self._params4()
