@@ -30,7 +30,8 @@ def hcp_notrump_tricks(per_bucket: int = 500, seed: int = 1, hcps=tuple(PUBLISHE
                        solver=None, progress=None) -> pd.DataFrame:
     """One row per sampled side: ``deal`` (index of the random deal), ``side`` (0 = bottom/top),
     ``hcp``, ``tricks_d0``/``tricks_d1`` (notrump tricks with each of its players declaring), ``tricks``
-    (their mean). ``progress(counts)`` is called after every 100 sides."""
+    (their mean), ``hands`` (the four 52-card masks in hex, bottom right top left).
+    ``progress(counts)`` is called after every 100 sides."""
     from ..solver import Solver
 
     hcps = sorted({int(h) for h in hcps})
@@ -53,9 +54,11 @@ def hcp_notrump_tricks(per_bucket: int = 500, seed: int = 1, hcps=tuple(PUBLISHE
         hands = [sum(1 << int(c) for c in perm[13 * s: 13 * s + 13]) for s in range(4)]
         for side in wanted:
             pts = seat_pts[side] + seat_pts[side + 2]
+            if counts[pts] >= per_bucket:  # 20 against 20: the first side may have filled the count
+                continue
             t = [sv.solve(hands, 4, (d + 1) % 4, side=d) for d in (side, side + 2)]
             rows.append({"deal": deal - 1, "side": side, "hcp": pts, "tricks_d0": t[0], "tricks_d1": t[1],
-                         "tricks": (t[0] + t[1]) / 2})
+                         "tricks": (t[0] + t[1]) / 2, "hands": " ".join(f"{h:013x}" for h in hands)})
             counts[pts] += 1
             if progress is not None and len(rows) % 100 == 0:
                 progress(dict(counts))
