@@ -39,8 +39,8 @@ Parameters of the heuristic family (:class:`ShengjiHeuristic`)
 Search bots (:class:`ShengjiSearch`): ``worlds`` worlds from ``view.sample`` (consistent with every public
 fact: hand sizes, declared cards, voids, failed pair follows, the dealer's own burial), each candidate
 action applied in every world and the world played out by the compiled ``rollout`` policy at every seat
-(``greedy`` or ``jangara``, or ``random``); the action with the best mean outcome wins. ``time_ms`` > 0 keeps drawing worlds until the time is
-spent. The candidates are every legal action when there are at most ``candidates``, else the choices of
+(``greedy`` or ``jangara``, or ``random``); the action with the best mean outcome wins. ``time_ms`` > 0
+keeps drawing worlds until the time is spent (``worlds`` at most). The candidates are every legal action when there are at most ``candidates``, else the choices of
 the policy family's variants (and on lead every pair and tractor and each suit's lowest and highest
 single); ``prior`` levels are credited to the JANGARA policy's own choice, so that noise over a few
 worlds does not overturn it. Every play is searched; the calls and the burial are the JANGARA policy's
