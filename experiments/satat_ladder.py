@@ -4,6 +4,7 @@
     .venv/bin/python experiments/satat_ladder.py ladder  --boards 20000 --seed 5000000   # report seeds
     .venv/bin/python experiments/satat_ladder.py search  --boards 200   --seed 5000000
     .venv/bin/python experiments/satat_ladder.py bluff   --boards 20000 --seed 5000000
+    .venv/bin/python experiments/satat_ladder.py accuracy --boards 5000 --seed 5000000
     .venv/bin/python experiments/satat_ladder.py oracle  --boards 100   --seed 5000000
 
 A board is a seed; a pair plays the first round of a match from it twice with the teams swapped (runs.md).
@@ -167,6 +168,40 @@ def bluff(args):
     return rows
 
 
+def accuracy(args):
+    """Accusation accuracy per bot, split: *contests* (made while the other side has the round decided or is
+    on a KOT run: a wrong one costs nothing or cuts their points) and the others."""
+    seeds = list(range(args.seed, args.seed + args.boards))
+    rows = []
+    for name in ("POCHAQ", "PUCHOQ", "SADA", "TANA", "JANGARA", "ATOUTE:difficulty=hard", "ZORGE:difficulty=hard"):
+        for opp in ("ATOUTE:difficulty=hard", "ZORGE:difficulty=hard", "SADA"):
+            made = {"contest": [0, 0], "other": [0, 0]}
+            for table in (0, 1):
+                r = play_rounds(bot(name), bot(opp), seeds, table)
+                x_seats = (0, 2) if table == 0 else (1, 3)
+                for i, seed in enumerate(seeds):
+                    acts = r["actions"][i, : r["n_actions"][i]]
+                    last = int(acts[-1])
+                    if last < ACCUSE or decode_accusation(last)[1] not in x_seats:
+                        continue
+                    before = _replay(seed, acts[:-1])
+                    pub = before.observation(decode_accusation(last)[1]).public
+                    team = decode_accusation(last)[1] & 1
+                    theirs = pub["kot"] == 1 - team or (pub["decided"] is not None and (
+                        pub["kot"] == 1 - team if pub["decided"] != "seven"
+                        else pub["tricks"][-1]["winner"] & 1 == 1 - team))
+                    kind = "contest" if theirs else "other"
+                    made[kind][0] += 1
+                    before.apply_action(last)
+                    made[kind][1] += bool(before.accusation()["correct"])
+            row = {"accuser": name, "against": opp, "boards": args.boards}
+            for kind, (m, c) in made.items():
+                row[kind] = {"accusations": m, "correct": c, "accuracy": round(c / m, 3) if m else None}
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    return rows
+
+
 def oracle(args):
     """ZELZELA against ORACLE and GREEDY against ORACLE on the same boards: points margin per round."""
     seeds = list(range(args.seed, args.seed + args.boards))
@@ -182,13 +217,14 @@ def oracle(args):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["ladder", "search", "bluff", "oracle"])
+    ap.add_argument("what", choices=["ladder", "search", "bluff", "accuracy", "oracle"])
     ap.add_argument("--boards", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=5_000_000)
     ap.add_argument("--pairs", default="TANOOR/JANGARA,TIZAB/TANOOR,ZELZELA/TIZAB")
     ap.add_argument("--out")
     args = ap.parse_args(argv)
-    rows = {"ladder": ladder, "search": search, "bluff": bluff, "oracle": oracle}[args.what](args)
+    rows = {"ladder": ladder, "search": search, "bluff": bluff, "accuracy": accuracy,
+            "oracle": oracle}[args.what](args)
     if args.out:
         with open(args.out, "w") as f:
             json.dump({"what": args.what, "boards": args.boards, "seed": args.seed, "rows": rows}, f, indent=1)
