@@ -36,7 +36,7 @@ def random_state(game, seed: int, steps: int):
 
 
 def compiled_decision(bot, state, seed: int) -> int:
-    return int(pk.decide_arrays(compiled_params(bot), state.arrays, signals_accepted(state.legal_actions()),
+    return int(pk.decide_arrays(compiled_params(bot), state.arrays, signals_accepted(state.possible_actions()),
                                 new_rng(seed)))
 
 
@@ -47,7 +47,7 @@ def test_view_from_observation_equals_view_from_arrays(name, seed, steps, dseed)
     if state.is_terminal():
         return
     seat = state.current_player()
-    cansig = signals_accepted(state.legal_actions())
+    cansig = signals_accepted(state.possible_actions())
     v, m = policy_view(state.observation(seat), state.game.options, cansig)
     v2, m2 = pk.new_view()
     pk.view_from_arrays(state.arrays, seat, cansig, v2, m2)
@@ -65,7 +65,7 @@ def test_compiled_and_python_make_the_same_decision(name, seed, steps, dseed, bo
     bot = get_bot(bot_name) if rate is None or bot_name == "RANDOM" else get_bot(bot_name, mistake_rate=rate)
     seat = state.current_player()
     python = decide(bot, state, seat, dseed)
-    assert python in state.legal_actions()
+    assert python in state.possible_actions()
     assert compiled_decision(bot, state, dseed) == python
 
 

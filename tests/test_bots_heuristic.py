@@ -76,7 +76,7 @@ def test_draws_prime_with_its_master():
     # top wins trick 1 and leads: it holds the Prime (spades) master A, so it draws Prime
     state = get_game("feskot").from_hands(HANDS, first="top")
     state.apply_action(k.PRIME_BASE + SPADES)
-    assert choose("JANGARA", state, seed=1) == c("AS")
+    assert choose("JANGARA", state, seed=1) % 52 == c("AS")  # with or without a signal
     assert choose("GREEDY", state, seed=1) == c("AS")  # GREEDY leads an Ace too (its only one)
 
 
@@ -127,7 +127,7 @@ def test_partner_of_a_d13_declarer_never_takes_a_trick():
     state.apply_action(c("5H"))
     state.apply_action(c("3H"))
     # top, void in hearts: never ruffs; throws its highest card that cannot win, keeping low cards
-    assert choose("JANGARA", state, seed=1) == c("AS")
+    assert choose("JANGARA", state, seed=1) % 52 == c("AS")  # with or without a signal
 
 
 @settings(max_examples=60)

@@ -42,14 +42,14 @@ def compiled_params(bot: Bot | str) -> np.ndarray | None:
 
 
 def signals_sendable(game: Game) -> int:
-    """1 when the rules' legal actions list signalled cards (so ``decide`` would accept a bot's signal),
+    """1 when the rules accept signalled cards (``possible_actions``, as ``decide`` does),
     else 0; the compiled loop sends signals only then, as the Python path does."""
     state = game.new_deal(0)
     while state.phase() != "play":
         state.apply_action(state.legal_actions()[0])
     from .view52 import signals_accepted
 
-    return signals_accepted(state.legal_actions())
+    return signals_accepted(state.possible_actions())
 
 
 def play_boards(game: Game, x_bot, y_bot, seeds, table: int) -> dict:

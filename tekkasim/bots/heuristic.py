@@ -39,10 +39,9 @@ ruffs with the cheapest Prime that wins (or overruffs), else throws a card that 
 lead: partner's slammed suit, drawing Prime, a side master that cannot be ruffed, partner's ruff, else
 low from a short side suit (to ruff it) or the longest. The partner of a D13 declarer never takes a trick.
 
-Signals are sent only where they would be accepted: ``base.decide`` accepts the actions listed by
-``legal_actions``, and the Feskot/Tekka rules list plain cards only (a signalled card is legal whenever its
-card is), so through ``decide`` and ``play_boards`` today the bots read signals (from any player who sends
-them) but send none (``view52.signals_accepted``). Tried and left out (no gain measured on duplicate
+Signals are sent when the game's ``signals`` option is on: the rules accept a signalled card whenever its
+card is legal (``State.possible_actions``, offered to bots as ``View.possible``), and ``play_boards`` sends
+the same signals as the Python path (``view52.signals_accepted``). Tried and left out (no gain measured on duplicate
 boards): high from a doubleton under partner's winner (unblock / even count), -0.05 tricks per pair.
 
 Measured (experiments/heuristic_ladder.py, 5,000 duplicate pairs per step, report seeds 0..4999): Feskot
@@ -98,7 +97,7 @@ class PolicyBot(Bot):
 
     def act(self, view: View, rng: np.ndarray) -> Any:
         legal = view.legal
-        v, m = policy_view(view.observation, view.game.options, signals_accepted(legal))
+        v, m = policy_view(view.observation, view.game.options, signals_accepted(view.possible))
         arr = np.asarray(legal, np.int64)
         return int(pk.decide(self.compiled, v, m, arr, len(arr), rng))
 

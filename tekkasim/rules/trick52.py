@@ -160,6 +160,16 @@ class Trick52State(State):
         n = k.legal_actions(self.arrays, self._buf)
         return [int(a) for a in self._buf[:n]]
 
+    def possible_actions(self) -> list[int]:
+        """Every action the rules accept now: ``legal_actions()`` plus, with option ``signals`` on, each legal
+        card with a ``slam`` or ``drop`` signal (``card + 52 * signal``). ``legal_actions`` leaves the
+        signalled forms out to keep random play and search over cards; bots that signal choose from these."""
+        legal = self.legal_actions()
+        if not self._i(k.I_SIGNALS) or self._i(k.I_PHASE) != k.PH_PLAY:
+            return legal
+        cards = [a for a in legal if a < 52]
+        return sorted(legal + [c + k.SIGNAL_MULT * s for s in (1, 2) for c in cards])
+
     def apply_action(self, action) -> None:
         a = self._check(action)
         seat, trick, play = self._i(k.I_TO_MOVE), self._i(k.I_TRICK), self._i(k.I_PLAY)
