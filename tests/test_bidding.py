@@ -123,3 +123,9 @@ def test_non_tekka_run_refused(tmp_path):
                    quiet=True)
     with pytest.raises(AnalysisError, match="Tekka"):
         bidding_deals(tmp_path / "f")
+
+
+def test_recommendation_is_pass_when_every_call_loses(run):
+    thr = recommended_thresholds(run["deals"], "side_hcp", min_n=1)
+    assert ((thr["recommend"] == "pass") == (thr["dd_ev"] <= 0)).all()
+    assert (thr.loc[thr["dd_ev"] > 0, "recommend"] == thr.loc[thr["dd_ev"] > 0, "best_call"]).all()

@@ -210,7 +210,9 @@ def ev_table(deals: pd.DataFrame, feature: str) -> pd.DataFrame:
 
 def recommended_thresholds(deals: pd.DataFrame, feature: str = "side_hcp", min_n: int = 5) -> pd.DataFrame:
     """Per bucket of ``feature`` (with ``min_n`` deals or more): the call with the best double-dummy EV,
-    its EV and interval, the runner-up, whether the best is ahead beyond the runner-up's interval, and the
+    ``recommend`` (that call when its EV is positive, else ``pass``: passing scores 0 for the side unless
+    the opponents or an all-pass mandatory 8 score instead, which this table does not model), its EV and
+    interval, the runner-up, whether the best is ahead beyond the runner-up's interval, and the
     calls the bots actually made in that bucket (most common) with their mean score."""
     ev = ev_table(deals, feature)
     bucket = _bucket(deals, feature)
@@ -221,7 +223,8 @@ def recommended_thresholds(deals: pd.DataFrame, feature: str = "side_hcp", min_n
         g = g.sort_values("dd_ev", ascending=False)
         best, second = g.iloc[0], g.iloc[1]
         actual = deals[bucket == b]
-        rows.append({feature: b, "n": int(best["n"]), "best_call": best["target"], "dd_ev": best["dd_ev"],
+        rows.append({feature: b, "n": int(best["n"]), "best_call": best["target"],
+                     "recommend": best["target"] if best["dd_ev"] > 0 else "pass", "dd_ev": best["dd_ev"],
                      "lo": best["lo"], "hi": best["hi"], "runner_up": second["target"],
                      "runner_up_ev": second["dd_ev"], "clear": bool(best["lo"] > second["dd_ev"]),
                      "most_called": actual["target"].mode().iloc[0], "mean_score": actual["score"].mean()})
