@@ -771,12 +771,14 @@ def play_round(px, py, x_side, hands, st, caller, deck, chance, seed, table, act
             continue
         K.init_round(st, a - TROUPE_BASE, caller)
         break
+    acc_x = px[P_MODE] == MODE_HEURISTIC and px[P_DETECT] != 0.0  # policies that ever accuse
+    acc_y = py[P_MODE] == MODE_HEURISTIC and py[P_DETECT] != 0.0
     while st[K.OVER] == 0:
         mover = st[K.TO_MOVE]
         a = -1
-        if st[K.N_TABLE] > 0:  # out-of-turn seats first, in seat order (a declined accusation takes no RNG)
+        if st[K.N_TABLE] > 0 and (acc_x or acc_y):  # out-of-turn seats first, in seat order
             for s in range(4):
-                if s != mover:
+                if s != mover and (acc_x if (s & 1) == x_side else acc_y):
                     a = accuse_decide(px if (s & 1) == x_side else py, hands[s], st, s)
                     if a >= 0:
                         break
