@@ -180,7 +180,7 @@ def test_greedy_wins_as_cheaply_as_it_can():
         seat = state.current_player()
         void = (int(state.hands[seat, 0]) & int(suit_kinds[e])) == 0
 
-        def key(play):
+        def key(play, shape=shape, e=e, void=void, eff=eff, strength=strength, suit_kinds=suit_kinds):
             one, two = (np.uint64(x) for x in K_masks(play))
             return int(K.play_key(one, two, shape, e, void, eff, strength, suit_kinds))
 
@@ -268,7 +268,8 @@ def test_eval_declaration_names_a_long_suit():
         hand = state.hand(seat)
         kinds = _kinds(int(hand.one), int(hand.two))
         assert worth(action, kinds, state.level) >= bot.params["declare_min"], seed
-        assert all(worth(c, kinds, state.level) <= worth(action, kinds, state.level) for c in state.legal_actions() if c)
+        best = worth(action, kinds, state.level)
+        assert all(worth(c, kinds, state.level) <= best for c in state.legal_actions() if c)
     assert calls > 10
 
 

@@ -27,12 +27,10 @@ from numba import njit
 from ..bits import below, kth, lowest, popcount
 from ..cards import BIG_JOKER, N_KINDS, SMALL_JOKER
 from ..rules._shengji_kernels import (
-    FIVES,
+    NO_TRUMP,
     ONE,
-    TENS_KINGS,
     TRACTOR_CAP,
     TRUMP,
-    NO_TRUMP,
     ZERO,
     add,
     call_strength,
@@ -361,7 +359,6 @@ def _lead(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_
             if k < 52 and k % 13 == 12 and eff[k] != TRUMP:
                 return _bit(k), ZERO
         return _pick(h1, ZERO, 1, weak)
-    memory = int(p[P_MEMORY])
     defenders = (seat & 1) == (st[S_DEALER] & 1)
     opp = (1 << ((seat + 1) % 4)) | (1 << ((seat + 3) % 4))
     infer = p[P_INFER] > 0

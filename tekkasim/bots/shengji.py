@@ -40,13 +40,13 @@ Search bots (:class:`ShengjiSearch`): ``worlds`` worlds from ``view.sample`` (co
 fact: hand sizes, declared cards, voids, failed pair follows, the dealer's own burial), each candidate
 action applied in every world and the world played out by the compiled ``rollout`` policy at every seat
 (``greedy`` or ``jangara``, or ``random``); the action with the best mean outcome wins. ``time_ms`` > 0
-keeps drawing worlds until the time is spent (``worlds`` at most). The candidates are every legal action when there are at most ``candidates``, else the choices of
-the policy family's variants (and on lead every pair and tractor and each suit's lowest and highest
-single); ``prior`` levels are credited to the JANGARA policy's own choice, so that noise over a few
-worlds does not overturn it. Every play is searched; the calls and the burial are the JANGARA policy's
-(searching the calls over sampled worlds lost levels on tuning boards: a world's other hands decide the
-trump the rollout finds best). A rollout is scored by the attackers' points at 40 a level (see
-``_value``).
+keeps drawing worlds until the time is spent (``worlds`` at most). The candidates are every legal action
+when there are at most ``candidates``, else the choices of the policy family's variants (and on lead every
+pair and tractor and each suit's lowest and highest single); ``prior`` levels are credited to the JANGARA
+policy's own choice, so that noise over a few worlds does not overturn it. Every play is searched; the
+calls and the burial are the JANGARA policy's (searching the calls over sampled worlds lost levels on
+tuning boards: a world's other hands decide the trump the rollout finds best). A rollout is scored by the
+attackers' points at 40 a level (see ``_value``).
 """
 
 from __future__ import annotations
@@ -57,7 +57,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..bits import below
 from ..cards import N_KINDS
 from ..rules import _shengji_kernels as K
 from . import _shengji_policy as sp
