@@ -364,13 +364,27 @@ def accuse_decide(p, hand, pub, seat):
     t = pub[V_TRICK]
     leader = pub[V_LEADERS + t]
     team = seat & 1
+    # any remembered failure to follow by the other side? (without one nothing is proven or suspected)
+    troupe = pub[V_TROUPE]
+    failed = False
+    for u in range(_first_remembered(p, pub), _n_started(pub)):
+        lu = pub[V_LEADERS + u]
+        need_u = _need(pub[V_PLAYS + 4 * u], troupe)
+        for j in range(1, 4):
+            c = pub[V_PLAYS + 4 * u + j]
+            if c < 0:
+                break
+            if (_seat_at(lu, j) & 1) != team and c != TWO_HEARTS and c // 13 != need_u:
+                failed = True
+    if not failed and p[P_KOT] == 0.0:
+        return -1
     best_a, best_p, best_proven = -1, -1.0, False
     for j in range(n):
         s = _seat_at(leader, j)
         if (s & 1) == team:
             continue
         c = pub[V_PLAYS + 4 * t + j]
-        proven, prob = _suspicion(p, pub, hand, s, p[P_SUSPICION])
+        proven, prob = _suspicion(p, pub, hand, s, p[P_SUSPICION]) if failed else (False, 0.0)
         if proven:
             prob = 1.0
         if j > 0 and c != TWO_HEARTS and c // 13 != _need(pub[V_PLAYS + 4 * t], pub[V_TROUPE]):
