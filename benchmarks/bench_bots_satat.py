@@ -109,7 +109,8 @@ def run(quick: bool = False) -> list[dict]:
     for x, y in (("JANGARA", "SADA"), ("GREEDY", "GREEDY")):
         bx, by = _bot(x), _bot(y)
         play_rounds(bx, by, [1], 0)
-        rate = best_rate(lambda k, r: play_rounds(bx, by, [s + r * k for s in seeds[:k]], r % 2), n, repeats=2)
+        rate = best_rate(lambda k, r, bx=bx, by=by: play_rounds(bx, by, [s + r * k for s in seeds[:k]], r % 2), n,
+                         repeats=2)
         rows.append({"name": f"satat compiled {x} vs {y} rounds", "value": rate, "unit": "rounds/s",
                      "reference": "play_random (same run)", "ratio": rate / rnd,
                      "goal": f">= {ROUNDS_GOAL:,} rounds/s per core"})

@@ -16,8 +16,8 @@ positive margin 1, zero 1/2.
 
 ``bluff``: rounds of ATOUTE/ZORGE (Normal and Hard) against a Normal detector (PUCHOQ: Normal memory,
 proofs only), Hard ones (SADA: Hard memory, proofs only; JANGARA: Hard memory and round pressure, which
-also contests every decided seven of the other side); per bluff whether it was caught (an accusation of the bluffer that was
-correct), and the bluffing team's points in rounds with a bluff against the same board played without
+also contests every decided seven of the other side); per bluff whether it was caught (a correct accusation
+of the bluffer), and the bluffing team's points in rounds with a bluff against the same board played without
 bluffing (the same bot with ``bluff=none``): what a bluff pays. Accusation accuracy per bot: correct
 accusations over all accusations it made.
 
@@ -220,7 +220,8 @@ def oracle(args):
     for x in ("ZELZELA", "GREEDY"):
         t = time.perf_counter()
         m, _ = python_pairs(x, "ORACLE", seeds)
-        row = {"x": x, "y": "ORACLE", **summary(m / 2.0), "unit": "points per round", "s": round(time.perf_counter() - t)}
+        row = {"x": x, "y": "ORACLE", **summary(m / 2.0), "unit": "points per round",
+               "s": round(time.perf_counter() - t)}
         rows.append(row)
         print(json.dumps(row), flush=True)
     return rows

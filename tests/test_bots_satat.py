@@ -186,7 +186,7 @@ def test_bluffs_only_by_bluffers_within_their_limits():
     atoute_n, zorge_h, sada = get_bot("ATOUTE"), get_bot("ZORGE:difficulty=hard"), bot("SADA")
     counts = {"n": 0, "h": 0}
     for bluffer, key in ((atoute_n, "n"), (zorge_h, "h")):
-        for table, state, renonces in _renonces_by_seat(bluffer, sada, range(300)):
+        for table, _state, renonces in _renonces_by_seat(bluffer, sada, range(300)):
             x_seats = {0, 2} if table == 0 else {1, 3}
             seats = [parse_seat(s) for _, s in renonces]
             assert all(s in x_seats for s in seats)  # SADA never fails to follow

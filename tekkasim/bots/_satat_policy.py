@@ -618,13 +618,10 @@ def _lead_card(p, hand, pub, seat, gone, voids):
                 return c
         return _longest_low(hand, troupe)
     my_troupe = hand & suit_mask(troupe) & ~B2H
-    out_troupe = suit_mask(troupe) & ~B2H & ~gone
-    if troupe == 2:
-        out_troupe = out_troupe  # 2♥ is Troupe itself then; it is in gone or out like any card
+    out_troupe = suit_mask(troupe) & ~B2H & ~gone  # Troupe cards still out (2♥ apart)
     opp1, opp2 = (seat + 1) & 3, (seat + 3) & 3
     infer = p[P_INFER] > 0.0
     if p[P_TROUPE] > 0.0 and out_troupe != ZERO:
-        ours = (pub[V_TO_MOVE] & 1) == (seat & 1)
         n_mine = popcount(my_troupe) + (1 if (hand & B2H) != ZERO else 0)
         if n_mine >= 3:
             if (hand & B2H) != ZERO:
