@@ -31,6 +31,10 @@ caught by proof-only detectors (PUCHOQ, SADA) and gain +0.13 .. +0.18 points per
 JANGARA (contests every decided seven) catches 69% of them: -1.22 [-1.30, -1.15]. ZORGE's ruffs against
 the other side's seventh are caught 65-76% (a later card proves them) and gain +0.04 [0.00, 0.08] against
 PUCHOQ (Normal), -0.03 .. -0.05 against Hard detectors. Proof accusations: 100% correct for every bot.
+search (State API path; points per pair): TANOOR-JANGARA -0.01 [-0.12, 0.09] (300 pairs); TIZAB-TANOOR
++0.13 [0.00, 0.27] (150); ZELZELA-TIZAB +0.08 [-0.03, 0.19] (150) and +0.18 [0.00, 0.36] (100, other
+seeds); TIZAB-JANGARA +0.08 [-0.04, 0.20] (200); ZELZELA-JANGARA +0.16 [0.04, 0.28] (200).
+oracle (points per round, 40 pairs): ZELZELA-ORACLE -0.40 [-0.55, -0.25]; GREEDY-ORACLE -0.58 [-0.73, -0.42].
 """
 
 from __future__ import annotations
