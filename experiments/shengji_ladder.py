@@ -17,6 +17,21 @@ interval, and the Elo of the pair score (runs.md). Tune on seeds >= 1,000,000; r
 
     python experiments/shengji_ladder.py --seed 1 --boards 4000
     python experiments/shengji_ladder.py --runs DIR [DIR ...]
+
+Measured (report seeds; presets tuned on seeds >= 1,000,000), X's margin in levels per pair (two deals),
+95% interval, pair score with its Wilson interval:
+
+* compiled loop, boards 1..4000: POCHAQ-KADO +0.403 [0.370, 0.436] 0.637; PUCHOQ-POCHAQ +0.607
+  [0.577, 0.637] 0.716; SADA-PUCHOQ +0.317 [0.289, 0.345] 0.621; TANA-SADA +0.750 [0.721, 0.778] 0.771;
+  JANGARA-TANA +0.163 [0.140, 0.186] 0.569; GREEDY-KADO +0.476 [0.438, 0.513]; JANGARA-GREEDY +2.047
+  [2.015, 2.079] 0.965. Every heuristic step above 0 with 95% confidence; largest step 0.75 < twice the
+  median 0.40.
+* tournament runner: KADO-RANDOM, boards 1..100: +0.99 [0.74, 1.24], 64 wins 25 draws 11 losses, Elo
+  +205 [140, 270]. Search against JANGARA, boards 1001..1016: TANOOR -0.19 [-0.67, 0.29], TIZAB +0.25
+  [-0.24, 0.74], ZELZELA (32 worlds) +0.75 [0.34, 1.16] (9 wins, 7 draws, 0 losses; Elo +221 [93, 348]).
+  ZELZELA-GREEDY, boards 1001..1020: +2.80 [2.47, 3.13] levels per pair, i.e. +1.40 levels per deal,
+  20 pairs of 20 won; matches (--unit match, boards 2001..2003): 6 of 6 won (Wilson [0.61, 1]);
+  JANGARA-GREEDY matches, boards 2001..2030: 60 of 60 won.
 """
 
 from __future__ import annotations
