@@ -167,7 +167,7 @@ def play_out_with(d, policy, bot, work, rng):
     """``play_out``, or for ``POLICY_BOT`` the compiled bot with parameter vector ``bot`` at every seat
     (``work``: ``_policy_kernels.new_work()``)."""
     if policy == POLICY_BOT:
-        policy_rollout(d, bot, bot, 0, rng, work)
+        policy_rollout(d, bot, bot, d.info[k.I_SIGNALS], rng, work)  # signals as the game allows, as decide sends them
     else:
         play_out(d, policy, rng)
 
