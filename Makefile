@@ -35,11 +35,11 @@ experiments: $(STAMP)
 	$(PY) experiments/run.py
 
 lint: $(STAMP)
-	$(PY) -m ruff check tekkasim tests benchmarks
+	$(PY) -m ruff check tekkasim tests benchmarks experiments notebooks
 
 # ruff's formatter, configured in pyproject.toml ([tool.ruff.format]); `make lint` checks the rest.
 format: $(STAMP)
-	$(PY) -m ruff format tekkasim tests benchmarks
+	$(PY) -m ruff format tekkasim tests benchmarks experiments notebooks
 
 # numba's cache does not notice edits to globals or to other modules: clear it after such edits.
 clean-cache:

@@ -56,9 +56,13 @@ def run(quick: bool = False) -> list[dict]:
         game = get_game(name)
         states = _states(game, n_states, 7)
         for bot in BOTS:
-            rows.append({"name": f"{name} {bot} decisions (Python path)", "value": _decisions_rate(get_bot(bot),
-                                                                                                states),
-                         "unit": "decisions/s"})
+            rows.append(
+                {
+                    "name": f"{name} {bot} decisions (Python path)",
+                    "value": _decisions_rate(get_bot(bot), states),
+                    "unit": "decisions/s",
+                }
+            )
     game = get_game("feskot")
     n = 20_000 if quick else 200_000
     play_boards(game, "JANGARA", "SADA", [1, 2], 0)
@@ -73,9 +77,16 @@ def run(quick: bool = False) -> list[dict]:
     t0 = time.perf_counter()
     deals = best_rate(compiled, n, repeats=3)
     rand = best_rate(random_play, n, repeats=3)
-    rows.append({"name": "feskot JANGARA vs SADA compiled deals", "value": deals, "unit": "deals/s",
-                 "reference": "feskot play_random", "ratio": deals / rand,
-                 "goal": f">= {DEALS_GOAL:,} deals/s per core"})
+    rows.append(
+        {
+            "name": "feskot JANGARA vs SADA compiled deals",
+            "value": deals,
+            "unit": "deals/s",
+            "reference": "feskot play_random",
+            "ratio": deals / rand,
+            "goal": f">= {DEALS_GOAL:,} deals/s per core",
+        }
+    )
     rows.append({"name": "feskot play_random (same run)", "value": rand, "unit": "deals/s"})
     rows.append({"name": "compiled match-up timing took", "value": time.perf_counter() - t0, "unit": "s"})
     return rows

@@ -92,15 +92,25 @@ def run(quick: bool = False) -> list[dict]:
     game = get_game("satat")
     states = _states(game, 300 if quick else 3000, 7)
     for name in BOTS:
-        rows.append({"name": f"satat {name} decisions (Python path)", "value": _decisions_rate(_bot(name), states),
-                     "unit": "decisions/s"})
+        rows.append(
+            {
+                "name": f"satat {name} decisions (Python path)",
+                "value": _decisions_rate(_bot(name), states),
+                "unit": "decisions/s",
+            }
+        )
     _search_ms("ZELZELA", 1)  # compile / load the kernels and the solver
     for name in ("TANOOR", "TIZAB", "ZELZELA"):
         ms, n = _search_ms(name, 2 if quick else 12)
         row = {"name": f"satat {name} mean time per decision ({n} decisions)", "value": ms, "unit": "ms"}
         if name == "ZELZELA":
-            row.update({"reference": f"{ZELZELA_GOAL_MS:g} ms goal", "ratio": ms / ZELZELA_GOAL_MS,
-                        "goal": f"<= {ZELZELA_GOAL_MS:g} ms mean per decision"})
+            row.update(
+                {
+                    "reference": f"{ZELZELA_GOAL_MS:g} ms goal",
+                    "ratio": ms / ZELZELA_GOAL_MS,
+                    "goal": f"<= {ZELZELA_GOAL_MS:g} ms mean per decision",
+                }
+            )
         rows.append(row)
     n = 2000 if quick else 40000
     seeds = list(range(n))
@@ -109,10 +119,18 @@ def run(quick: bool = False) -> list[dict]:
     for x, y in (("JANGARA", "SADA"), ("GREEDY", "GREEDY")):
         bx, by = _bot(x), _bot(y)
         play_rounds(bx, by, [1], 0)
-        rate = best_rate(lambda k, r, bx=bx, by=by: play_rounds(bx, by, [s + r * k for s in seeds[:k]], r % 2), n,
-                         repeats=2)
-        rows.append({"name": f"satat compiled {x} vs {y} rounds", "value": rate, "unit": "rounds/s",
-                     "reference": "play_random (same run)", "ratio": rate / rnd,
-                     "goal": f">= {ROUNDS_GOAL:,} rounds/s per core"})
+        rate = best_rate(
+            lambda k, r, bx=bx, by=by: play_rounds(bx, by, [s + r * k for s in seeds[:k]], r % 2), n, repeats=2
+        )
+        rows.append(
+            {
+                "name": f"satat compiled {x} vs {y} rounds",
+                "value": rate,
+                "unit": "rounds/s",
+                "reference": "play_random (same run)",
+                "ratio": rate / rnd,
+                "goal": f">= {ROUNDS_GOAL:,} rounds/s per core",
+            }
+        )
     rows.append({"name": "satat play_random rounds", "value": rnd, "unit": "rounds/s"})
     return rows

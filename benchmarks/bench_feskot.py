@@ -60,8 +60,9 @@ def _compile_times() -> tuple[list[float], list[float]]:
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         for _ in range(2):
-            proc = subprocess.run([sys.executable, "-c", _COMPILE_SNIPPET], env=env, capture_output=True, text=True,
-                                  check=True)
+            proc = subprocess.run(
+                [sys.executable, "-c", _COMPILE_SNIPPET], env=env, capture_output=True, text=True, check=True
+            )
             out.append([float(x) for x in proc.stdout.split()])
     return out[0], out[1]
 
@@ -77,21 +78,42 @@ def run(quick: bool) -> list[dict]:
 
     fast = _best_rate(lambda n: feskot.play_random(n, 1), n_fast, repeats)
     slow = _reference_rate("feskot", n_ref)
-    rows.append({"name": "feskot random deals, compiled kernel", "value": fast, "unit": "deals/s",
-                 "reference": "pure-Python reference", "ratio": fast / slow,
-                 "goal": f">= {FESKOT_GOAL:,} deals/s and >= {RATIO_GOAL}x the reference"})
+    rows.append(
+        {
+            "name": "feskot random deals, compiled kernel",
+            "value": fast,
+            "unit": "deals/s",
+            "reference": "pure-Python reference",
+            "ratio": fast / slow,
+            "goal": f">= {FESKOT_GOAL:,} deals/s and >= {RATIO_GOAL}x the reference",
+        }
+    )
     rows.append({"name": "feskot random deals, pure-Python reference", "value": slow, "unit": "deals/s"})
 
     fast13 = _best_rate(lambda n: feskot13.play_random(n, 1), n_fast, repeats)
     slow13 = _reference_rate("feskot", n_ref, play_all=True)
-    rows.append({"name": "feskot play_out deals (13 tricks), compiled", "value": fast13, "unit": "deals/s",
-                 "reference": "pure-Python reference", "ratio": fast13 / slow13})
+    rows.append(
+        {
+            "name": "feskot play_out deals (13 tricks), compiled",
+            "value": fast13,
+            "unit": "deals/s",
+            "reference": "pure-Python reference",
+            "ratio": fast13 / slow13,
+        }
+    )
     rows.append({"name": "feskot play_out deals, pure-Python reference", "value": slow13, "unit": "deals/s"})
 
     fast_t = _best_rate(lambda n: tekka.play_random(n, 1), n_fast // 3, repeats)
     slow_t = _reference_rate("tekka", n_ref)
-    rows.append({"name": "tekka random deals, compiled", "value": fast_t, "unit": "deals/s",
-                 "reference": "pure-Python reference", "ratio": fast_t / slow_t})
+    rows.append(
+        {
+            "name": "tekka random deals, compiled",
+            "value": fast_t,
+            "unit": "deals/s",
+            "reference": "pure-Python reference",
+            "ratio": fast_t / slow_t,
+        }
+    )
     rows.append({"name": "tekka random deals, pure-Python reference", "value": slow_t, "unit": "deals/s"})
 
     def through_states(n):
@@ -103,8 +125,13 @@ def run(quick: bool) -> list[dict]:
                 rng = (rng * 1103515245 + 12345) & 0x7FFFFFFF
                 state.apply_action(legal[rng % len(legal)])
 
-    rows.append({"name": "feskot random deals through State (Python API)",
-                 "value": _best_rate(through_states, 100 if quick else 1000, 1), "unit": "deals/s"})
+    rows.append(
+        {
+            "name": "feskot random deals through State (Python API)",
+            "value": _best_rate(through_states, 100 if quick else 1000, 1),
+            "unit": "deals/s",
+        }
+    )
 
     cold, warm = _compile_times()
     rows.append({"name": "cold start: import + compile feskot kernel", "value": cold[0], "unit": "s"})

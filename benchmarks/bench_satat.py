@@ -25,16 +25,26 @@ def run(quick: bool) -> list[dict]:
         feskot_rate = None
     row = {"name": "random satat rounds (compiled, one core)", "value": rate, "unit": "rounds/s"}
     if feskot_rate:
-        row |= {"reference": "feskot random deals, same run", "ratio": feskot_rate / rate,
-                "goal": "ratio <= 1.5 (Satat within 1.5x of Feskot)"}
+        row |= {
+            "reference": "feskot random deals, same run",
+            "ratio": feskot_rate / rate,
+            "goal": "ratio <= 1.5 (Satat within 1.5x of Feskot)",
+        }
         rows.append(row)
         rows.append({"name": "random feskot deals (compiled, same run)", "value": feskot_rate, "unit": "deals/s"})
     else:
         rows.append(row | {"note": "feskot not available: Satat alone"})
     m = 300 if quick else 3000
     ref_rate = _rate(lambda k, r: reference.play_random(k, 5000 + r * k), m, repeats=1)
-    rows.append({"name": "random satat rounds (pure-Python twin)", "value": ref_rate, "unit": "rounds/s",
-                 "reference": "compiled kernel (ratio = compiled speed-up)", "ratio": rate / ref_rate})
+    rows.append(
+        {
+            "name": "random satat rounds (pure-Python twin)",
+            "value": ref_rate,
+            "unit": "rounds/s",
+            "reference": "compiled kernel (ratio = compiled speed-up)",
+            "ratio": rate / ref_rate,
+        }
+    )
     k = 50 if quick else 500
     api_rate = _rate(lambda j, r: _state_api(satat, j, r), k, repeats=1)
     rows.append({"name": "random satat rounds (Python State API)", "value": api_rate, "unit": "rounds/s"})

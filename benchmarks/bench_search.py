@@ -40,8 +40,11 @@ def _timed_deals(game, bot, deals: int) -> tuple[int, float]:
 
 def run(quick: bool) -> list[dict]:
     rows = []
-    deals = {"TANOOR": 3, "TIZAB": 3, "ZELZELA": 3, "ORACLE": 3} if quick else \
-        {"TANOOR": 20, "TIZAB": 20, "ZELZELA": 20, "ORACLE": 20}
+    deals = (
+        {"TANOOR": 3, "TIZAB": 3, "ZELZELA": 3, "ORACLE": 3}
+        if quick
+        else {"TANOOR": 20, "TIZAB": 20, "ZELZELA": 20, "ORACLE": 20}
+    )
     greedy_ms = {}
     for ruleset in ("feskot", "tekka"):
         game = get_game(ruleset)
@@ -49,11 +52,23 @@ def run(quick: bool) -> list[dict]:
         greedy_ms[ruleset] = 1000 * spent / n
         for name, count in deals.items():
             n, spent = _timed_deals(game, get_bot(name), count)
-            rows.append({"name": f"{ruleset} {name} decisions/s ({count} deals, {n} decisions)",
-                         "value": n / spent, "unit": "decisions/s"})
+            rows.append(
+                {
+                    "name": f"{ruleset} {name} decisions/s ({count} deals, {n} decisions)",
+                    "value": n / spent,
+                    "unit": "decisions/s",
+                }
+            )
             if ruleset == "feskot" and name == "ZELZELA":
                 ms = 1000 * spent / n
-                rows.append({"name": f"feskot ZELZELA mean ms/decision ({n} decisions, whole games)", "value": ms,
-                             "unit": "ms", "reference": "GREEDY ms/decision", "ratio": ms / greedy_ms["feskot"],
-                             "goal": f"<= {ZELZELA_GOAL_MS:.0f} ms"})
+                rows.append(
+                    {
+                        "name": f"feskot ZELZELA mean ms/decision ({n} decisions, whole games)",
+                        "value": ms,
+                        "unit": "ms",
+                        "reference": "GREEDY ms/decision",
+                        "ratio": ms / greedy_ms["feskot"],
+                        "goal": f"<= {ZELZELA_GOAL_MS:.0f} ms",
+                    }
+                )
     return rows

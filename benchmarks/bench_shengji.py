@@ -33,12 +33,28 @@ def run(quick: bool) -> list[dict]:
     game.play_random(10, 0)  # compile or load the cache outside the timing
     n = 20_000 if quick else 500_000
     rate = _rate(lambda k, r: game.play_random(k, 1000 + r * k), n)
-    rows = [{"name": "random shengji deals (compiled, one core)", "value": rate, "unit": "deals/s",
-             "reference": f"goal {GOAL:,} deals/s", "ratio": rate / GOAL, "goal": "ratio >= 1"}]
+    rows = [
+        {
+            "name": "random shengji deals (compiled, one core)",
+            "value": rate,
+            "unit": "deals/s",
+            "reference": f"goal {GOAL:,} deals/s",
+            "ratio": rate / GOAL,
+            "goal": "ratio >= 1",
+        }
+    ]
     m = 100 if quick else 1000
     ref_rate = _rate(lambda k, r: _reference(k, 5000 + r * k), m, repeats=1)
-    rows.append({"name": "random shengji deals (pure-Python twin)", "value": ref_rate, "unit": "deals/s",
-                 "reference": "compiled kernel, same run", "ratio": rate / ref_rate, "goal": "speed-up, no target"})
+    rows.append(
+        {
+            "name": "random shengji deals (pure-Python twin)",
+            "value": ref_rate,
+            "unit": "deals/s",
+            "reference": "compiled kernel, same run",
+            "ratio": rate / ref_rate,
+            "goal": "speed-up, no target",
+        }
+    )
     k = 10 if quick else 100
     api_rate = _rate(lambda j, r: _state_api(game, j, r), k, repeats=1)
     rows.append({"name": "random shengji deals (Python State API)", "value": api_rate, "unit": "deals/s"})
@@ -54,8 +70,9 @@ def _positions(game, n: int, seed: int) -> list:
     out, deal = [], 0
     while len(out) < n:
         level = "23456789TJQKA"[deal % 13]
-        state = game.new_deal(seed * 100_000 + deal, dealer=None if deal % 2 else deal % 4,
-                              levels={"A": level, "B": level})
+        state = game.new_deal(
+            seed * 100_000 + deal, dealer=None if deal % 2 else deal % 4, levels={"A": level, "B": level}
+        )
         deal += 1
         while len(out) < n:
             if rng.random() < 0.05:
@@ -84,10 +101,17 @@ def resample_rows(n: int) -> list[dict]:
     phases = Counter(state.phase() for state, _ in pos)
     where = ", ".join(f"{phases[p]} {p}" for p in ("declare", "bury", "play", "terminal"))
     return [
-        {"name": f"shengji resample: first draws failing ({n} positions: {where})", "value": fails["new"] / n,
-         "unit": "fraction", "goal": "almost never"},
-        {"name": "shengji resample: first draws failing, earlier voids-only draw", "value": fails["old"] / n,
-         "unit": "fraction"},
+        {
+            "name": f"shengji resample: first draws failing ({n} positions: {where})",
+            "value": fails["new"] / n,
+            "unit": "fraction",
+            "goal": "almost never",
+        },
+        {
+            "name": "shengji resample: first draws failing, earlier voids-only draw",
+            "value": fails["old"] / n,
+            "unit": "fraction",
+        },
         {"name": "shengji resample: mean time", "value": 1000 * elapsed / n, "unit": "ms"},
     ]
 
@@ -115,7 +139,14 @@ def random_action_rows(n: int) -> list[dict]:
         for _ in range(100):
             state.random_legal_action(krng)
     draw = (time.perf_counter() - t0) / max(1, 100 * len(picked))
-    return [{"name": f"shengji random follow to a tractor, short or void ({len(picked)} positions, "
-                     f"up to {max(sizes, default=0):,} follows)", "value": 1e6 * draw, "unit": "us/draw",
-             "reference": f"legal_actions(): {1e6 * enum:,.0f} us", "ratio": enum / draw if draw else 0.0,
-             "goal": "speed-up, no target"}]
+    return [
+        {
+            "name": f"shengji random follow to a tractor, short or void ({len(picked)} positions, "
+            f"up to {max(sizes, default=0):,} follows)",
+            "value": 1e6 * draw,
+            "unit": "us/draw",
+            "reference": f"legal_actions(): {1e6 * enum:,.0f} us",
+            "ratio": enum / draw if draw else 0.0,
+            "goal": "speed-up, no target",
+        }
+    ]

@@ -47,7 +47,7 @@ def _sqlite_rate(rows: list[tuple], copies: int) -> float:
         for c in range(copies):
             batch = [(r[0], r[1] + c * 100_000, *r[2:]) for r in rows]
             for i in range(0, len(batch), 500):
-                n += store.add(batch[i:i + 500])
+                n += store.add(batch[i : i + 500])
         rate = n / (time.perf_counter() - t0)
         store.close()
     return rate
@@ -65,26 +65,57 @@ def run(quick: bool) -> list[dict]:
     one = min(_runner("GREEDY,JANGARA", boards, 7, 1) for _ in range(1 if quick else 3))
     deals = 2 * boards
     rows.append({"name": "feskot GREEDY vs JANGARA, bare compiled loop", "value": deals / bare, "unit": "deals/s"})
-    rows.append({"name": "feskot GREEDY vs JANGARA, tournament runner (1 worker, stored)", "value": deals / one,
-                 "unit": "deals/s", "reference": "bare compiled loop", "ratio": one / bare,
-                 "goal": "runner overhead < 10% (ratio < 1.10)"})
+    rows.append(
+        {
+            "name": "feskot GREEDY vs JANGARA, tournament runner (1 worker, stored)",
+            "value": deals / one,
+            "unit": "deals/s",
+            "reference": "bare compiled loop",
+            "ratio": one / bare,
+            "goal": "runner overhead < 10% (ratio < 1.10)",
+        }
+    )
 
     two = min(_runner("GREEDY,JANGARA", boards, 7, 2) for _ in range(1 if quick else 3))
-    rows.append({"name": "compiled match-up, 2 workers", "value": deals / two, "unit": "deals/s",
-                 "reference": "1 worker", "ratio": one / two, "goal": ">= 1.8x"})
+    rows.append(
+        {
+            "name": "compiled match-up, 2 workers",
+            "value": deals / two,
+            "unit": "deals/s",
+            "reference": "1 worker",
+            "ratio": one / two,
+            "goal": ">= 1.8x",
+        }
+    )
 
     py_boards = 200 if quick else 1500
     py_one = _runner("GREEDY,KADO", py_boards, 7, 1, use_compiled=False)
     py_two = _runner("GREEDY,KADO", py_boards, 7, 2, use_compiled=False)
-    rows.append({"name": "State API match-up (GREEDY vs KADO), 1 worker", "value": 2 * py_boards / py_one,
-                 "unit": "deals/s"})
-    rows.append({"name": "State API match-up (GREEDY vs KADO), 2 workers", "value": 2 * py_boards / py_two,
-                 "unit": "deals/s", "reference": "1 worker", "ratio": py_one / py_two, "goal": ">= 1.8x"})
+    rows.append(
+        {"name": "State API match-up (GREEDY vs KADO), 1 worker", "value": 2 * py_boards / py_one, "unit": "deals/s"}
+    )
+    rows.append(
+        {
+            "name": "State API match-up (GREEDY vs KADO), 2 workers",
+            "value": 2 * py_boards / py_two,
+            "unit": "deals/s",
+            "reference": "1 worker",
+            "ratio": py_one / py_two,
+            "goal": ">= 1.8x",
+        }
+    )
 
     cfg = Config.build(ruleset="feskot", bots="GREEDY,JANGARA", boards=2000, seed=7)
     sample = play_block(Job.from_config(cfg), (0, 0, 2000))
     stored = _sqlite_rate(sample, 2 if quick else 10)
-    rows.append({"name": "SQLite stored tables (deals) per second, blocks of 500", "value": stored, "unit": "rows/s",
-                 "reference": "runner, 2 workers", "ratio": stored / (deals / two),
-                 "goal": "never the bottleneck (ratio > 1)"})
+    rows.append(
+        {
+            "name": "SQLite stored tables (deals) per second, blocks of 500",
+            "value": stored,
+            "unit": "rows/s",
+            "reference": "runner, 2 workers",
+            "ratio": stored / (deals / two),
+            "goal": "never the bottleneck (ratio > 1)",
+        }
+    )
     return rows

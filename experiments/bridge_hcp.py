@@ -28,8 +28,11 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     n = args.per_bucket or (CONFIG["full_per_bucket"] if args.full else CONFIG["per_bucket"])
     t0 = time.perf_counter()
-    frame = hcp_notrump_tricks(n, seed=args.seed, progress=lambda c: print(
-        f"{time.perf_counter() - t0:6.0f} s  sides per count {c}", flush=True))
+    frame = hcp_notrump_tricks(
+        n,
+        seed=args.seed,
+        progress=lambda c: print(f"{time.perf_counter() - t0:6.0f} s  sides per count {c}", flush=True),
+    )
     table = hcp_table(frame)
     table["within_0.15"] = table["difference"].abs() <= CONFIG["tolerance"]
     args.out.mkdir(parents=True, exist_ok=True)
@@ -37,8 +40,10 @@ def main(argv=None) -> None:
     table.to_csv(args.out / "table.csv")
     text = table.to_markdown(floatfmt=".3f") if _has_tabulate() else table.to_string(float_format="{:.3f}".format)
     (args.out / "table.md").write_text(text + "\n")
-    print(f"{len(frame)} sides ({n} per count) from {int(frame['deal'].max()) + 1} random deals, seed {args.seed}, "
-          f"{2 * len(frame)} notrump solves in {time.perf_counter() - t0:.0f} s")
+    print(
+        f"{len(frame)} sides ({n} per count) from {int(frame['deal'].max()) + 1} random deals, seed {args.seed}, "
+        f"{2 * len(frame)} notrump solves in {time.perf_counter() - t0:.0f} s"
+    )
     print(text)
 
 

@@ -19,8 +19,14 @@ import numpy as np
 from tekkasim.bots.compiled import play_boards
 from tekkasim.rules import get_game
 
-STEPS = [("KADO", "RANDOM"), ("POCHAQ", "KADO"), ("PUCHOQ", "POCHAQ"), ("SADA", "PUCHOQ"), ("TANA", "SADA"),
-         ("JANGARA", "TANA")]
+STEPS = [
+    ("KADO", "RANDOM"),
+    ("POCHAQ", "KADO"),
+    ("PUCHOQ", "POCHAQ"),
+    ("SADA", "PUCHOQ"),
+    ("TANA", "SADA"),
+    ("JANGARA", "TANA"),
+]
 EXTRA = [("GREEDY", "RANDOM"), ("JANGARA", "GREEDY")]
 
 
@@ -31,8 +37,7 @@ def duplicate(game, x: str, y: str, seeds: list[int]) -> tuple[float, float, flo
     margin = (r0[:, 0] + r1[:, 1]) - (r0[:, 1] + r1[:, 0])
     score = np.where(margin > 0, 1.0, np.where(margin < 0, 0.0, 0.5))
     n = len(seeds)
-    return (margin.mean(), 1.96 * margin.std(ddof=1) / np.sqrt(n), score.mean(),
-            1.96 * score.std(ddof=1) / np.sqrt(n))
+    return (margin.mean(), 1.96 * margin.std(ddof=1) / np.sqrt(n), score.mean(), 1.96 * score.std(ddof=1) / np.sqrt(n))
 
 
 def main() -> None:
@@ -51,11 +56,15 @@ def main() -> None:
         if (x, y) in STEPS[1:]:
             steps.append(m)
         sig = "beats" if m - mh > 0 else "not shown better than"
-        print(f"{x:>8} vs {y:<8} margin {m:+7.3f} ± {mh:.3f}  pair score {s:.3f} ± {sh:.3f}  ({sig}; "
-              f"{args.pairs} pairs, seeds {start}..)")
+        print(
+            f"{x:>8} vs {y:<8} margin {m:+7.3f} ± {mh:.3f}  pair score {s:.3f} ± {sh:.3f}  ({sig}; "
+            f"{args.pairs} pairs, seeds {start}..)"
+        )
     median = float(np.median(steps))
-    print(f"ladder steps {', '.join(f'{v:.2f}' for v in steps)}; median {median:.2f}; largest / median "
-          f"{max(steps) / median:.2f} (goal <= 2)")
+    print(
+        f"ladder steps {', '.join(f'{v:.2f}' for v in steps)}; median {median:.2f}; largest / median "
+        f"{max(steps) / median:.2f} (goal <= 2)"
+    )
 
 
 if __name__ == "__main__":

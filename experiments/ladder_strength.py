@@ -94,8 +94,16 @@ def summary(margins: list[float]) -> dict:
         p = min(max(p, 0.5 / n), 1 - 0.5 / n)  # a clean sweep is bounded by the sample size
         return 400 * math.log10(p / (1 - p))
 
-    return {"pairs": n, "margin": mean, "margin_lo": mean - half, "margin_hi": mean + half,
-            "score": s, "elo": elo(s), "elo_lo": elo(s - s_half), "elo_hi": elo(s + s_half)}
+    return {
+        "pairs": n,
+        "margin": mean,
+        "margin_lo": mean - half,
+        "margin_hi": mean + half,
+        "score": s,
+        "elo": elo(s),
+        "elo_lo": elo(s - s_half),
+        "elo_hi": elo(s + s_half),
+    }
 
 
 def duplicate(ruleset: str, x_spec: str, y_spec: str, pairs: int, seed: int, timing: bool = False) -> dict:
@@ -104,8 +112,7 @@ def duplicate(ruleset: str, x_spec: str, y_spec: str, pairs: int, seed: int, tim
     decisions: list | None = [] if timing else None
     t0 = time.perf_counter()
     margins = [pair_margin(game, seed + i, x, y, decisions) for i in range(pairs)]
-    row = {"ruleset": ruleset, "x": x.label, "y": y.label, **summary(margins),
-           "seconds": time.perf_counter() - t0}
+    row = {"ruleset": ruleset, "x": x.label, "y": y.label, **summary(margins), "seconds": time.perf_counter() - t0}
     if timing:
         mine = [t for t, label in decisions if label == x.label]
         row["x_ms_per_decision"] = 1000 * float(np.mean(mine))
@@ -138,8 +145,19 @@ def matches(x_spec: str, y_spec: str, boards: int, seed: int) -> dict:
             won += winner == (0 if table == 0 else 1)
     n = 2 * boards
     lo, hi = wilson_interval(won, n)
-    return {"ruleset": "feskot", "unit": "match (first to 7 games)", "x": x.label, "y": y.label, "boards": boards,
-            "matches": n, "x_won": won, "rate": won / n, "lo": lo, "hi": hi, "seconds": time.perf_counter() - t0}
+    return {
+        "ruleset": "feskot",
+        "unit": "match (first to 7 games)",
+        "x": x.label,
+        "y": y.label,
+        "boards": boards,
+        "matches": n,
+        "x_won": won,
+        "rate": won / n,
+        "lo": lo,
+        "hi": hi,
+        "seconds": time.perf_counter() - t0,
+    }
 
 
 def bidding(bot_spec: str, deals: int, seed: int) -> dict:
@@ -169,36 +187,62 @@ def bidding(bot_spec: str, deals: int, seed: int) -> dict:
         over += target > best
         under += target < best and best >= 8
         exact += target == best or (best < 8 and target == 8)
-        rows.append({"seed": seed + i, "target": contract["target"], "mandatory": contract["mandatory"],
-                     "makeable": best, "made": res["made"]})
+        rows.append(
+            {
+                "seed": seed + i,
+                "target": contract["target"],
+                "mandatory": contract["mandatory"],
+                "makeable": best,
+                "made": res["made"],
+            }
+        )
     lo, hi = wilson_interval(made, deals)
-    return {"ruleset": "tekka", "bot": bot.label, "deals": deals, "made": made, "rate": made / deals, "lo": lo,
-            "hi": hi, "overbid": over / deals, "underbid": under / deals, "at_makeable": exact / deals,
-            "mean_target": float(np.mean([13 if r["target"] == "D13" else r["target"] for r in rows])),
-            "mean_makeable": float(np.mean([r["makeable"] for r in rows]))}
+    return {
+        "ruleset": "tekka",
+        "bot": bot.label,
+        "deals": deals,
+        "made": made,
+        "rate": made / deals,
+        "lo": lo,
+        "hi": hi,
+        "overbid": over / deals,
+        "underbid": under / deals,
+        "at_makeable": exact / deals,
+        "mean_target": float(np.mean([13 if r["target"] == "D13" else r["target"] for r in rows])),
+        "mean_makeable": float(np.mean([r["makeable"] for r in rows])),
+    }
 
 
 def show(row: dict) -> None:
     if "margin" in row:
         extra = f"  {row['x_ms_per_decision']:.1f} ms/decision" if "x_ms_per_decision" in row else ""
-        print(f"{row['ruleset']:6} {row['x']:>28} vs {row['y']:<10} pairs {row['pairs']:4}  "
-              f"margin {row['margin']:+6.2f} "
-              f"[{row['margin_lo']:+.2f}, {row['margin_hi']:+.2f}]  score {row['score']:.3f}  "
-              f"Elo {row['elo']:+5.0f} [{row['elo_lo']:+.0f}, {row['elo_hi']:+.0f}]{extra}  ({row['seconds']:.0f} s)",
-              flush=True)
+        print(
+            f"{row['ruleset']:6} {row['x']:>28} vs {row['y']:<10} pairs {row['pairs']:4}  "
+            f"margin {row['margin']:+6.2f} "
+            f"[{row['margin_lo']:+.2f}, {row['margin_hi']:+.2f}]  score {row['score']:.3f}  "
+            f"Elo {row['elo']:+5.0f} [{row['elo_lo']:+.0f}, {row['elo_hi']:+.0f}]{extra}  ({row['seconds']:.0f} s)",
+            flush=True,
+        )
     elif "matches" in row:
-        print(f"feskot {row['x']} vs {row['y']}: {row['x_won']}/{row['matches']} matches won = {row['rate']:.3f} "
-              f"[{row['lo']:.3f}, {row['hi']:.3f}] ({row['seconds']:.0f} s)", flush=True)
+        print(
+            f"feskot {row['x']} vs {row['y']}: {row['x_won']}/{row['matches']} matches won = {row['rate']:.3f} "
+            f"[{row['lo']:.3f}, {row['hi']:.3f}] ({row['seconds']:.0f} s)",
+            flush=True,
+        )
     else:
-        print(f"tekka  {row['bot']}: {row['deals']} deals, made {row['rate']:.3f} [{row['lo']:.3f}, {row['hi']:.3f}], "
-              f"over {row['overbid']:.3f}, under {row['underbid']:.3f}, at makeable {row['at_makeable']:.3f}, "
-              f"mean target {row['mean_target']:.2f} vs makeable {row['mean_makeable']:.2f}", flush=True)
+        print(
+            f"tekka  {row['bot']}: {row['deals']} deals, made {row['rate']:.3f} [{row['lo']:.3f}, {row['hi']:.3f}], "
+            f"over {row['overbid']:.3f}, under {row['underbid']:.3f}, at makeable {row['at_makeable']:.3f}, "
+            f"mean target {row['mean_target']:.2f} vs makeable {row['mean_makeable']:.2f}",
+            flush=True,
+        )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--what", nargs="+", default=["steps", "oracle"],
-                        choices=["steps", "oracle", "match", "worlds", "bidding"])
+    parser.add_argument(
+        "--what", nargs="+", default=["steps", "oracle"], choices=["steps", "oracle", "match", "worlds", "bidding"]
+    )
     parser.add_argument("--ruleset", default="feskot", choices=["feskot", "tekka"], help="for 'steps'")
     parser.add_argument("--pairs", type=int, default=30, help="pairs per pairing (boards for 'match')")
     parser.add_argument("--seed", type=int, default=0, help="first board (report seeds start at 0)")
@@ -219,8 +263,13 @@ def main() -> int:
                 f.write(json.dumps(row) + "\n")
 
     if "steps" in args.what:
-        for x, y in (("TANOOR", "RANDOM"), ("TANOOR", "JANGARA"), ("TIZAB", "TANOOR"), ("ZELZELA", "TIZAB"),
-                     ("ZELZELA", "GREEDY")):
+        for x, y in (
+            ("TANOOR", "RANDOM"),
+            ("TANOOR", "JANGARA"),
+            ("TIZAB", "TANOOR"),
+            ("ZELZELA", "TIZAB"),
+            ("ZELZELA", "GREEDY"),
+        ):
             emit(duplicate(args.ruleset, x, y, pairs, seed))
     if "oracle" in args.what:
         z = duplicate("feskot", "ZELZELA", "ORACLE", pairs, seed)
@@ -228,8 +277,11 @@ def main() -> int:
         emit(z)
         emit(g)
         closed = 1 - z["margin"] / g["margin"] if g["margin"] else float("nan")
-        print(f"feskot tricks per deal vs ORACLE: ZELZELA {z['margin'] / 2:+.2f}, GREEDY {g['margin'] / 2:+.2f}; "
-              f"share of the GREEDY-ORACLE gap closed by ZELZELA {closed:.2f}", flush=True)
+        print(
+            f"feskot tricks per deal vs ORACLE: ZELZELA {z['margin'] / 2:+.2f}, GREEDY {g['margin'] / 2:+.2f}; "
+            f"share of the GREEDY-ORACLE gap closed by ZELZELA {closed:.2f}",
+            flush=True,
+        )
         rows.append({"gap_closed": closed, "pairs": pairs})
     if "match" in args.what:
         emit(matches("ZELZELA", "GREEDY", max(1, pairs // 3), seed))

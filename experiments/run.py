@@ -28,8 +28,16 @@ def _write(out: Path, name: str, frame: pd.DataFrame, text: list[str]) -> None:
 def run_tune(cfg, size, out, text):
     from tekkasim.analysis.tune import tune
 
-    res = tune(cfg["ruleset"], cfg["bot"], cfg["param"], cfg["target_elo"], cfg["against"], seed=cfg["seed"],
-               tolerance=cfg["tolerance"], **size)
+    res = tune(
+        cfg["ruleset"],
+        cfg["bot"],
+        cfg["param"],
+        cfg["target_elo"],
+        cfg["against"],
+        seed=cfg["seed"],
+        tolerance=cfg["tolerance"],
+        **size,
+    )
     _write(out, "steps", pd.DataFrame(res.steps, columns=["value", "elo", "lo", "hi"]), text)
     _write(out, "result", pd.DataFrame([{k: v for k, v in res.to_json().items() if k != "steps"}]), text)
 
@@ -47,8 +55,7 @@ def run_calibration(cfg, size, out, text):
     from tekkasim.analysis.calibrate import calibration
 
     for ruleset in cfg["rulesets"]:
-        _write(out, ruleset, calibration(ruleset, size["bots"], size["pairs"], size["search_pairs"], cfg["seed"]),
-               text)
+        _write(out, ruleset, calibration(ruleset, size["bots"], size["pairs"], size["search_pairs"], cfg["seed"]), text)
 
 
 def run_bridge(cfg, size, out, text):
@@ -62,8 +69,13 @@ def run_bridge(cfg, size, out, text):
 def _tournament(ruleset, bots, boards, seed, out, options=None, unit="deal"):
     from tekkasim.tournament import Config, iter_records, run_tournament
 
-    run_tournament(Config.build(ruleset=ruleset, bots=list(bots), boards=boards, seed=seed, workers=1,
-                                options=options or {}, unit=unit), out, quiet=True)
+    run_tournament(
+        Config.build(
+            ruleset=ruleset, bots=list(bots), boards=boards, seed=seed, workers=1, options=options or {}, unit=unit
+        ),
+        out,
+        quiet=True,
+    )
     return list(iter_records(out))
 
 
@@ -87,15 +99,22 @@ def run_feskot(cfg, size, out, text):
     _write(out, "first_dealt_by_five_hcp", first_dealt_value(base, "five_hcp"), text)
     recs = _tournament("feskot", cfg["bots"], size["dd_boards"], cfg["seed"], out / "dd_run")
     dd = feskot_deals(recs, dd=True)
-    _write(out, "dd_best_prime_by_bot", first_dealt_value(dd.assign(first_won=dd["dd_best_prime"]), "first_bot")
-           .rename(columns={"successes": "dd_best", "rate": "dd_best_rate"}), text)
+    _write(
+        out,
+        "dd_best_prime_by_bot",
+        first_dealt_value(dd.assign(first_won=dd["dd_best_prime"]), "first_bot").rename(
+            columns={"successes": "dd_best", "rate": "dd_best_rate"}
+        ),
+        text,
+    )
 
 
 def run_satat(cfg, size, out, text):
     from tekkasim.analysis.games import accusation_accuracy, redeal_value, renonce_outcomes, satat_deals, satat_kinds
 
-    deals = satat_deals(_tournament("satat", cfg["bots"], size["boards"], cfg["seed"], out / "run",
-                                    unit=cfg.get("unit", "deal")))
+    deals = satat_deals(
+        _tournament("satat", cfg["bots"], size["boards"], cfg["seed"], out / "run", unit=cfg.get("unit", "deal"))
+    )
     _write(out, "kinds", satat_kinds(deals), text)
     _write(out, "redeal_value", redeal_value(deals), text)
     _write(out, "renonce_outcomes", renonce_outcomes(deals), text)
@@ -118,8 +137,15 @@ def run_shengji(cfg, size, out, text):
     _write(out, "declarations", declaration_stats(deals), text)
 
 
-RUNNERS = {"tune": run_tune, "bidding": run_bidding, "calibration": run_calibration, "bridge": run_bridge,
-           "feskot": run_feskot, "satat": run_satat, "shengji": run_shengji}
+RUNNERS = {
+    "tune": run_tune,
+    "bidding": run_bidding,
+    "calibration": run_calibration,
+    "bridge": run_bridge,
+    "feskot": run_feskot,
+    "satat": run_satat,
+    "shengji": run_shengji,
+}
 
 
 def main(argv=None) -> int:

@@ -66,8 +66,13 @@ def summary(margins: np.ndarray) -> dict:
     mean = float(margins.mean())
     se = float(margins.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
     score = float(((margins > 0) + 0.5 * (margins == 0)).mean())
-    return {"pairs": n, "margin": round(mean, 4), "lo": round(mean - 1.96 * se, 4), "hi": round(mean + 1.96 * se, 4),
-            "pair_score": round(score, 4)}
+    return {
+        "pairs": n,
+        "margin": round(mean, 4),
+        "lo": round(mean - 1.96 * se, 4),
+        "hi": round(mean + 1.96 * se, 4),
+        "pair_score": round(score, 4),
+    }
 
 
 def compiled_pairs(x, y, seeds):
@@ -151,13 +156,23 @@ def bluff(args):
                     acc = s.accusation()
                     if acc is not None and acc["correct"]:
                         caught += 1
-                    gains.append((rb["returns"][i, x_side] - rb["returns"][i, 1 - x_side])
-                                 - (rh["returns"][i, x_side] - rh["returns"][i, 1 - x_side]))
+                    gains.append(
+                        (rb["returns"][i, x_side] - rb["returns"][i, 1 - x_side])
+                        - (rh["returns"][i, x_side] - rh["returns"][i, 1 - x_side])
+                    )
             g = np.array(gains) if gains else np.zeros(1)
-            row = {"bluffer": bl, "detector": det, "boards": args.boards, "rounds_with_bluff": len(gains),
-                   "bluffs": bluffs, "caught": caught, "caught_rate": round(caught / max(1, bluffs), 3),
-                   "pays_rate": round(float((g > 0).mean()), 3), "loses_rate": round(float((g < 0).mean()), 3),
-                   **{"gain_" + k: v for k, v in summary(g).items()}}
+            row = {
+                "bluffer": bl,
+                "detector": det,
+                "boards": args.boards,
+                "rounds_with_bluff": len(gains),
+                "bluffs": bluffs,
+                "caught": caught,
+                "caught_rate": round(caught / max(1, bluffs), 3),
+                "pays_rate": round(float((g > 0).mean()), 3),
+                "loses_rate": round(float((g < 0).mean()), 3),
+                **{"gain_" + k: v for k, v in summary(g).items()},
+            }
             rows.append(row)
             print(json.dumps(row), flush=True)
     # accusation accuracy: every bot against a Hard bluffing pair and an honest one
@@ -176,8 +191,14 @@ def bluff(args):
                         continue
                     made += 1
                     correct += bool(_replay(seed, r["actions"][i, : r["n_actions"][i]]).accusation()["correct"])
-            row = {"accuser": name, "against": opp, "boards": args.boards, "accusations": made, "correct": correct,
-                   "accuracy": round(correct / made, 3) if made else None}
+            row = {
+                "accuser": name,
+                "against": opp,
+                "boards": args.boards,
+                "accusations": made,
+                "correct": correct,
+                "accuracy": round(correct / made, 3) if made else None,
+            }
             rows.append(row)
             print(json.dumps(row), flush=True)
     return rows
@@ -202,9 +223,14 @@ def accuracy(args):
                     before = _replay(seed, acts[:-1])
                     pub = before.observation(decode_accusation(last)[1]).public
                     team = decode_accusation(last)[1] & 1
-                    theirs = pub["kot"] == 1 - team or (pub["decided"] is not None and (
-                        pub["kot"] == 1 - team if pub["decided"] != "seven"
-                        else pub["tricks"][-1]["winner"] & 1 == 1 - team))
+                    theirs = pub["kot"] == 1 - team or (
+                        pub["decided"] is not None
+                        and (
+                            pub["kot"] == 1 - team
+                            if pub["decided"] != "seven"
+                            else pub["tricks"][-1]["winner"] & 1 == 1 - team
+                        )
+                    )
                     kind = "contest" if theirs else "other"
                     made[kind][0] += 1
                     before.apply_action(last)
@@ -224,8 +250,13 @@ def oracle(args):
     for x in ("ZELZELA", "GREEDY"):
         t = time.perf_counter()
         m, _ = python_pairs(x, "ORACLE", seeds)
-        row = {"x": x, "y": "ORACLE", **summary(m / 2.0), "unit": "points per round",
-               "s": round(time.perf_counter() - t)}
+        row = {
+            "x": x,
+            "y": "ORACLE",
+            **summary(m / 2.0),
+            "unit": "points per round",
+            "s": round(time.perf_counter() - t),
+        }
         rows.append(row)
         print(json.dumps(row), flush=True)
     return rows
@@ -239,8 +270,7 @@ def main(argv=None):
     ap.add_argument("--pairs", default="TANOOR/JANGARA,TIZAB/TANOOR,ZELZELA/TIZAB")
     ap.add_argument("--out")
     args = ap.parse_args(argv)
-    rows = {"ladder": ladder, "search": search, "bluff": bluff, "accuracy": accuracy,
-            "oracle": oracle}[args.what](args)
+    rows = {"ladder": ladder, "search": search, "bluff": bluff, "accuracy": accuracy, "oracle": oracle}[args.what](args)
     if args.out:
         with open(args.out, "w") as f:
             json.dump({"what": args.what, "boards": args.boards, "seed": args.seed, "rows": rows}, f, indent=1)

@@ -49,8 +49,15 @@ import numpy as np
 from tekkasim.bots import _shengji_policy as sp
 from tekkasim.bots.shengji import policy_vector
 
-NEIGHBOURS = (("GREEDY", "KADO"), ("POCHAQ", "KADO"), ("PUCHOQ", "POCHAQ"), ("SADA", "PUCHOQ"), ("TANA", "SADA"),
-              ("JANGARA", "TANA"), ("JANGARA", "GREEDY"))
+NEIGHBOURS = (
+    ("GREEDY", "KADO"),
+    ("POCHAQ", "KADO"),
+    ("PUCHOQ", "POCHAQ"),
+    ("SADA", "PUCHOQ"),
+    ("TANA", "SADA"),
+    ("JANGARA", "TANA"),
+    ("JANGARA", "GREEDY"),
+)
 
 
 def compiled_margins(x: str, y: str, seeds: np.ndarray) -> np.ndarray:
@@ -82,9 +89,20 @@ def summary(x: str, y: str, margins) -> dict:
     score = float((m > 0).sum() + 0.5 * (m == 0).sum())
     lo, hi = wilson(score, n)
     half = 1.96 * m.std(ddof=1) / math.sqrt(n) if n > 1 else float("nan")
-    return {"x": x, "y": y, "pairs": n, "margin": float(m.mean()), "margin_lo": float(m.mean() - half),
-            "margin_hi": float(m.mean() + half), "score": score / n, "score_lo": lo, "score_hi": hi,
-            "elo": elo(score / n), "elo_lo": elo(lo), "elo_hi": elo(hi)}
+    return {
+        "x": x,
+        "y": y,
+        "pairs": n,
+        "margin": float(m.mean()),
+        "margin_lo": float(m.mean() - half),
+        "margin_hi": float(m.mean() + half),
+        "score": score / n,
+        "score_lo": lo,
+        "score_hi": hi,
+        "elo": elo(score / n),
+        "elo_lo": elo(lo),
+        "elo_hi": elo(hi),
+    }
 
 
 def run_margins(directory: Path) -> list[dict]:
@@ -113,10 +131,12 @@ def run_margins(directory: Path) -> list[dict]:
 
 
 def _show(row: dict) -> str:
-    return (f"{row['x']:>10} vs {row['y']:<10} pairs {row['pairs']:>5}  margin {row['margin']:+.3f} "
-            f"[{row['margin_lo']:+.3f}, {row['margin_hi']:+.3f}]  score {row['score']:.3f} "
-            f"[{row['score_lo']:.3f}, {row['score_hi']:.3f}]  Elo {row['elo']:+.0f} [{row['elo_lo']:+.0f}, "
-            f"{row['elo_hi']:+.0f}]")
+    return (
+        f"{row['x']:>10} vs {row['y']:<10} pairs {row['pairs']:>5}  margin {row['margin']:+.3f} "
+        f"[{row['margin_lo']:+.3f}, {row['margin_hi']:+.3f}]  score {row['score']:.3f} "
+        f"[{row['score_lo']:.3f}, {row['score_hi']:.3f}]  Elo {row['elo']:+.0f} [{row['elo_lo']:+.0f}, "
+        f"{row['elo_hi']:+.0f}]"
+    )
 
 
 def main(argv=None) -> int:

@@ -52,14 +52,22 @@ def analyse_block(seeds: list[int]) -> list[dict]:
             by_prime = {p: solver.solve(hands, p, declarer) for p in range(4)}
             best = max(by_prime, key=lambda p: (by_prime[p], p))
             hcp, longest = hand_features(hands[declarer])
-            rows.append({"seed": seed, "declarer": declarer, "hcp": hcp, "longest": longest,
-                         "best_prime": best, "tricks": by_prime[best]})
+            rows.append(
+                {
+                    "seed": seed,
+                    "declarer": declarer,
+                    "hcp": hcp,
+                    "longest": longest,
+                    "best_prime": best,
+                    "tricks": by_prime[best],
+                }
+            )
     return rows
 
 
 def run(deals: int, seed: int, workers: int) -> pd.DataFrame:
     seeds = list(range(seed, seed + deals))
-    blocks = [seeds[i:i + 25] for i in range(0, deals, 25)]  # blocks, not single deals: pool overhead
+    blocks = [seeds[i : i + 25] for i in range(0, deals, 25)]  # blocks, not single deals: pool overhead
     if workers > 1:
         import multiprocess
 
@@ -105,19 +113,23 @@ def main() -> None:
     print("\nby the declarer's longest suit:")
     print(shares(by_len).to_string())
     fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
-    for ax, table, label in ((axes[0], by_hcp, "declarer high-card points (bucket of 4)"),
-                             (axes[1], by_len, "declarer's longest suit")):
+    for ax, table, label in (
+        (axes[0], by_hcp, "declarer high-card points (bucket of 4)"),
+        (axes[1], by_len, "declarer's longest suit"),
+    ):
         table = table[table["n"] >= MIN_BUCKET]  # a share of 3 deals is noise, not a point on a curve
         for t in TARGETS:
             lo, hi = wilson_interval(table[t], table["n"])
-            line, = ax.plot(table.index, table[t] / table["n"], marker="o", label=f"target {t}")
+            (line,) = ax.plot(table.index, table[t] / table["n"], marker="o", label=f"target {t}")
             ax.fill_between(table.index, lo, hi, color=line.get_color(), alpha=0.15)
         ax.set_xlabel(label)
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("share makeable (double dummy)")
     axes[1].legend()
-    fig.suptitle(f"Tekka: makeable targets, {args.deals} deals from seed {args.seed} "
-                 f"(bands: 95% Wilson intervals; buckets with n >= {MIN_BUCKET})")
+    fig.suptitle(
+        f"Tekka: makeable targets, {args.deals} deals from seed {args.seed} "
+        f"(bands: 95% Wilson intervals; buckets with n >= {MIN_BUCKET})"
+    )
     fig.tight_layout()
     fig.savefig(args.out / "makeable.png", dpi=120)
     print(f"\nwrote {args.out / 'solves.csv'} and {args.out / 'makeable.png'}")

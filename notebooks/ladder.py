@@ -37,8 +37,17 @@ ladder
 # Bisection of `mistake_rate` on common tuning boards, then a measurement on fresh boards.
 
 # %%
-res = tune("feskot", "KADO", "mistake_rate", 100, "RANDOM", seed=SEED, pairs=PAIRS * 2, final_pairs=PAIRS * 4,
-           tolerance=20 if not SMALL else 80)
+res = tune(
+    "feskot",
+    "KADO",
+    "mistake_rate",
+    100,
+    "RANDOM",
+    seed=SEED,
+    pairs=PAIRS * 2,
+    final_pairs=PAIRS * 4,
+    tolerance=20 if not SMALL else 80,
+)
 res.to_json()
 
 # %%
@@ -46,8 +55,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 steps = sorted(res.steps)
 fig, ax = plt.subplots(figsize=(6, 3.5))
-ax.errorbar([s[0] for s in steps], [s[1] for s in steps],
-            yerr=[[s[1] - s[2] for s in steps], [s[3] - s[1] for s in steps]], fmt="o", capsize=3)
+ax.errorbar(
+    [s[0] for s in steps],
+    [s[1] for s in steps],
+    yerr=[[s[1] - s[2] for s in steps], [s[3] - s[1] for s in steps]],
+    fmt="o",
+    capsize=3,
+)
 ax.axhline(100, ls="--", color="grey")
 ax.set_xlabel("KADO mistake_rate")
 ax.set_ylabel(f"Elo vs RANDOM ({res.tuning_pairs} pairs, 95%)")

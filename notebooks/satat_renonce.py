@@ -32,8 +32,9 @@ SMALL = os.environ.get("TEKKASIM_NOTEBOOK_SMALL") == "1"
 BOARDS = 2 if SMALL else 60
 UNIT = "deal" if SMALL else "match"
 OUT = tempfile.mkdtemp(prefix="satat-renonce-")
-cfg = Config.build(ruleset="satat", bots=["ZORGE", "ATOUTE", "ATOUTE:difficulty=hard"], boards=BOARDS, seed=1,
-                   unit=UNIT, workers=1)
+cfg = Config.build(
+    ruleset="satat", bots=["ZORGE", "ATOUTE", "ATOUTE:difficulty=hard"], boards=BOARDS, seed=1, unit=UNIT, workers=1
+)
 run_tournament(cfg, OUT, quiet=True)
 deals = satat_deals(iter_records(OUT))
 print(f"{len(deals)} rounds from {BOARDS} boards ({UNIT}s), three pairings, two tables each")

@@ -113,8 +113,9 @@ class Pairs:
         return X
 
     def subset(self, rows: np.ndarray) -> Pairs:
-        return Pairs(self.bots, self.xa[rows], self.xb[rows], self.ya[rows], self.yb[rows], self.board[rows],
-                     self.margin[rows])
+        return Pairs(
+            self.bots, self.xa[rows], self.xb[rows], self.ya[rows], self.yb[rows], self.board[rows], self.margin[rows]
+        )
 
 
 def groups(pairs: Pairs) -> list[list[str]]:
@@ -181,8 +182,14 @@ class EloFit:
     def table(self) -> list[dict]:
         rows = []
         for i, name in enumerate(self.bots):
-            row = {"name": name, "elo": float(self.elo[i]), "lo": float(self.lo[i]), "hi": float(self.hi[i]),
-                   "pairs": int(self.pairs_per_bot[i]), "se": float(self.se[i])}
+            row = {
+                "name": name,
+                "elo": float(self.elo[i]),
+                "lo": float(self.lo[i]),
+                "hi": float(self.hi[i]),
+                "pairs": int(self.pairs_per_bot[i]),
+                "se": float(self.se[i]),
+            }
             if self.boot_lo is not None:
                 row["boot_lo"], row["boot_hi"] = float(self.boot_lo[i]), float(self.boot_hi[i])
             rows.append(row)
@@ -210,8 +217,9 @@ def _newton(X: np.ndarray, s: np.ndarray, free: np.ndarray, prior_prec: float, m
         try:
             step = np.linalg.solve(info, grad)
         except np.linalg.LinAlgError:
-            raise RatingError("the ratings are not identifiable from these pairs (a bot only ever played in "
-                              "one mixed partnership?)") from None
+            raise RatingError(
+                "the ratings are not identifiable from these pairs (a bot only ever played in one mixed partnership?)"
+            ) from None
         t = 1.0
         while True:
             new = beta + t * step
@@ -228,8 +236,9 @@ def _newton(X: np.ndarray, s: np.ndarray, free: np.ndarray, prior_prec: float, m
     return beta, info, ll, converged
 
 
-def fit_elo(pairs: Pairs, anchor: str | None = None, prior_sd: float | None = 2000.0, bootstrap: int = 0,
-            seed: int = 0) -> EloFit:
+def fit_elo(
+    pairs: Pairs, anchor: str | None = None, prior_sd: float | None = 2000.0, bootstrap: int = 0, seed: int = 0
+) -> EloFit:
     """Maximum-likelihood Bradley–Terry ratings of ``pairs`` in Elo, ``anchor`` (default: the first bot)
     at 0; ``bootstrap`` > 0 adds percentile intervals from that many resamples of the boards."""
     if len(pairs) == 0:
@@ -237,8 +246,10 @@ def fit_elo(pairs: Pairs, anchor: str | None = None, prior_sd: float | None = 20
     comps = groups(pairs)
     if len(comps) > 1:
         shown = " and ".join("{" + ", ".join(c[:4]) + (", ..." if len(c) > 4 else "") + "}" for c in comps[:3])
-        raise RatingError(f"the results fall into {len(comps)} groups that never met ({shown}): their ratings "
-                          "cannot be compared; rate each group on its own")
+        raise RatingError(
+            f"the results fall into {len(comps)} groups that never met ({shown}): their ratings "
+            "cannot be compared; rate each group on its own"
+        )
     anchor = pairs.bots[0] if anchor is None else anchor
     if anchor not in pairs.bots:
         raise RatingError(f"anchor {anchor!r} did not play (bots: {', '.join(pairs.bots)})")
@@ -253,8 +264,9 @@ def fit_elo(pairs: Pairs, anchor: str | None = None, prior_sd: float | None = 20
     except np.linalg.LinAlgError:
         raise RatingError("the ratings are not identifiable from these pairs") from None
     if not np.all(np.isfinite(cov_f)) or np.linalg.cond(info) > 1e12:
-        raise RatingError("the ratings are not identifiable from these pairs (a bot only ever played in one "
-                          "mixed partnership?)")
+        raise RatingError(
+            "the ratings are not identifiable from these pairs (a bot only ever played in one mixed partnership?)"
+        )
     p = 1.0 / (1.0 + np.exp(-(X[:, free] @ beta)))
     dof = len(pairs) - len(free)
     pearson = float((((pairs.score - p) ** 2) / np.maximum(p * (1 - p), 1e-12)).sum())
@@ -266,9 +278,9 @@ def fit_elo(pairs: Pairs, anchor: str | None = None, prior_sd: float | None = 20
     counts = np.zeros(k, dtype=np.int64)
     for cols in (pairs.xa, pairs.ya):
         np.add.at(counts, cols, 1)
-    both = (pairs.xb != pairs.xa)
+    both = pairs.xb != pairs.xa
     np.add.at(counts, pairs.xb[both], 1)
-    both = (pairs.yb != pairs.ya)
+    both = pairs.yb != pairs.ya
     np.add.at(counts, pairs.yb[both], 1)
     fit = EloFit(list(pairs.bots), anchor, elo, cov, dispersion, counts, ll)
     if bootstrap > 0:
@@ -299,9 +311,17 @@ def crosstable(rows: list[tuple]) -> list[dict]:
     for a, b, margins in rows:
         m = np.asarray(margins, dtype=float)
         n = len(m)
-        row = {"a": a, "b": b, "pairs": n, "wins": int((m > 0).sum()), "draws": int((m == 0).sum()),
-               "losses": int((m < 0).sum()), "margin": float(m.mean()) if n else None,
-               "margin_lo": None, "margin_hi": None}
+        row = {
+            "a": a,
+            "b": b,
+            "pairs": n,
+            "wins": int((m > 0).sum()),
+            "draws": int((m == 0).sum()),
+            "losses": int((m < 0).sum()),
+            "margin": float(m.mean()) if n else None,
+            "margin_lo": None,
+            "margin_hi": None,
+        }
         if n >= 2:
             half = float(student.ppf(0.975, n - 1) * m.std(ddof=1) / math.sqrt(n))
             row["margin_lo"], row["margin_hi"] = row["margin"] - half, row["margin"] + half
@@ -396,9 +416,18 @@ class SPRT:
 
     def to_json(self) -> dict:
         elo, lo, hi = self.estimate()
-        return {"verdict": self.verdict or "inconclusive", "llr": self.llr, "bounds": [self.lower, self.upper],
-                "pairs": self.pairs, "elo": _finite(elo), "lo": _finite(lo), "hi": _finite(hi),
-                "wins": self.counts[2], "draws": self.counts[1], "losses": self.counts[0]}
+        return {
+            "verdict": self.verdict or "inconclusive",
+            "llr": self.llr,
+            "bounds": [self.lower, self.upper],
+            "pairs": self.pairs,
+            "elo": _finite(elo),
+            "lo": _finite(lo),
+            "hi": _finite(hi),
+            "wins": self.counts[2],
+            "draws": self.counts[1],
+            "losses": self.counts[0],
+        }
 
 
 def _finite(x: float) -> float:

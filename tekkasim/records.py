@@ -66,6 +66,7 @@ def iter_records(path: str | os.PathLike) -> Iterator[tuple[int, dict | RecordEr
 
         def opener():
             return _open_text(p, "rt")
+
     index = 0
     try:
         with opener() as fh:

@@ -135,8 +135,9 @@ def _calls(record: dict, ruleset: str) -> list[str]:
                 seat = parse_seat(start)
             except TekkasimError:
                 seat = None
-            calls = [(f"{SEATS[(seat + i) % 4]} " if seat is not None else "") + _play_text(c)
-                     for i, c in enumerate(value)]
+            calls = [
+                (f"{SEATS[(seat + i) % 4]} " if seat is not None else "") + _play_text(c) for i, c in enumerate(value)
+            ]
             lines.append(f"{key}: {', '.join(calls)}")
         elif key == "redealt" and isinstance(value, list):
             caller = record.get("caller")
@@ -152,8 +153,12 @@ def _calls(record: dict, ruleset: str) -> list[str]:
                 asked.append(f"{x.get('by')} asks {_value_text(x.get('target'))} before {where} ({answer})")
             lines.append(f"raises: {', '.join(asked)}")
         elif key == "exchange" and isinstance(value, list):
-            gifts = [f"{x.get('from')} gives {_play_text(x.get('card'))} to {x.get('to')}" if isinstance(x, dict)
-                     else _value_text(x) for x in value]
+            gifts = [
+                f"{x.get('from')} gives {_play_text(x.get('card'))} to {x.get('to')}"
+                if isinstance(x, dict)
+                else _value_text(x)
+                for x in value
+            ]
             lines.append(f"exchange: {', '.join(gifts)}")
         else:
             lines.append(f"{key}: {_value_text(value)}")
@@ -227,8 +232,11 @@ def _value_text(value) -> str:
             return f"A {_value_text(value['A'])} - B {_value_text(value['B'])}"
         return ", ".join(f"{k} {_play_text(v) if isinstance(v, str) else _value_text(v)}" for k, v in value.items())
     if isinstance(value, list | tuple):
-        return " | ".join(_value_text(v) for v in value) if value and isinstance(value[0], dict) else \
-            " ".join(_play_text(v) if isinstance(v, str) else _value_text(v) for v in value) or "none"
+        return (
+            " | ".join(_value_text(v) for v in value)
+            if value and isinstance(value[0], dict)
+            else " ".join(_play_text(v) if isinstance(v, str) else _value_text(v) for v in value) or "none"
+        )
     if value is None:
         return "-"
     if isinstance(value, bool):

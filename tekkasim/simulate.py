@@ -69,8 +69,9 @@ def step(state: State, policy: Policy | Sequence[Policy], rng: random.Random) ->
     return _step(state, *_per_seat(policy), rng)
 
 
-def _step(state: State, policies: tuple[Policy, ...], asked: tuple[bool, ...],
-          rng: random.Random) -> tuple[int, Action]:
+def _step(
+    state: State, policies: tuple[Policy, ...], asked: tuple[bool, ...], rng: random.Random
+) -> tuple[int, Action]:
     actors = state.actors()
     mover = actors[0]  # the contract: the seat to move first
     for seat in actors[1:]:
@@ -97,8 +98,9 @@ def play_deal(game: Game, seed: int, policy: Policy | Sequence[Policy] = random_
     return state
 
 
-def play_deals(game: Game, n_deals: int, seed: int, policy: Policy | Sequence[Policy] = random_policy,
-               match: bool = True) -> Iterator[State]:
+def play_deals(
+    game: Game, n_deals: int, seed: int, policy: Policy | Sequence[Policy] = random_policy, match: bool = True
+) -> Iterator[State]:
     """Yield the final states of ``n_deals`` deals, deal i from seed ``seed + i``.
 
     With ``match=True`` deals are chained into matches through ``next_deal_context()`` (Tekka to 104,
@@ -116,8 +118,9 @@ def play_deals(game: Game, n_deals: int, seed: int, policy: Policy | Sequence[Po
             context = {}
 
 
-def play_match(game: Game, seed: int, policy: Policy | Sequence[Policy] = random_policy,
-               max_deals: int = 10_000) -> list[State]:
+def play_match(
+    game: Game, seed: int, policy: Policy | Sequence[Policy] = random_policy, max_deals: int = 10_000
+) -> list[State]:
     """The final states of one match from ``seed`` (deal i uses ``seed + i``), up to the deal that ends it
     or ``max_deals`` deals."""
     states = []
@@ -128,8 +131,9 @@ def play_match(game: Game, seed: int, policy: Policy | Sequence[Policy] = random
     return states
 
 
-def play_records(game: Game, n_deals: int, seed: int, policy: Policy | Sequence[Policy] = random_policy,
-                 match: bool = False) -> Iterator[dict]:
+def play_records(
+    game: Game, n_deals: int, seed: int, policy: Policy | Sequence[Policy] = random_policy, match: bool = False
+) -> Iterator[dict]:
     """Yield the deal records of :func:`play_deals`, each with its ``seed``; with ``match=True`` also
     ``match`` (``"<ruleset>-<seed>-<n>"``) and ``deal_no`` (0 for a match's first deal)."""
     match_no, deal_no = 0, 0

@@ -44,13 +44,20 @@ def state_api_deals(game: Game, n: int, seed: int) -> None:
         play_deal(game, seed + i)
 
 
-def measure(rulesets: list[str] | None = None, deals: int = 200_000, seconds: float = 1.0,
-            python_deals: int = 200) -> dict:
+def measure(
+    rulesets: list[str] | None = None, deals: int = 200_000, seconds: float = 1.0, python_deals: int = 200
+) -> dict:
     """For each ruleset: compiled random deals/s (``Game.play_random``), the same through the Python
     ``State`` API, and the compile-or-cache-load time of the first call. One core: numba kernels here are
     single-threaded, and nothing else is started."""
-    out = {"machine": {"python": platform.python_version(), "cpu": platform.processor() or platform.machine(),
-                       "cores": os.cpu_count()}, "rulesets": {}}
+    out = {
+        "machine": {
+            "python": platform.python_version(),
+            "cpu": platform.processor() or platform.machine(),
+            "cores": os.cpu_count(),
+        },
+        "rulesets": {},
+    }
     for name in rulesets or ruleset_names():
         game = get_game(name)
         t0 = time.perf_counter()

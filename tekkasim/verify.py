@@ -37,8 +37,13 @@ class Verdict:
             self.error = shorten_message(self.error)
 
     def to_json(self) -> dict:
-        return {"index": self.index, "ok": self.ok, "error": self.error, "result": self.result,
-                "unfinished": self.unfinished}
+        return {
+            "index": self.index,
+            "ok": self.ok,
+            "error": self.error,
+            "result": self.result,
+            "unfinished": self.unfinished,
+        }
 
     def line(self) -> str:
         if not self.ok:
@@ -71,8 +76,12 @@ def check_header(record: dict) -> dict:
             if value < 0 or (top is not None and value > top):
                 limit = "0 .. 2**63-1" if top else "0 or more"
                 raise RecordError(f"field {key!r} must be an integer {limit}, not {shorten(str(value))}")
-    for key, kind, name in (("match", str, "text"), ("options", dict, "an object"), ("bots", dict, "an object"),
-                            ("result", dict, "an object")):
+    for key, kind, name in (
+        ("match", str, "text"),
+        ("options", dict, "an object"),
+        ("bots", dict, "an object"),
+        ("result", dict, "an object"),
+    ):
         if key in record and record[key] is not None and not isinstance(record[key], kind):
             raise RecordError(f"field {key!r} must be {name}, not {shorten(json_text(record[key]))}")
     return {**record, "ruleset": record["ruleset"].strip().lower()}
@@ -131,15 +140,18 @@ def compare_result(recorded: dict, result: dict, ruleset: str) -> str | None:
     foreign = [k for k in recorded if k not in result]
     if foreign:
         names = ", ".join(repr(shorten(str(k), 30)) for k in foreign[:5])
-        return (f"result has field{'s' if len(foreign) > 1 else ''} {names} that a {ruleset} result does not "
-                f"have (a {ruleset} result has {', '.join(result)})")
+        return (
+            f"result has field{'s' if len(foreign) > 1 else ''} {names} that a {ruleset} result does not "
+            f"have (a {ruleset} result has {', '.join(result)})"
+        )
     missing = [k for k in result if k not in recorded]
     if missing:
         return f"result lacks {', '.join(repr(k) for k in missing)} (a {ruleset} result has {', '.join(result)})"
     diffs = [k for k in result if not _same(recorded[k], result[k])]
     if diffs:
-        shown = "; ".join(f"{k}: recorded {shorten(json_text(recorded[k]))}, recomputed {json_text(_plain(result[k]))}"
-                          for k in diffs)
+        shown = "; ".join(
+            f"{k}: recorded {shorten(json_text(recorded[k]))}, recomputed {json_text(_plain(result[k]))}" for k in diffs
+        )
         return f"result differs from the recomputed one ({shown})"
     return None
 
@@ -153,8 +165,9 @@ def verify_record(record: dict, index: int = 0) -> Verdict:
     if not state.is_terminal():
         if unfinished:
             return Verdict(index, True, unfinished=True)
-        return Verdict(index, False, f"{state.where()}: the deal stops before it is over "
-                                     "(mark a position with \"unfinished\": true)")
+        return Verdict(
+            index, False, f'{state.where()}: the deal stops before it is over (mark a position with "unfinished": true)'
+        )
     result = state.result()
     if unfinished:
         return Verdict(index, False, "marked unfinished, but the deal is over", result)

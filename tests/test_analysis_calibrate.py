@@ -33,8 +33,9 @@ def test_calibration_refusals():
 
 def test_cli_calibrate_writes_markdown(tmp_path):
     out = tmp_path / "calibration.md"
-    res = CliRunner().invoke(cli, ["calibrate", "-r", "tekka", "--bots", "KADO", "--pairs", "20", "--out", str(out),
-                                   "--json"])
+    res = CliRunner().invoke(
+        cli, ["calibrate", "-r", "tekka", "--bots", "KADO", "--pairs", "20", "--out", str(out), "--json"]
+    )
     assert res.exit_code == 0, res.output
     data = json.loads(res.output.splitlines()[-1])
     assert data["tekka"][0]["bot"] == "KADO"

@@ -29,8 +29,9 @@ from tekkasim.tournament.play import play_deal_state
 
 def _records(tmp_path_factory, ruleset, bots, boards, **options):
     out = tmp_path_factory.mktemp(ruleset) / "run"
-    run_tournament(Config.build(ruleset=ruleset, bots=bots, boards=boards, seed=3, workers=1, options=options), out,
-                   quiet=True)
+    run_tournament(
+        Config.build(ruleset=ruleset, bots=bots, boards=boards, seed=3, workers=1, options=options), out, quiet=True
+    )
     return list(iter_records(out))
 
 
@@ -90,8 +91,11 @@ def test_satat():
     acc = accusation_accuracy(d)
     assert acc["n"].sum() == len(accusations)
     ren = renonce_outcomes(d)
-    one_sided = sum((r["result"]["renonces"] != []) and len({SEATS.index(s if isinstance(s, str) else SEATS[s]) % 2
-                                                             for _t, s in r["result"]["renonces"]}) == 1 for r in recs)
+    one_sided = sum(
+        (r["result"]["renonces"] != [])
+        and len({SEATS.index(s if isinstance(s, str) else SEATS[s]) % 2 for _t, s in r["result"]["renonces"]}) == 1
+        for r in recs
+    )
     assert ren["n"].sum() == one_sided
     for r, row in zip(recs, d.itertuples(), strict=True):
         acc = [p for t in r["tricks"] for p in t if isinstance(p, dict)]

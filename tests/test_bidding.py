@@ -33,8 +33,14 @@ def run(tmp_path_factory):
 def test_hand_features():
     hand = mask_of(parse_cards("AS KS QS JS TS 2S AH KH 3H 2D AC 3C 2C"))
     f = hand_features(hand)
-    assert f == {"hcp": 4 + 3 + 2 + 1 + 4 + 3 + 4, "longest": 6, "longest_honours": 5, "voids": 0,
-                 "singletons": 1, "controls": 2 + 1 + 2 + 1 + 2}
+    assert f == {
+        "hcp": 4 + 3 + 2 + 1 + 4 + 3 + 4,
+        "longest": 6,
+        "longest_honours": 5,
+        "voids": 0,
+        "singletons": 1,
+        "controls": 2 + 1 + 2 + 1 + 2,
+    }
 
 
 def test_deals_agree_with_the_exported_records(run):
@@ -45,8 +51,12 @@ def test_deals_agree_with_the_exported_records(run):
     for row in deals.itertuples():
         rec = by_key[(row.board, row.table)]
         res = rec["result"]
-        assert (res["declarer"], str(res["target"]), res["made"], res["mandatory"]) == \
-            (row.declarer, row.target, row.made, row.mandatory)
+        assert (res["declarer"], str(res["target"]), res["made"], res["mandatory"]) == (
+            row.declarer,
+            row.target,
+            row.made,
+            row.mandatory,
+        )
         assert rec["players"][row.declarer] == row.bot
         side = "AB"["bottom right top left".split().index(row.declarer) % 2]
         other = "AB"[1 - "AB".index(side)]
@@ -103,14 +113,34 @@ def test_json_plots_and_refusals(run, tmp_path):
 
 def test_cli_bidding_json_and_errors(tmp_path):
     out = tmp_path / "r"
-    res = CliRunner().invoke(cli, ["bidding", "--ruleset", "tekka", "--bot", "GREEDY", "--boards", "2", "--seed", "3",
-                                   "--out", str(out), "--json", "--plots", str(tmp_path / "p")])
+    res = CliRunner().invoke(
+        cli,
+        [
+            "bidding",
+            "--ruleset",
+            "tekka",
+            "--bot",
+            "GREEDY",
+            "--boards",
+            "2",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+            "--json",
+            "--plots",
+            str(tmp_path / "p"),
+        ],
+    )
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert data["bot"] == "GREEDY" and sum(t["calls"] for t in data["targets"]) <= 4
     assert (tmp_path / "p" / "success_rate.png").exists()
-    for args, message in ((["--bot", "NOPE"], "unknown bot"), (["--bot", "KADO", "--ruleset", "satat"], "Tekka"),
-                          (["--bot", "KADO", "--feature", "zz"], "unknown hand feature")):
+    for args, message in (
+        (["--bot", "NOPE"], "unknown bot"),
+        (["--bot", "KADO", "--ruleset", "satat"], "Tekka"),
+        (["--bot", "KADO", "--feature", "zz"], "unknown hand feature"),
+    ):
         bad = CliRunner().invoke(cli, ["bidding", "--boards", "2", "--out", str(tmp_path / "bad"), *args])
         assert bad.exit_code != 0 and message in bad.output and "Traceback" not in bad.output
     assert not (tmp_path / "bad").exists()
@@ -119,8 +149,9 @@ def test_cli_bidding_json_and_errors(tmp_path):
 def test_non_tekka_run_refused(tmp_path):
     from tekkasim.tournament import Config, run_tournament
 
-    run_tournament(Config.build(ruleset="feskot", bots="GREEDY,RANDOM", boards=1, seed=1, workers=1), tmp_path / "f",
-                   quiet=True)
+    run_tournament(
+        Config.build(ruleset="feskot", bots="GREEDY,RANDOM", boards=1, seed=1, workers=1), tmp_path / "f", quiet=True
+    )
     with pytest.raises(AnalysisError, match="Tekka"):
         bidding_deals(tmp_path / "f")
 

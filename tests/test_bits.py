@@ -76,8 +76,10 @@ def test_pure_python_mode():
     import subprocess
     import sys
 
-    code = ("from tekkasim import bits; assert bits.popcount(0b1011) == 3 and bits.kth(0b1011, 2) == 3;"
-            "assert bits.lowest(8) == 3 and bits.highest(8) == 3 and bits.pext(0b1100, 0b1010) == 0b10")
+    code = (
+        "from tekkasim import bits; assert bits.popcount(0b1011) == 3 and bits.kth(0b1011, 2) == 3;"
+        "assert bits.lowest(8) == 3 and bits.highest(8) == 3 and bits.pext(0b1100, 0b1010) == 0b10"
+    )
     env = {"NUMBA_DISABLE_JIT": "1", "PATH": ""}
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr

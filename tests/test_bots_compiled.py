@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tekkasim.bits import below, new_rng
-from tekkasim.bots import decide, get_bot, mix_seed
 from tekkasim.bots import _policy_kernels as pk
+from tekkasim.bots import decide, get_bot, mix_seed
 from tekkasim.bots.compiled import compiled_params, play_boards
 from tekkasim.bots.view52 import policy_view, signals_accepted
 from tekkasim.errors import BotError
@@ -36,8 +36,9 @@ def random_state(game, seed: int, steps: int):
 
 
 def compiled_decision(bot, state, seed: int) -> int:
-    return int(pk.decide_arrays(compiled_params(bot), state.arrays, signals_accepted(state.possible_actions()),
-                                new_rng(seed)))
+    return int(
+        pk.decide_arrays(compiled_params(bot), state.arrays, signals_accepted(state.possible_actions()), new_rng(seed))
+    )
 
 
 @settings(max_examples=60)
@@ -56,8 +57,14 @@ def test_view_from_observation_equals_view_from_arrays(name, seed, steps, dseed)
 
 
 @settings(max_examples=60)
-@given(st.sampled_from(sorted(GAMES)), st.integers(0, 2**40), st.integers(0, 70), st.integers(0, 2**62),
-       st.sampled_from(BOTS), st.sampled_from([None, 0.3]))
+@given(
+    st.sampled_from(sorted(GAMES)),
+    st.integers(0, 2**40),
+    st.integers(0, 70),
+    st.integers(0, 2**62),
+    st.sampled_from(BOTS),
+    st.sampled_from([None, 0.3]),
+)
 def test_compiled_and_python_make_the_same_decision(name, seed, steps, dseed, bot_name, rate):
     state = random_state(GAMES[name], seed, steps)
     if state.is_terminal():
@@ -176,8 +183,15 @@ def test_policy_runs_the_same_as_plain_python(tmp_path):
         ps.append(p), vs.append(v), ms.append(m), legals.append(buf), ns.append(len(legal)), seeds.append(i)
         expect.append(int(pk.decide(p, v, m, buf, len(legal), new_rng(i))))
     data = tmp_path / "views.npz"
-    np.savez(data, p=np.array(ps), v=np.array(vs), m=np.array(ms), legal=np.array(legals), n=np.array(ns),
-             seed=np.array(seeds))
+    np.savez(
+        data,
+        p=np.array(ps),
+        v=np.array(vs),
+        m=np.array(ms),
+        legal=np.array(legals),
+        n=np.array(ns),
+        seed=np.array(seeds),
+    )
     out = tmp_path / "out.npy"
     env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONWARNINGS="ignore")
     subprocess.run([sys.executable, "-c", _TWIN_SCRIPT, str(data), str(out)], check=True, env=env, timeout=600)

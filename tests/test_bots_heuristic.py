@@ -4,15 +4,15 @@ hand evaluation."""
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_bots_compiled import random_state
 
 from tekkasim.bits import new_rng
-from tekkasim.bots import choose
 from tekkasim.bots import _policy_kernels as pk
+from tekkasim.bots import choose
 from tekkasim.bots.compiled import compiled_params
 from tekkasim.cards import mask_of, parse_card
 from tekkasim.rules import _trick52 as k
 from tekkasim.rules import get_game
-from test_bots_compiled import random_state
 
 HANDS = {  # hearts split bottom/right/left, top void in hearts with Prime clubs
     "bottom": "AH 2H 5H 8H JH 2S 3S 4S 5S 6S 7S 8S 9S",
@@ -42,8 +42,11 @@ def test_prime_from_the_first_five():
     hands = dict(HANDS, bottom="2S 3S 2H 5H 8H AH JH 4S 5S 6S 7S 8S 9S")  # two spades, three hearts
     state = get_game("feskot").from_hands(hands, first="bottom")
     assert choose("GREEDY", state, seed=1) == k.PRIME_BASE + HEARTS
-    hands = dict(HANDS, bottom="2S 3S AH 2H 2C 5H 8H JH 4S 5S 6S 7S 8S",  # spades and hearts two each
-                 top="9S 3C 4C 5C 6C TS JS QS KS AS JD QD KD")
+    hands = dict(
+        HANDS,
+        bottom="2S 3S AH 2H 2C 5H 8H JH 4S 5S 6S 7S 8S",  # spades and hearts two each
+        top="9S 3C 4C 5C 6C TS JS QS KS AS JD QD KD",
+    )
     state = get_game("feskot").from_hands(hands, first="bottom")
     assert choose("GREEDY", state, seed=1) == k.PRIME_BASE + HEARTS  # ties by high cards: A 2 beat 3 2
 
@@ -85,10 +88,12 @@ def tekka(hands, raises=False):
 
 
 def test_tekka_calls():
-    all_spades = {"bottom": " ".join(r + "S" for r in "23456789TJQKA"),
-                  "right": " ".join(r + "H" for r in "23456789TJQKA"),
-                  "top": " ".join(r + "D" for r in "23456789TJQKA"),
-                  "left": " ".join(r + "C" for r in "23456789TJQKA")}
+    all_spades = {
+        "bottom": " ".join(r + "S" for r in "23456789TJQKA"),
+        "right": " ".join(r + "H" for r in "23456789TJQKA"),
+        "top": " ".join(r + "D" for r in "23456789TJQKA"),
+        "left": " ".join(r + "C" for r in "23456789TJQKA"),
+    }
     state = tekka(all_spades)
     assert choose("JANGARA", state, seed=1) == k.CALL_BASE + k.D13  # takes all 13 on its own
     assert choose("GREEDY", state, seed=1) == k.CALL_BASE + k.PASS  # 10 high-card points: pass
@@ -104,10 +109,12 @@ def test_tekka_calls():
 
 
 def test_tekka_raise_request_and_answer():
-    all_spades = {"bottom": " ".join(r + "S" for r in "23456789TJQKA"),
-                  "right": " ".join(r + "H" for r in "23456789TJQKA"),
-                  "top": " ".join(r + "D" for r in "23456789TJQKA"),
-                  "left": " ".join(r + "C" for r in "23456789TJQKA")}
+    all_spades = {
+        "bottom": " ".join(r + "S" for r in "23456789TJQKA"),
+        "right": " ".join(r + "H" for r in "23456789TJQKA"),
+        "top": " ".join(r + "D" for r in "23456789TJQKA"),
+        "left": " ".join(r + "C" for r in "23456789TJQKA"),
+    }
     state = tekka(all_spades, raises=True)
     for call in (8, 0, 0, 0):
         state.apply_action(k.CALL_BASE + call)
@@ -131,8 +138,12 @@ def test_partner_of_a_d13_declarer_never_takes_a_trick():
 
 
 @settings(max_examples=60)
-@given(st.sampled_from(["feskot", "tekka"]), st.integers(0, 2**40), st.integers(0, 70),
-       st.sampled_from(["TANA", "JANGARA"]))
+@given(
+    st.sampled_from(["feskot", "tekka"]),
+    st.integers(0, 2**40),
+    st.integers(0, 70),
+    st.sampled_from(["TANA", "JANGARA"]),
+)
 def test_signals_are_honest(name, seed, steps, bot):
     """Where the game accepts signalled cards (``cansig`` 1), a drop is sent only on one's last card of a
     suit and a slam only while still holding the suit's top unplayed card; with ``signals`` off, none."""
@@ -181,8 +192,9 @@ def _sure_all_twin(hand, trump):
     lt = length(trump)
     if top_run(trump) < min(lt, 13 - lt):
         return False
-    return all(length(s) == 0 or top_run(s) >= length(s) or top_run(s) >= 13 - length(s)
-               for s in range(4) if s != trump)
+    return all(
+        length(s) == 0 or top_run(s) >= length(s) or top_run(s) >= 13 - length(s) for s in range(4) if s != trump
+    )
 
 
 def test_est_tricks_grows_with_honours_and_length():

@@ -5,12 +5,12 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_bots_compiled import random_state
 
 from tekkasim.bits import new_rng
 from tekkasim.bots import bot_names, choose, decide, describe, get_bot
 from tekkasim.errors import BotError
 from tekkasim.rules import get_game
-from test_bots_compiled import random_state
 
 MINE = ("GREEDY", "KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA", "JANGARA")
 GAMES = {"feskot": get_game("feskot"), "tekka": get_game("tekka"), "tekka-raises": get_game("tekka", raises=True)}
@@ -24,8 +24,17 @@ def test_registered_with_ranks_kinds_and_rulesets():
         assert rows[name]["rank"] == rank
         assert rows[name]["kind"] == "heuristic"
         assert {"feskot", "tekka"} <= set(rows[name]["rulesets"])  # other rulesets have their own families
-        assert set(rows[name]["params"]) >= {"mistake_rate", "memory", "infer", "signals", "partner_play",
-                                             "trump_management", "evaluation", "bid_bias", "raises"}
+        assert set(rows[name]["params"]) >= {
+            "mistake_rate",
+            "memory",
+            "infer",
+            "signals",
+            "partner_play",
+            "trump_management",
+            "evaluation",
+            "bid_bias",
+            "raises",
+        }
         assert rows[name]["description"]
     assert rows["GREEDY"]["rank"] is None and rows["GREEDY"]["kind"] == "baseline"
     assert rows["GREEDY"]["params"] == {"mistake_rate": 0.0}
@@ -42,17 +51,20 @@ def test_parameters_from_text_and_keywords():
     assert get_bot("KADO").params["memory"] == "none"
 
 
-@pytest.mark.parametrize("spec, words", [
-    ("SADA:depth=3", "unknown parameter 'depth'"),
-    ("SADA:memory=total", "expected one of none, trick, high, full"),
-    ("SADA:mistake_rate=1.5", "must be in [0.0, 1.0]"),
-    ("SADA:mistake_rate=-0.1", "must be in [0.0, 1.0]"),
-    ("JANGARA:bid_bias=4", "must be in [-3.0, 3.0]"),
-    ("JANGARA:infer=maybe", "expected bool"),
-    ("JANGARA:evaluation=guess", "expected one of count, full"),
-    ("GREEDY:memory=full", "unknown parameter 'memory'"),
-    ("GREEDYY", "unknown bot"),
-])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("SADA:depth=3", "unknown parameter 'depth'"),
+        ("SADA:memory=total", "expected one of none, trick, high, full"),
+        ("SADA:mistake_rate=1.5", "must be in [0.0, 1.0]"),
+        ("SADA:mistake_rate=-0.1", "must be in [0.0, 1.0]"),
+        ("JANGARA:bid_bias=4", "must be in [-3.0, 3.0]"),
+        ("JANGARA:infer=maybe", "expected bool"),
+        ("JANGARA:evaluation=guess", "expected one of count, full"),
+        ("GREEDY:memory=full", "unknown parameter 'memory'"),
+        ("GREEDYY", "unknown bot"),
+    ],
+)
 def test_bad_parameters_are_one_line_bot_errors(spec, words):
     with pytest.raises(BotError) as err:
         get_bot(spec)
@@ -79,8 +91,14 @@ def test_choose_is_deterministic_and_legal(name):
 
 
 @settings(max_examples=40)
-@given(st.sampled_from(sorted(GAMES)), st.integers(0, 2**40), st.integers(0, 75), st.integers(0, 2**62),
-       st.sampled_from(MINE), st.sampled_from([None, 0.5]))
+@given(
+    st.sampled_from(sorted(GAMES)),
+    st.integers(0, 2**40),
+    st.integers(0, 75),
+    st.integers(0, 2**62),
+    st.sampled_from(MINE),
+    st.sampled_from([None, 0.5]),
+)
 def test_no_peeking(name, seed, steps, dseed, bot_name, rate):
     """The same observation with the unseen cards dealt differently gives the same decision."""
     state = random_state(GAMES[name], seed, steps)

@@ -27,8 +27,21 @@ from tekkasim.rules.satat import ACCUSE, decode_accusation
 from tekkasim.tournament.play import play_deal_state
 
 GAME = get_game("satat")
-HEURISTIC = ["GREEDY", "KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA", "JANGARA", "ATOUTE", "ATOUTE:difficulty=hard",
-             "ZORGE", "ZORGE:difficulty=hard", "JANGARA:bluff=atoute", "SADA:bluff=zorge,bluff_team=1"]
+HEURISTIC = [
+    "GREEDY",
+    "KADO",
+    "POCHAQ",
+    "PUCHOQ",
+    "SADA",
+    "TANA",
+    "JANGARA",
+    "ATOUTE",
+    "ATOUTE:difficulty=hard",
+    "ZORGE",
+    "ZORGE:difficulty=hard",
+    "JANGARA:bluff=atoute",
+    "SADA:bluff=zorge,bluff_team=1",
+]
 
 
 def bot(name, **kw):
@@ -82,8 +95,17 @@ def test_public_view_equals_the_arrays_public_fields():
             assert np.array_equal(pub[sp.PUBLIC_FIELDS], st[sp.PUBLIC_FIELDS])
 
 
-@pytest.mark.parametrize("x,y", [("JANGARA", "KADO"), ("GREEDY", "RANDOM"), ("ATOUTE:difficulty=hard", "SADA"),
-                                 ("ZORGE", "TANA"), ("POCHAQ", "PUCHOQ"), ("SADA:bluff=atoute", "JANGARA")])
+@pytest.mark.parametrize(
+    "x,y",
+    [
+        ("JANGARA", "KADO"),
+        ("GREEDY", "RANDOM"),
+        ("ATOUTE:difficulty=hard", "SADA"),
+        ("ZORGE", "TANA"),
+        ("POCHAQ", "PUCHOQ"),
+        ("SADA:bluff=atoute", "JANGARA"),
+    ],
+)
 def test_compiled_round_loop_plays_as_the_state_api(x, y):
     """The compiled whole-round loop and the tournament's State API path give the same actions and points."""
     bx, by = (get_bot(n, ruleset="satat") if n != "RANDOM" else get_bot(n) for n in (x, y))
@@ -122,7 +144,7 @@ def _proof_twin(state, seat):
     for i, (s, c, need) in enumerate(plays):
         if need is None or c == 26 or c // 13 == need:
             continue
-        if any(s2 == s and c2 != 26 and c2 // 13 == need for s2, c2, _ in plays[i + 1:]):
+        if any(s2 == s and c2 != 26 and c2 // 13 == need for s2, c2, _ in plays[i + 1 :]):
             proven.add(s)
     table = {s for s, _ in obs.public["table"] if s % 2 != seat % 2}
     return proven & table
@@ -239,8 +261,11 @@ def test_oracle_accuses_true_renonces_and_plays_legally():
                 world = state.clone()
                 world.apply_action(a)
                 acc = world.accusation()
-                assert acc["correct"] or state.observation(seat).public["kot"] not in (None, seat & 1) or \
-                    state.observation(seat).public["decided"] in ("kot", "kot52")
+                assert (
+                    acc["correct"]
+                    or state.observation(seat).public["kot"] not in (None, seat & 1)
+                    or state.observation(seat).public["decided"] in ("kot", "kot52")
+                )
 
 
 @pytest.mark.parametrize("name", HEURISTIC)

@@ -105,8 +105,13 @@ def twin_play_out(state, policy: int, rng) -> None:
 
 
 @settings(max_examples=40)
-@given(ruleset=st.sampled_from(["feskot", "tekka"]), seed=st.integers(0, 10**6), steps=st.integers(0, 40),
-       policy=st.sampled_from([S.RANDOM_POLICY, S.GREEDY_POLICY]), raises=st.booleans())
+@given(
+    ruleset=st.sampled_from(["feskot", "tekka"]),
+    seed=st.integers(0, 10**6),
+    steps=st.integers(0, 40),
+    policy=st.sampled_from([S.RANDOM_POLICY, S.GREEDY_POLICY]),
+    raises=st.booleans(),
+)
 def test_play_out_matches_twin(ruleset, seed, steps, policy, raises):
     options = {"raises": raises} if ruleset == "tekka" else {}
     state = random_state(ruleset, seed, steps, **options)
@@ -126,8 +131,19 @@ def test_rollout_scores_are_means_of_play_outs(seed, steps, reps):
         return
     legal = state.legal_actions()
     out = np.empty(len(legal))
-    S.rollout_scores(state.arrays, state.arrays.copy(), np.array(legal, np.int64), len(legal), reps,
-                     S.RANDOM_POLICY, BOT, WORK, 0, new_rng(seed), out)
+    S.rollout_scores(
+        state.arrays,
+        state.arrays.copy(),
+        np.array(legal, np.int64),
+        len(legal),
+        reps,
+        S.RANDOM_POLICY,
+        BOT,
+        WORK,
+        0,
+        new_rng(seed),
+        out,
+    )
     rng = new_rng(seed)
     for i, a in enumerate(legal):
         total = 0.0
@@ -246,10 +262,15 @@ def test_oracle_keeps_the_target_whenever_it_can(seed):
 
 
 def test_card_classes_join_touching_cards_only():
-    state = get_game("feskot").from_hands({"bottom": "AS KS QS 9S 2C 3C 5C AH KH QH JH TH 9H",
-                                           "right": "JS TS 4C 6C 7C 8C 9C TC JC QC KC AC 2D",
-                                           "top": "8S 7S 6S 5S 4S 3S 2S 3D 4D 5D 6D 7D 8D",
-                                           "left": "9D TD JD QD KD AD 2H 3H 4H 5H 6H 7H 8H"}, first=0)
+    state = get_game("feskot").from_hands(
+        {
+            "bottom": "AS KS QS 9S 2C 3C 5C AH KH QH JH TH 9H",
+            "right": "JS TS 4C 6C 7C 8C 9C TC JC QC KC AC 2D",
+            "top": "8S 7S 6S 5S 4S 3S 2S 3D 4D 5D 6D 7D 8D",
+            "left": "9D TD JD QD KD AD 2H 3H 4H 5H 6H 7H 8H",
+        },
+        first=0,
+    )
     state.apply_action(k.PRIME_BASE + 2)
     cards = state.legal_actions()
     classes = card_classes(state, 0, cards)

@@ -120,9 +120,28 @@ def test_compiled_loop_later_deals_with_a_dealer():
 def test_observation_arrays_agree_with_the_true_state():
     """What ``policy_input`` reads from an observation equals what the kernel keeps from the full state
     (the fields the policy uses), on random states of every phase."""
-    fields = [sp.S_PHASE, sp.S_TO_MOVE, sp.S_TRUMP, sp.S_LEVEL, sp.S_DEALER, sp.S_STANDING, sp.S_CALLER,
-              sp.S_PASSES, sp.S_CALLS, sp.S_BURIED, sp.S_TN, sp.S_LEAD_N, sp.S_LEAD_PAIRS, sp.S_LEAD_SUIT,
-              sp.S_LEAD_SHAPE, sp.S_BEST_KEY, sp.S_BEST_SEAT, sp.S_TPTS, sp.S_ATT, sp.S_TRICKS]
+    fields = [
+        sp.S_PHASE,
+        sp.S_TO_MOVE,
+        sp.S_TRUMP,
+        sp.S_LEVEL,
+        sp.S_DEALER,
+        sp.S_STANDING,
+        sp.S_CALLER,
+        sp.S_PASSES,
+        sp.S_CALLS,
+        sp.S_BURIED,
+        sp.S_TN,
+        sp.S_LEAD_N,
+        sp.S_LEAD_PAIRS,
+        sp.S_LEAD_SUIT,
+        sp.S_LEAD_SHAPE,
+        sp.S_BEST_KEY,
+        sp.S_BEST_SEAT,
+        sp.S_TPTS,
+        sp.S_ATT,
+        sp.S_TRICKS,
+    ]
     checked = 0
     for seed in range(150):
         state = random_state(seed)
@@ -253,8 +272,7 @@ def test_eval_declaration_names_a_long_suit():
     calls = 0
 
     def worth(call, kinds, level):
-        trumps = sum(1 for k in kinds if k >= 52 or k % 13 == level
-                     or (call[0] < 52 and k // 13 == call[0] // 13))
+        trumps = sum(1 for k in kinds if k >= 52 or k % 13 == level or (call[0] < 52 and k // 13 == call[0] // 13))
         aces = sum(1 for k in kinds if call[0] < 52 and level != 12 and k == call[0] // 13 * 13 + 12)
         return trumps + 0.5 * aces + 0.75 * (len(call) == 2) + (2.0 if call[0] >= 52 else 0.0)
 

@@ -21,10 +21,22 @@ from tekkasim.cards import (
 from tekkasim.errors import CardError, SeatError
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("2C", 0), ("AC", 12), ("2D", 13), ("TH", 34), ("10h", 34), ("10♥", 34), ("as", 51), ("A♠", 51),
-    ("q♦", 23), (" kc ", 11), ("J♣", 9),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("2C", 0),
+        ("AC", 12),
+        ("2D", 13),
+        ("TH", 34),
+        ("10h", 34),
+        ("10♥", 34),
+        ("as", 51),
+        ("A♠", 51),
+        ("q♦", 23),
+        (" kc ", 11),
+        ("J♣", 9),
+    ],
+)
 def test_parse_card(text, expected):
     assert parse_card(text) == expected
 
@@ -86,7 +98,7 @@ def test_multiset():
 def test_seats():
     assert [parse_seat(s) for s in ("bottom", "R", "top", "l")] == [0, 1, 2, 3] and parse_seat(3) == 3
     assert [next_ccw(s) for s in range(4)] == [1, 2, 3, 0]  # bottom -> right -> top -> left
-    assert [next_cw(s) for s in range(4)] == [3, 0, 1, 2]   # bottom -> left -> top -> right
+    assert [next_cw(s) for s in range(4)] == [3, 0, 1, 2]  # bottom -> left -> top -> right
     assert [team_of(s) for s in range(4)] == [0, 1, 0, 1] and partner_of(1) == 3
     for bad in ("north", "", 4, -1, True):
         with pytest.raises(SeatError):

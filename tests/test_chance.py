@@ -158,4 +158,3 @@ def test_hidden_cards_of_worlds_do_not_lean_towards_the_truth(g):
         base_equal += w1 == w2
     assert truth_agree <= base_agree * 1.1 + 10
     assert truth_equal <= base_equal + 2
-

@@ -84,11 +84,16 @@ def test_module_entry_point():
 
 
 HAND_MADE = {  # a Feskot deal dealt by hand: bottom holds every spade, right every heart, ...
-    "format": 1, "ruleset": "feskot", "first": "bottom", "trump": "S",
-    "hands": {"bottom": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S".split(),
-              "right": "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H".split(),
-              "top": "AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D".split(),
-              "left": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C".split()},
+    "format": 1,
+    "ruleset": "feskot",
+    "first": "bottom",
+    "trump": "S",
+    "hands": {
+        "bottom": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S".split(),
+        "right": "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H".split(),
+        "top": "AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D".split(),
+        "left": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C".split(),
+    },
 }
 
 
@@ -120,13 +125,21 @@ def test_hand_made_records(tmp_path):
 
 
 def test_follow_suit_broken(tmp_path):
-    hands = {"bottom": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2H".split(),
-             "right": "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2S".split(),
-             "top": "AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D".split(),
-             "left": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C".split()}
+    hands = {
+        "bottom": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2H".split(),
+        "right": "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2S".split(),
+        "top": "AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D".split(),
+        "left": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C".split(),
+    }
     # Bottom leads AS; right holds 2S and must follow with it, but plays AH.
-    rec = {"format": 1, "ruleset": "feskot", "first": "bottom", "trump": "S", "hands": hands,
-           "tricks": [["AS", "AH", "AD", "AC"]]}
+    rec = {
+        "format": 1,
+        "ruleset": "feskot",
+        "first": "bottom",
+        "trump": "S",
+        "hands": hands,
+        "tricks": [["AS", "AH", "AD", "AC"]],
+    }
     path = tmp_path / "follow.jsonl"
     path.write_text(json.dumps(rec) + "\n")
     result = run("verify", "--json", path)

@@ -61,8 +61,7 @@ def test_out_writes_through_a_symlink(tmp_path):
 
 def test_out_to_dev_stdout_and_dash_prints_the_records():
     for out in ("/dev/stdout", "-"):
-        proc = subprocess.run(TEKKASIM + ["play", "-n", "2", "-O", out],
-                              capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(TEKKASIM + ["play", "-n", "2", "-O", out], capture_output=True, text=True, timeout=120)
         assert proc.returncode == 0, proc.stderr
         assert [json.loads(line)["seed"] for line in proc.stdout.splitlines()] == [1, 2]
 
@@ -81,8 +80,9 @@ def test_out_to_a_fifo_is_written_not_replaced(tmp_path):
 
 def test_sigterm_leaves_no_part_file(tmp_path):
     out = tmp_path / "many.jsonl"
-    proc = subprocess.Popen(TEKKASIM + ["play", "-n", "1000000", "-O", str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        TEKKASIM + ["play", "-n", "1000000", "-O", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     part = tmp_path / ".many.jsonl.part.jsonl"
     deadline = time.monotonic() + 120
     while not (part.exists() and part.stat().st_size > 0) and time.monotonic() < deadline:
@@ -100,8 +100,9 @@ def test_sigterm_leaves_no_part_file(tmp_path):
 def test_deep_and_huge_json_are_one_error_each(tmp_path):
     good = get_game("feskot").new_deal(3).to_record()
     path = tmp_path / "nasty.jsonl"
-    path.write_text("[" * 100_000 + "\n" + '{"seed": ' + "7" * 5000 + "}\n" + "9" * 5000 + "\n"
-                    + json.dumps(good) + "\n")
+    path.write_text(
+        "[" * 100_000 + "\n" + '{"seed": ' + "7" * 5000 + "}\n" + "9" * 5000 + "\n" + json.dumps(good) + "\n"
+    )
     items = list(iter_records(path))  # the reader verify, replay and dd share
     assert [i for i, _ in items] == [0, 1, 2, 3] and items[3][1] == good
     assert "nested too deeply" in str(items[0][1]) and "line 1" in str(items[0][1])
@@ -133,8 +134,13 @@ def test_last_seed_of_a_run_must_fit():
 
 def test_long_values_are_cut_in_messages(tmp_path):
     huge = "Q" * 10_000
-    for args in (("deal", "-r", huge), ("deal", "-o", huge), ("deal", "-o", f"{huge}=1"), ("play", "--first", huge),
-                 (huge,)):
+    for args in (
+        ("deal", "-r", huge),
+        ("deal", "-o", huge),
+        ("deal", "-o", f"{huge}=1"),
+        ("play", "--first", huge),
+        (huge,),
+    ):
         result = run(*args)
         assert result.exit_code != 0 and len(result.output) < 600, (args[:1], len(result.output))
     rec = get_game("feskot").new_deal(3).to_record() | {"trump": "S", "tricks": [[huge]]}
@@ -221,7 +227,7 @@ def test_one_layout_for_every_ruleset(name):
     for i, seat in enumerate(("bottom", "right", "top", "left")):
         assert re.match(rf"  {seat} +\((A|B)\)  .*♠ .*  ♥ .*  ♦ .*  ♣ ", lines[1 + i]), lines[1 + i]
     trump = next(i for i, line in enumerate(lines) if line.startswith("trump: "))
-    tricks = lines[trump + 1:-1]
+    tricks = lines[trump + 1 : -1]
     assert len(tricks) == len(rec["tricks"])
     for number, line in enumerate(tricks, 1):
         assert re.match(rf" *{number}  (bottom|right|top|left) ", line), line
@@ -236,9 +242,11 @@ def test_one_layout_for_every_ruleset(name):
 
 
 def _modules_after(args: list[str]) -> set[str]:
-    code = ("import sys; from tekkasim.cli import cli\n"
-            f"try:\n    cli.main({args!r}, prog_name='tekkasim')\nexcept SystemExit:\n    pass\n"
-            "print(' '.join(sorted(sys.modules)), file=sys.stderr)")
+    code = (
+        "import sys; from tekkasim.cli import cli\n"
+        f"try:\n    cli.main({args!r}, prog_name='tekkasim')\nexcept SystemExit:\n    pass\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)"
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     return set(proc.stderr.split())
 
@@ -254,6 +262,17 @@ def test_deal_does_not_import_pandas_or_the_solver():
     loaded = _modules_after(["deal"])
     assert "tekkasim.rules.feskot" in loaded
     assert not {m for m in loaded if m.split(".")[0] == "pandas" or m.startswith("tekkasim.solver")}
+
+
+def test_deal_skips_numbas_scipy_blas_probe_and_scipy_still_imports_after():
+    loaded = _modules_after(["deal"])
+    assert "numba.np.arraymath" in loaded and "scipy.linalg" not in loaded
+    code = (
+        "import sys; from tekkasim.cli import _skip_blas_probe; _skip_blas_probe(); "
+        "import scipy.linalg; print(scipy.linalg.solve([[2.0]], [1.0])[0])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "0.5"
 
 
 def test_every_command_has_short_help_in_the_table():
@@ -291,5 +310,6 @@ def test_tekka_raises_are_rendered_counting_from_one():
     first = raised["raises"][0]
     shown = run("replay", "-", input=json.dumps(raised)).output
     line = next(row for row in shown.splitlines() if row.startswith("raises: "))
-    assert line.startswith(f"raises: {first['by']} asks {first['target']} before trick {first['trick'] + 1}, "
-                           f"play {first['play'] + 1} (")
+    assert line.startswith(
+        f"raises: {first['by']} asks {first['target']} before trick {first['trick'] + 1}, play {first['play'] + 1} ("
+    )

@@ -196,8 +196,9 @@ def test_play_deals_chains_matches_and_records_follow_it(name):
     game = get_game(name)
     states = list(play_deals(game, 5, 300))
     records = list(play_records(game, 5, 300, match=True))
-    assert [s.to_record() | {"seed": 300 + i} for i, s in enumerate(states)] == \
-        [{k: v for k, v in r.items() if k not in ("match", "deal_no")} for r in records]
+    assert [s.to_record() | {"seed": 300 + i} for i, s in enumerate(states)] == [
+        {k: v for k, v in r.items() if k not in ("match", "deal_no")} for r in records
+    ]
     for i in range(1, 5):
         before, record = states[i - 1], records[i]
         if before.match_winner() is None:  # the next deal of the match, dealt from its context

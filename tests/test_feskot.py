@@ -176,12 +176,15 @@ def test_play_out_plays_all_thirteen():
     assert s.to_record()["options"] == {"play_out": True}
 
 
-@pytest.mark.parametrize(("first", "strong", "next_first"), [
-    ("bottom", 0, "bottom"),  # first-dealt team won: same seat
-    ("right", 0, "top"),  # first-dealt team lost: next seat counter-clockwise (on the winning team)
-    ("right", 1, "right"),
-    ("top", 1, "left"),
-])
+@pytest.mark.parametrize(
+    ("first", "strong", "next_first"),
+    [
+        ("bottom", 0, "bottom"),  # first-dealt team won: same seat
+        ("right", 0, "top"),  # first-dealt team lost: next seat counter-clockwise (on the winning team)
+        ("right", 1, "right"),
+        ("top", 1, "left"),
+    ],
+)
 def test_first_dealt_rotation(first, strong, next_first):
     hands = rotated(MIXED, strong)  # the seven spades sit at seat ``strong``
     s = deal(first=first, hands=hands)
@@ -226,7 +229,10 @@ def test_signals_are_public_and_change_nothing():
     play(plain, "S", "AS", "5S", "2S", "2C")
     assert s.winners() == plain.winners() and s.team_tricks() == plain.team_tricks()
     assert s.observation(1).public["tricks"][0] == {
-        "leader": 0, "plays": [(0, c("AS")), (1, c("5S")), (2, c("2S")), (3, c("2C"))], "winner": 0}
+        "leader": 0,
+        "plays": [(0, c("AS")), (1, c("5S")), (2, c("2S")), (3, c("2C"))],
+        "winner": 0,
+    }
     assert s.observation(1).public["signals"][0] == [1, 0, 0, 2]
     assert s.to_record()["tricks"][0] == ["AS:slam", "5S", "2S", "2C:drop"]
     assert s.history()[1] == with_signal(c("AS"), "slam")
@@ -311,20 +317,23 @@ def test_verify_names_the_broken_rule():
     assert not verdict.ok and verdict.error.startswith("trick 1, play 2 (right)") and "follow suit" in verdict.error
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (lambda r: r.pop("first"), "missing field 'first'"),
-    (lambda r: r.update(first="north"), "unknown seat"),
-    (lambda r: r["hands"].pop("left"), "lacks left"),
-    (lambda r: r["hands"].update(left=r["hands"]["left"][:12]), "12 cards"),
-    (lambda r: r["hands"]["left"].__setitem__(0, "1X"), "malformed card"),
-    (lambda r: r["hands"]["left"].__setitem__(0, "AS"), "duplicate card AS"),
-    (lambda r: r.update(trump="NT"), "unknown trump"),
-    (lambda r: r.pop("trump"), "missing field 'trump'"),
-    (lambda r: r.update(tricks="AS KS"), "'tricks' must be a list"),
-    (lambda r: r.update(tricks=[["AS", "5S"], ["KS"]]), "not the last trick"),
-    (lambda r: r.update(tricks=[["AS", 5]]), "must be text"),
-    (lambda r: r.update(hands=[1, 2]), "'hands' must be dict"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda r: r.pop("first"), "missing field 'first'"),
+        (lambda r: r.update(first="north"), "unknown seat"),
+        (lambda r: r["hands"].pop("left"), "lacks left"),
+        (lambda r: r["hands"].update(left=r["hands"]["left"][:12]), "12 cards"),
+        (lambda r: r["hands"]["left"].__setitem__(0, "1X"), "malformed card"),
+        (lambda r: r["hands"]["left"].__setitem__(0, "AS"), "duplicate card AS"),
+        (lambda r: r.update(trump="NT"), "unknown trump"),
+        (lambda r: r.pop("trump"), "missing field 'trump'"),
+        (lambda r: r.update(tricks="AS KS"), "'tricks' must be a list"),
+        (lambda r: r.update(tricks=[["AS", "5S"], ["KS"]]), "not the last trick"),
+        (lambda r: r.update(tricks=[["AS", 5]]), "must be text"),
+        (lambda r: r.update(hands=[1, 2]), "'hands' must be dict"),
+    ],
+)
 def test_from_record_errors(change, message):
     s = deal()
     _run_spades(s)
@@ -386,8 +395,9 @@ def test_resample_keeps_the_observation_and_respects_voids():
                         if voids[other] >> suit & 1:
                             assert not held >> (13 * suit) & 0x1FFF
                 assert sorted(sum((world.dealt(x) for x in range(4)), [])) == list(range(52))
-                assert [bin(world.hand(x)).count("1") for x in range(4)] == [bin(s.hand(x)).count("1")
-                                                                               for x in range(4)]
+                assert [bin(world.hand(x)).count("1") for x in range(4)] == [
+                    bin(s.hand(x)).count("1") for x in range(4)
+                ]
                 checked += 1
             s.apply_action(rnd.choice(s.legal_actions()))
     assert checked > 1000

@@ -30,8 +30,14 @@ from tekkasim.rules import get_game
 from tekkasim.rules.base import freeze
 
 # (ruleset, options): every ruleset, and the options that add something a seat sees (signals, raises).
-GAMES = [("feskot", {}), ("feskot", {"signals": True}), ("tekka", {}), ("tekka", {"raises": True}),
-         ("satat", {}), ("shengji", {})]
+GAMES = [
+    ("feskot", {}),
+    ("feskot", {"signals": True}),
+    ("tekka", {}),
+    ("tekka", {"raises": True}),
+    ("satat", {}),
+    ("shengji", {}),
+]
 IDS = [name + "".join(f"-{k}" for k in options) for name, options in GAMES]
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

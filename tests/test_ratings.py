@@ -16,7 +16,7 @@ def synthetic(true_elo: dict, boards: int, rng, draw: float = 0.25, mixed: list 
     teams = [(n, n) for n in names] + list(mixed or [])
     rows = []
     for i, x in enumerate(teams):
-        for y in teams[i + 1:]:
+        for y in teams[i + 1 :]:
             d = (true_elo[x[0]] + true_elo[x[1]]) / 2 - (true_elo[y[0]] + true_elo[y[1]]) / 2
             p = expected_score(d)
             pd = draw * 2 * min(p, 1 - p)
@@ -78,8 +78,11 @@ def test_mixed_partnerships_rate_each_bot():
 
 
 def test_a_team_that_won_every_pair_gets_a_finite_wide_estimate():
-    pairs = Pairs.from_rows([("X", "RANDOM", b, 3.0) for b in range(10)] + [("X", "Y", b, 1.0) for b in range(10)]
-                            + [("Y", "RANDOM", b, (-1) ** b) for b in range(10)])
+    pairs = Pairs.from_rows(
+        [("X", "RANDOM", b, 3.0) for b in range(10)]
+        + [("X", "Y", b, 1.0) for b in range(10)]
+        + [("Y", "RANDOM", b, (-1) ** b) for b in range(10)]
+    )
     fit = fit_elo(pairs, anchor="RANDOM")
     x = fit.bots.index("X")
     assert math.isfinite(fit.elo[x]) and fit.elo[x] > 400 and fit.hi[x] - fit.lo[x] > 400

@@ -70,13 +70,16 @@ def test_require():
         require({"a": True}, "a", int)
 
 
-@pytest.mark.parametrize("record,message", [
-    ({"format": 2, "ruleset": "feskot"}, "unsupported format"),
-    ({"format": 1}, "missing field 'ruleset'"),
-    ({"format": 1, "ruleset": "bridge"}, "unknown ruleset 'bridge'"),
-    ({"format": 1, "ruleset": "feskot", "options": []}, "'options' must be an object"),
-    ({"format": 1, "ruleset": "feskot", "options": {"colour": 1}}, "unknown option 'colour'"),
-])
+@pytest.mark.parametrize(
+    "record,message",
+    [
+        ({"format": 2, "ruleset": "feskot"}, "unsupported format"),
+        ({"format": 1}, "missing field 'ruleset'"),
+        ({"format": 1, "ruleset": "bridge"}, "unknown ruleset 'bridge'"),
+        ({"format": 1, "ruleset": "feskot", "options": []}, "'options' must be an object"),
+        ({"format": 1, "ruleset": "feskot", "options": {"colour": 1}}, "unknown option 'colour'"),
+    ],
+)
 def test_verify_header_errors(record, message):
     verdict = verify_record(record, 3)
     assert not verdict.ok and message in verdict.error and verdict.index == 3
@@ -97,23 +100,26 @@ def _feskot_record() -> dict:
     return next(play_records(get_game("feskot"), 1, 5))
 
 
-@pytest.mark.parametrize("change,message", [
-    ({"format": None}, "missing field 'format'"),
-    ({"format": True}, "must be the integer 1, not true"),
-    ({"format": 1.0}, "must be the integer 1, not 1.0"),
-    ({"format": "1"}, "must be the integer 1"),
-    ({"unfinished": "yes"}, "'unfinished' must be true or false"),
-    ({"unfinished": 0}, "'unfinished' must be true or false"),
-    ({"seed": "abc"}, "field 'seed' must be int"),
-    ({"seed": 2**64}, "'seed' must be an integer 0 .. 2**63-1"),
-    ({"seed": -1}, "'seed' must be an integer 0 .. 2**63-1"),
-    ({"deal_no": -3}, "'deal_no' must be an integer 0 or more"),
-    ({"deal_no": 1.5}, "field 'deal_no' must be int"),
-    ({"match": 7}, "'match' must be text"),
-    ({"bots": ["x"]}, "'bots' must be an object"),
-    ({"result": [1]}, "'result' must be an object"),
-    ({"tricks": None}, "missing field 'tricks'"),
-])
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        ({"format": None}, "missing field 'format'"),
+        ({"format": True}, "must be the integer 1, not true"),
+        ({"format": 1.0}, "must be the integer 1, not 1.0"),
+        ({"format": "1"}, "must be the integer 1"),
+        ({"unfinished": "yes"}, "'unfinished' must be true or false"),
+        ({"unfinished": 0}, "'unfinished' must be true or false"),
+        ({"seed": "abc"}, "field 'seed' must be int"),
+        ({"seed": 2**64}, "'seed' must be an integer 0 .. 2**63-1"),
+        ({"seed": -1}, "'seed' must be an integer 0 .. 2**63-1"),
+        ({"deal_no": -3}, "'deal_no' must be an integer 0 or more"),
+        ({"deal_no": 1.5}, "field 'deal_no' must be int"),
+        ({"match": 7}, "'match' must be text"),
+        ({"bots": ["x"]}, "'bots' must be an object"),
+        ({"result": [1]}, "'result' must be an object"),
+        ({"tricks": None}, "missing field 'tricks'"),
+    ],
+)
 def test_mistyped_fields_are_refused(change, message):
     rec = _feskot_record()
     assert verify_record(rec).ok
@@ -145,8 +151,15 @@ def _tekka_played_out() -> dict:
     suits = "SHDC"
     hands = {seat: [r + suits[i] for r in "AKQJT98765432"] for i, seat in enumerate(("bottom", "right", "top", "left"))}
     tricks = [[r + s for s in suits] for r in "AKQJT98765432"]
-    rec = {"format": 1, "ruleset": "tekka", "first": "bottom", "hands": hands,
-           "auction": ["13", "pass", "pass", "pass"], "trump": "S", "tricks": tricks}
+    rec = {
+        "format": 1,
+        "ruleset": "tekka",
+        "first": "bottom",
+        "hands": hands,
+        "auction": ["13", "pass", "pass", "pass"],
+        "trump": "S",
+        "tricks": tricks,
+    }
     verdict = verify_record(rec)
     assert verdict.ok, verdict.error
     return rec | {"result": verdict.result}

@@ -28,24 +28,33 @@ from tekkasim.verify import replay_record, verify_record
 GAME = get_game("satat")
 
 # D1: bottom holds the top spades and honours, left low spades, top 2♥ and low hearts/diamonds, right clubs.
-D1 = {"bottom": "AS KS QS JS TS 9S 8S AH KH QH AD KD QD",
-      "left": "7S 6S 5S 4S 3S 2S JH TH 9H JD TD 9D 8D",
-      "top": "2H 3H 4H 5H 6H 7H 8H 7D 6D 5D 4D 3D 2D",
-      "right": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C"}
+D1 = {
+    "bottom": "AS KS QS JS TS 9S 8S AH KH QH AD KD QD",
+    "left": "7S 6S 5S 4S 3S 2S JH TH 9H JD TD 9D 8D",
+    "top": "2H 3H 4H 5H 6H 7H 8H 7D 6D 5D 4D 3D 2D",
+    "right": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C",
+}
 # D2: left's only heart is 2♥.
-D2 = {"bottom": "AS KS QS JS TS 9S 8S AH KH QH AD KD QD",
-      "left": "7S 6S 5S 4S 3S 2S 2H JD TD 9D 8D 7D 6D",
-      "top": "JH TH 9H 8H 7H 6H 5H 4H 3H 5D 4D 3D 2D",
-      "right": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C"}
+D2 = {
+    "bottom": "AS KS QS JS TS 9S 8S AH KH QH AD KD QD",
+    "left": "7S 6S 5S 4S 3S 2S 2H JD TD 9D 8D 7D 6D",
+    "top": "JH TH 9H 8H 7H 6H 5H 4H 3H 5D 4D 3D 2D",
+    "right": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C",
+}
 # D3: one suit each; with spades Troupe and bottom calling, team A wins all 13 whatever is played.
-D3 = {"bottom": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S",
-      "left": "AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D",
-      "top": "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
-      "right": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C"}
+D3 = {
+    "bottom": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S",
+    "left": "AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D",
+    "top": "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
+    "right": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C",
+}
 # D4: like D3, but bottom's 2♠ and right's 2♣ change places.
-D4 = {"bottom": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2C",
-      "left": D3["left"], "top": D3["top"],
-      "right": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2S"}
+D4 = {
+    "bottom": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2C",
+    "left": D3["left"],
+    "top": D3["top"],
+    "right": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2S",
+}
 # Seven tricks in a row for team A with D4 and spades (bottom leads, then left, top, right).
 KOT_TRICKS = ["AS 2D 3H 2S", "KS 3D 4H 3C", "QS 4D 5H 4C", "JS 5D 6H 5C", "TS 6D 7H 6C", "9S 7D 8H 7C", "8S 8D 9H 8C"]
 
@@ -186,8 +195,7 @@ def test_highest_troupe_beats_the_led_suit_and_off_suits_never_win():
 
 def test_seven_tricks_not_in_a_row_score_one():
     state = deal(D4, "bottom", "S")
-    play(state, "2C 2D 3H AC", "KC AS 3D 4H", "KS 4D 5H 2S", "QS 5D 6H 3C", "JS 6D 7H 4C", "TS 7D 8H 5C",
-         "9S 8D 9H 6C")
+    play(state, "2C 2D 3H AC", "KC AS 3D 4H", "KS 4D 5H 2S", "QS 5D 6H 3C", "JS 6D 7H 4C", "TS 7D 8H 5C", "9S 8D 9H 6C")
     assert not state.is_terminal()
     play(state, "8S 9D TH 7C")
     # Decided but not over: the 8th trick stays on the table, its winner (bottom) may only collect it.
@@ -199,8 +207,7 @@ def test_seven_tricks_not_in_a_row_score_one():
         state.returns()
     assert "decided: seven" in state.render()
     play(state, "collect")
-    assert state.result() == {"tricks": {"A": 7, "B": 1}, "kind": "seven", "points": {"A": 1, "B": 0},
-                              "renonces": []}
+    assert state.result() == {"tricks": {"A": 7, "B": 1}, "kind": "seven", "points": {"A": 1, "B": 0}, "renonces": []}
     assert state.observation(1).public["decided"] is None
     assert state.to_record()["tricks"][-1] == ["8S", "9D", "TH", "7C"]  # no "collect" in records
 
@@ -227,8 +234,7 @@ def test_kot_52_scores_three_and_can_be_won_by_the_two_of_hearts():
     play(state, "AC")
     assert state.phase() == "collect" and state.current_player() == 2
     play(state, "collect")
-    assert state.result() == {"tricks": {"A": 13, "B": 0}, "kind": "kot52", "points": {"A": 3, "B": 0},
-                              "renonces": []}
+    assert state.result() == {"tricks": {"A": 13, "B": 0}, "kind": "kot52", "points": {"A": 3, "B": 0}, "renonces": []}
     assert state.next_deal_context()["exchange"] == {"cards": 2, "loser": "B"}
 
 
@@ -252,8 +258,12 @@ def test_correct_accusation_right_after_the_fourth_card_voids_the_trick():
     assert state.renonces() == [(0, 3)] and state.arrays[1][K.N_TABLE] == 4
     assert state.current_player() == 0 and state.phase() == "play"  # the trick is still on the table
     accuse(state, "left", "top", "JD")  # top accuses though it is bottom's turn
-    assert state.result() == {"tricks": {"A": 0, "B": 0}, "kind": "renonce", "points": {"A": 1, "B": 0},
-                              "renonces": [[0, "left"]]}
+    assert state.result() == {
+        "tricks": {"A": 0, "B": 0},
+        "kind": "renonce",
+        "points": {"A": 1, "B": 0},
+        "renonces": [[0, "left"]],
+    }
     record = state.to_record()
     assert record["tricks"] == [["AH", "JD", "3H", "2C", {"accuse": "left", "by": "top", "card": "JD"}]]
     verdict = verify_record(record)
@@ -341,11 +351,13 @@ def test_accusations_that_are_not_allowed():
         accuse(state, "left", "top", "JD")  # nothing on the table yet
     assert err.value.rule == "accuse-not-on-table"
     play(state, "AH JD 3H 2C", "KH")
-    cases = [("top", "bottom", "3H", "accuse-not-on-table"),  # a completed trick is only evidence
-             ("left", "top", "JD", "accuse-not-on-table"),
-             ("bottom", "top", "KH", "accuse-partner"),  # one's partner
-             ("bottom", "bottom", "KH", "accuse-partner"),  # oneself
-             ("left", "top", "KH", "accuse-wrong-seat")]  # K♥ is bottom's card, not left's
+    cases = [
+        ("top", "bottom", "3H", "accuse-not-on-table"),  # a completed trick is only evidence
+        ("left", "top", "JD", "accuse-not-on-table"),
+        ("bottom", "top", "KH", "accuse-partner"),  # one's partner
+        ("bottom", "bottom", "KH", "accuse-partner"),  # oneself
+        ("left", "top", "KH", "accuse-wrong-seat"),
+    ]  # K♥ is bottom's card, not left's
     for accused, by, card, rule in cases:
         with pytest.raises(IllegalAction) as err:
             accuse(state, accused, by, card)
@@ -367,23 +379,35 @@ def test_accusation_after_a_kot_scores_only_the_accusation():
 
 # D7 (spades): right wins trick 1, team A the next seven; right holds 2♦ in trick 8 and discards 8♣ on
 # bottom's A♦ lead (a Renonce in the trick that gives team A its 7th trick).
-D7 = {"bottom": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 2C AD",
-      "left": "KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 3C 4C",
-      "top": "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
-      "right": "AC KC QC JC TC 9C 8C 7C 6C 5C 2S 3S 2D"}
-D7_TRICKS = ["2C 3C 3H AC", "KC AS 4C 4H", "KS 3D 5H 2S", "QS 4D 6H 3S", "JS 5D 7H 5C", "TS 6D 8H 6C",
-             "9S 7D 9H 7C"]
+D7 = {
+    "bottom": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 2C AD",
+    "left": "KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 3C 4C",
+    "top": "2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+    "right": "AC KC QC JC TC 9C 8C 7C 6C 5C 2S 3S 2D",
+}
+D7_TRICKS = ["2C 3C 3H AC", "KC AS 4C 4H", "KS 3D 5H 2S", "QS 4D 6H 3S", "JS 5D 7H 5C", "TS 6D 8H 6C", "9S 7D 9H 7C"]
 # D6 (spades): like D4, but top holds 3♣ (for right's 3♥): team A's KOT run, then in trick 8 top
 # discards J♥ on bottom's 2♣ lead while holding 3♣ and right's A♣ breaks the KOT.
-D6 = {"bottom": D4["bottom"], "left": D3["left"],
-      "top": "2H 3C 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
-      "right": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3H 2S"}
-D6_KOT = ["AS 2D 4H 2S", "KS 3D 5H 4C", "QS 4D 6H 5C", "JS 5D 7H 6C", "TS 6D 8H 7C", "9S 7D 9H 8C",
-          "8S 8D TH 9C"]
+D6 = {
+    "bottom": D4["bottom"],
+    "left": D3["left"],
+    "top": "2H 3C 4H 5H 6H 7H 8H 9H TH JH QH KH AH",
+    "right": "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3H 2S",
+}
+D6_KOT = ["AS 2D 4H 2S", "KS 3D 5H 4C", "QS 4D 6H 5C", "JS 5D 7H 6C", "TS 6D 8H 7C", "9S 7D 9H 8C", "8S 8D TH 9C"]
 # With D4, right discards 3♣ on the first spade lead while holding 2♠ (a Renonce), and team A still
 # wins all 13 tricks; the 13th is won by top's 2♥.
-KOT52_WITH_RENONCE = ["AS 2D 3H 3C", "KS 3D 4H 2S", *KOT_TRICKS[2:], "7S 9D TH 9C", "6S TD JH TC",
-                      "5S JD QH JC", "4S QD KH QC", "3S KD AH KC", "2C AD 2H AC"]
+KOT52_WITH_RENONCE = [
+    "AS 2D 3H 3C",
+    "KS 3D 4H 2S",
+    *KOT_TRICKS[2:],
+    "7S 9D TH 9C",
+    "6S TD JH TC",
+    "5S JD QH JC",
+    "4S QD KH QC",
+    "3S KD AH KC",
+    "2C AD 2H AC",
+]
 
 
 def test_seven_with_a_renonce_in_the_deciding_trick_then_collect():
@@ -408,8 +432,12 @@ def test_seven_with_a_renonce_in_the_deciding_trick_then_collect():
         state.apply_action(parse_card("7S"))
     assert err.value.rule == "round-decided"
     play(state, "collect")  # nobody accused: the bluff went through
-    assert state.result() == {"tricks": {"A": 7, "B": 1}, "kind": "seven", "points": {"A": 1, "B": 0},
-                              "renonces": [[7, "right"]]}
+    assert state.result() == {
+        "tricks": {"A": 7, "B": 1},
+        "kind": "seven",
+        "points": {"A": 1, "B": 0},
+        "renonces": [[7, "right"]],
+    }
     with pytest.raises(IllegalAction) as err:
         state.apply_action(COLLECT)
     assert err.value.rule == "after-end"
@@ -420,8 +448,12 @@ def test_correct_accusation_right_after_the_deciding_fourth_card():
     play(state, *D7_TRICKS, "AD 8D TH 8C")
     accuse(state, "right", "top", "8C")
     # The deciding trick counts for nobody: team A has 6 tricks, and scores 1 for the accusation only.
-    assert state.result() == {"tricks": {"A": 6, "B": 1}, "kind": "renonce", "points": {"A": 1, "B": 0},
-                              "renonces": [[7, "right"]]}
+    assert state.result() == {
+        "tricks": {"A": 6, "B": 1},
+        "kind": "renonce",
+        "points": {"A": 1, "B": 0},
+        "renonces": [[7, "right"]],
+    }
     assert state.arrays[1][K.WINNERS + 7] == -1 and state.observation(1).public["decided"] is None
     assert state.next_deal_context()["caller"] == "bottom"  # the caller's team scored: no rotation
 
@@ -430,8 +462,12 @@ def test_wrong_accusation_right_after_the_deciding_fourth_card():
     state = deal(D7, "bottom", "S")
     play(state, *D7_TRICKS, "AD 8D TH 8C")
     accuse(state, "left", "top", "8D")  # left never failed to follow
-    assert state.result() == {"tricks": {"A": 6, "B": 1}, "kind": "renonce", "points": {"A": 0, "B": 1},
-                              "renonces": [[7, "right"]]}
+    assert state.result() == {
+        "tricks": {"A": 6, "B": 1},
+        "kind": "renonce",
+        "points": {"A": 0, "B": 1},
+        "renonces": [[7, "right"]],
+    }
     assert state.accusation() == {"accused": 3, "by": 2, "card": parse_card("8D"), "correct": False}
 
 
@@ -444,8 +480,12 @@ def test_the_trick_that_breaks_a_kot_can_be_accused_or_collected():
     assert state.observation(0).public["decided"] == "kot" and state.legal_actions() == [COLLECT]
     collected, wrong = state.clone(), state.clone()
     accuse(state, "top", "left", "JH")
-    assert state.result() == {"tricks": {"A": 7, "B": 0}, "kind": "renonce", "points": {"A": 0, "B": 1},
-                              "renonces": [[7, "top"]]}
+    assert state.result() == {
+        "tricks": {"A": 7, "B": 0},
+        "kind": "renonce",
+        "points": {"A": 0, "B": 1},
+        "renonces": [[7, "top"]],
+    }
     assert state.next_deal_context()["exchange"] is None
     accuse(wrong, "bottom", "left", "2C")  # bottom followed suit all round: wrong, team A scores
     assert wrong.result()["points"] == {"A": 1, "B": 0} and wrong.result()["tricks"] == {"A": 7, "B": 0}
@@ -461,8 +501,12 @@ def test_the_thirteenth_trick_of_a_kot_52_can_be_accused_or_collected():
     assert state.observation(1).public["decided"] == "kot52" and state.renonces() == [(0, 1)]
     collected, wrong = state.clone(), state.clone()
     accuse(state, "right", "top", "AC")  # right's Renonce of trick 1 is proved by now
-    assert state.result() == {"tricks": {"A": 12, "B": 0}, "kind": "renonce", "points": {"A": 1, "B": 0},
-                              "renonces": [[0, "right"]]}
+    assert state.result() == {
+        "tricks": {"A": 12, "B": 0},
+        "kind": "renonce",
+        "points": {"A": 1, "B": 0},
+        "renonces": [[0, "right"]],
+    }
     accuse(wrong, "left", "bottom", "AD")
     assert wrong.result()["points"] == {"A": 0, "B": 1} and wrong.result()["kind"] == "renonce"
     play(collected, "collect")
@@ -717,8 +761,9 @@ def test_observation_shows_public_plays_but_no_renonce_flags():
     play(state, "AH JD")
     obs = state.observation(2)
     assert cards_of(obs.hand) == sorted(parse_cards(D1["top"]))
-    assert obs.public["tricks"] == [{"leader": 0, "plays": [(0, parse_card("AH")), (3, parse_card("JD"))],
-                                     "winner": None}]
+    assert obs.public["tricks"] == [
+        {"leader": 0, "plays": [(0, parse_card("AH")), (3, parse_card("JD"))], "winner": None}
+    ]
     assert "renonce" not in repr(obs).lower()
     assert state.observation(2) == state.observation(2) and state.observation(3).hand != obs.hand
 
@@ -811,17 +856,20 @@ def test_verify_reports_renonces_and_rejects_the_impossible():
     assert "points" in error(bad_result)
 
 
-@pytest.mark.parametrize("change, words", [
-    (lambda r: r.pop("dealer"), "missing field 'dealer'"),
-    (lambda r: r.update(caller="top"), "next seat clockwise"),
-    (lambda r: r["hands"]["left"].pop(), "13 cards"),
-    (lambda r: r["hands"]["left"].__setitem__(0, "AS"), "dealt to both"),
-    (lambda r: r["hands"]["left"].__setitem__(0, "1S"), "malformed card"),
-    (lambda r: r.update(redeals=3), "'redeals'"),
-    (lambda r: r.update(trump="X"), "'trump'"),
-    (lambda r: r["tricks"][0].__setitem__(1, {"accuse": "left"}), "an accusation is"),
-    (lambda r: r.update(exchange=[{"from": "bottom", "to": "top", "card": "AS"}] * 4), "do not swap"),
-])
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (lambda r: r.pop("dealer"), "missing field 'dealer'"),
+        (lambda r: r.update(caller="top"), "next seat clockwise"),
+        (lambda r: r["hands"]["left"].pop(), "13 cards"),
+        (lambda r: r["hands"]["left"].__setitem__(0, "AS"), "dealt to both"),
+        (lambda r: r["hands"]["left"].__setitem__(0, "1S"), "malformed card"),
+        (lambda r: r.update(redeals=3), "'redeals'"),
+        (lambda r: r.update(trump="X"), "'trump'"),
+        (lambda r: r["tricks"][0].__setitem__(1, {"accuse": "left"}), "an accusation is"),
+        (lambda r: r.update(exchange=[{"from": "bottom", "to": "top", "card": "AS"}] * 4), "do not swap"),
+    ],
+)
 def test_malformed_records_name_the_field(change, words):
     state = deal(D1, "bottom", "S")
     play(state, "AH 9H 3H 2C")
@@ -838,8 +886,17 @@ def test_render_shows_the_round():
     play(state, "AH JD 3H 2C")
     accuse(state, "left", "top", "JD")
     text = state.render()
-    for words in ("dealer right", "caller bottom", "redeals 0", "Troupe: ♠", "trick  1 (leads bottom)",
-                  "left J♦ (RENONCE)", "-> nobody", "top accuses left (J♦): correct", "result: renonce"):
+    for words in (
+        "dealer right",
+        "caller bottom",
+        "redeals 0",
+        "Troupe: ♠",
+        "trick  1 (leads bottom)",
+        "left J♦ (RENONCE)",
+        "-> nobody",
+        "top accuses left (J♦): correct",
+        "result: renonce",
+    ):
         assert words in text, words
     exchanged = GAME.new_deal(5, dealer="left", exchange={"cards": 1, "loser": "A"})
     exchanged.apply_action(TROUPE)

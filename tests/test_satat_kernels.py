@@ -69,7 +69,7 @@ def test_legal_renonce_winner_exchange_on_many_random_cases():
     for _ in range(12_000):
         deck = list(range(52))
         rng.shuffle(deck)
-        hand = deck[:rng.randrange(1, 14)]
+        hand = deck[: rng.randrange(1, 14)]
         lead = rng.choice([-1, 26, *deck[13:16]])
         troupe = rng.randrange(4)
         m = mask(hand)
@@ -78,7 +78,7 @@ def test_legal_renonce_winner_exchange_on_many_random_cases():
         for c in hand:
             assert bool(K.is_renonce(m, lead, troupe, c)) == (lead >= 0 and c not in want)
         assert cards_of(int(K.renonce_mask(m, lead, troupe))) == sorted(set(hand) - want)
-        trick = deck[20:24] if rng.random() < 0.7 else [deck[20], 26, deck[21], deck[22]][: 4]
+        trick = deck[20:24] if rng.random() < 0.7 else [deck[20], 26, deck[21], deck[22]][:4]
         rng.shuffle(trick)
         if len(set(trick)) == 4:
             assert winning_play(*trick, troupe, TROUPE_RULES) == R.trick_winner(trick, troupe)

@@ -18,8 +18,14 @@ from tekkasim.verify import verify_record
 
 GAME = get_game("shengji")
 NT = NO_TRUMP
-RULE = {K.OK: None, K.NOT_IN_HAND: "not-in-hand", K.LEAD_SHAPE: "lead-shape", K.CARD_COUNT: "card-count",
-        K.FOLLOW_SUIT: "follow-suit", K.FOLLOW_PAIRS: "follow-pairs"}
+RULE = {
+    K.OK: None,
+    K.NOT_IN_HAND: "not-in-hand",
+    K.LEAD_SHAPE: "lead-shape",
+    K.CARD_COUNT: "card-count",
+    K.FOLLOW_SUIT: "follow-suit",
+    K.FOLLOW_PAIRS: "follow-pairs",
+}
 
 
 def kinds(text: str) -> list[int]:
@@ -100,8 +106,12 @@ def test_trump_order_suited():
 def test_no_trump_order():
     eff, strength, _, _ = K.new_tables(NT, lv("2"))
     assert [int(eff[parse_card(c, True)]) for c in ("AS", "2S", "2H", "SJ")] == [suit("S"), 4, 4, 4]
-    assert strength[parse_card("2S")] == strength[parse_card("2D")] < strength[parse_card("SJ", True)] < strength[
-        parse_card("BJ", True)]
+    assert (
+        strength[parse_card("2S")]
+        == strength[parse_card("2D")]
+        < strength[parse_card("SJ", True)]
+        < strength[parse_card("BJ", True)]
+    )
 
 
 def test_tractor_across_the_level_gap():
@@ -239,10 +249,26 @@ def test_tractors_compare_by_their_highest_pair():
 # --- scoring ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("points, expected", [
-    (0, (3, 0, False)), (5, (2, 0, False)), (35, (2, 0, False)), (40, (1, 0, False)), (75, (1, 0, False)),
-    (80, (0, 0, True)), (115, (0, 0, True)), (120, (0, 1, True)), (155, (0, 1, True)), (160, (0, 2, True)),
-    (195, (0, 2, True)), (200, (0, 3, True)), (235, (0, 3, True)), (240, (0, 4, True)), (440, (0, 9, True))])
+@pytest.mark.parametrize(
+    "points, expected",
+    [
+        (0, (3, 0, False)),
+        (5, (2, 0, False)),
+        (35, (2, 0, False)),
+        (40, (1, 0, False)),
+        (75, (1, 0, False)),
+        (80, (0, 0, True)),
+        (115, (0, 0, True)),
+        (120, (0, 1, True)),
+        (155, (0, 1, True)),
+        (160, (0, 2, True)),
+        (195, (0, 2, True)),
+        (200, (0, 3, True)),
+        (235, (0, 3, True)),
+        (240, (0, 4, True)),
+        (440, (0, 9, True)),
+    ],
+)
 def test_level_table(points, expected):
     assert tuple(K.level_change(points)) == expected
     assert R.level_change(points) == expected
@@ -268,8 +294,11 @@ def deal(levels=None, dealer=None, declare_first=None, kitty="", **given) -> She
         left -= Counter(hands[seat])
     kit = kinds(kitty)
     left -= Counter(kit)
-    level = lv(levels[{"bottom": "A", "right": "B", "top": "A", "left": "B"}[dealer]] if levels and dealer
-               else (levels or {"A": "2"})["A"])
+    level = lv(
+        levels[{"bottom": "A", "right": "B", "top": "A", "left": "B"}[dealer]]
+        if levels and dealer
+        else (levels or {"A": "2"})["A"]
+    )
     pool = sorted(left.elements(), key=lambda k: (k >= 52 or k % 13 == level, k))  # calls go to left/kitty
     out = []
     for seat in SEATS:
@@ -311,8 +340,12 @@ def test_equal_strength_may_not_overcall():
 
 def test_calls_need_the_cards_and_the_right_form():
     st = deal(bottom="2H 2S 7H 7H", right="SJ")
-    for text, rule in (("2C", "not-in-hand"), ("2H 2S", "declare-form"), ("7H 7H", "declare-form"),
-                       ("7H", "declare-form")):
+    for text, rule in (
+        ("2C", "not-in-hand"),
+        ("2H 2S", "declare-form"),
+        ("7H 7H", "declare-form"),
+        ("7H", "declare-form"),
+    ):
         with pytest.raises(IllegalAction) as exc:
             act(st, text)
         assert exc.value.rule == rule, text
@@ -409,11 +442,14 @@ def endgame(trump, level, dealer, leader, hands: dict, buried: str, levels=None,
     return st
 
 
-@pytest.mark.parametrize("lead, others, multiplier", [
-    ("AH", ["3H", "4H", "5C"], 2),
-    ("AH AH", ["3H 4H", "6H 7H", "8C 8C"], 4),
-    ("KH KH AH AH", ["3H 4H 6H 7H", "8H 9H JH QH", "8C 8C 9C 9C"], 8),
-])
+@pytest.mark.parametrize(
+    "lead, others, multiplier",
+    [
+        ("AH", ["3H", "4H", "5C"], 2),
+        ("AH AH", ["3H 4H", "6H 7H", "8C 8C"], 4),
+        ("KH KH AH AH", ["3H 4H 6H 7H", "8H 9H JH QH", "8C 8C 9C 9C"], 8),
+    ],
+)
 def test_kitty_bonus_single_pair_tractor(lead, others, multiplier):
     # dealer bottom (team A defends); right (attacker) wins the last trick
     hands = {"right": lead, "top": others[0], "left": others[1], "bottom": others[2]}
@@ -448,8 +484,19 @@ LAST = {"bottom": "3C", "right": "4C", "top": "6C", "left": "7C"}  # top wins, n
 
 
 def test_defenders_hold_partner_deals_and_levels_rise():
-    st = finish(endgame("S", "9", "bottom", "bottom", LAST, "2C 2C 3D 3D 4D 4D 6D 6D",
-                        levels={"A": "9", "B": "K"}, attacker_points=35), LAST)
+    st = finish(
+        endgame(
+            "S",
+            "9",
+            "bottom",
+            "bottom",
+            LAST,
+            "2C 2C 3D 3D 4D 4D 6D 6D",
+            levels={"A": "9", "B": "K"},
+            attacker_points=35,
+        ),
+        LAST,
+    )
     r = st.result()
     assert r["defenders"] == "A" and r["levels_after"] == {"A": "J", "B": "K"} and r["next_dealer"] == "top"
     assert st.returns() == (2.0, 0.0) and st.match_winner() is None
@@ -457,29 +504,77 @@ def test_defenders_hold_partner_deals_and_levels_rise():
 
 
 def test_attackers_take_over_next_seat_deals():
-    st = finish(endgame("S", "9", "bottom", "bottom", LAST, "2C 2C 3D 3D 4D 4D 6D 6D",
-                        levels={"A": "9", "B": "K"}, attacker_points=110), LAST)
+    st = finish(
+        endgame(
+            "S",
+            "9",
+            "bottom",
+            "bottom",
+            LAST,
+            "2C 2C 3D 3D 4D 4D 6D 6D",
+            levels={"A": "9", "B": "K"},
+            attacker_points=110,
+        ),
+        LAST,
+    )
     r = st.result()
     assert r["levels_after"] == {"A": "9", "B": "K"} and r["next_dealer"] == "right"
     assert st.returns() == (0.0, 0.0)
-    st = finish(endgame("S", "9", "bottom", "bottom", LAST, "2C 2C 3D 3D 4D 4D 6D 6D",
-                        levels={"A": "9", "B": "J"}, attacker_points=160), LAST)
+    st = finish(
+        endgame(
+            "S",
+            "9",
+            "bottom",
+            "bottom",
+            LAST,
+            "2C 2C 3D 3D 4D 4D 6D 6D",
+            levels={"A": "9", "B": "J"},
+            attacker_points=160,
+        ),
+        LAST,
+    )
     assert st.result()["levels_after"] == {"A": "9", "B": "K"} and st.returns() == (0.0, 2.0)
 
 
 def test_going_past_ace_while_defending_wins_the_match():
-    st = finish(endgame("S", "A", "left", "bottom", LAST, "2C 2C 3D 3D 4D 4D 6D 6D",
-                        levels={"A": "2", "B": "A"}, attacker_points=60), LAST)
+    st = finish(
+        endgame(
+            "S", "A", "left", "bottom", LAST, "2C 2C 3D 3D 4D 4D 6D 6D", levels={"A": "2", "B": "A"}, attacker_points=60
+        ),
+        LAST,
+    )
     r = st.result()
     assert r["match_winner"] == "B" and st.match_winner() == 1 and r["levels_after"]["B"] == "A"
 
 
 def test_going_past_ace_while_attacking_wins_the_match():
-    st = finish(endgame("S", "7", "left", "bottom", LAST, "2C 2C 3D 3D 4D 4D 6D 6D",
-                        levels={"A": "K", "B": "7"}, attacker_points=160), LAST)
+    st = finish(
+        endgame(
+            "S",
+            "7",
+            "left",
+            "bottom",
+            LAST,
+            "2C 2C 3D 3D 4D 4D 6D 6D",
+            levels={"A": "K", "B": "7"},
+            attacker_points=160,
+        ),
+        LAST,
+    )
     assert st.result()["match_winner"] == "A" and st.returns() == (2.0, 0.0)
-    st = finish(endgame("S", "7", "left", "bottom", LAST, "2C 2C 3D 3D 4D 4D 6D 6D",
-                        levels={"A": "Q", "B": "7"}, attacker_points=160), LAST)
+    st = finish(
+        endgame(
+            "S",
+            "7",
+            "left",
+            "bottom",
+            LAST,
+            "2C 2C 3D 3D 4D 4D 6D 6D",
+            levels={"A": "Q", "B": "7"},
+            attacker_points=160,
+        ),
+        LAST,
+    )
     assert st.result()["match_winner"] is None and st.result()["levels_after"]["A"] == "A"
 
 
@@ -534,18 +629,21 @@ def test_record_round_trip_and_verify():
     assert again.history() == later.history() and again.result() == later.result()
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda r: r["hands"]["top"].pop(), "top has 24 cards"),
-    (lambda r: r["kitty"].append("5H"), "kitty has 9"),
-    (lambda r: r["hands"]["top"].__setitem__(0, r["hands"]["right"][0]), "appears 3 times"),
-    (lambda r: r["hands"]["top"].__setitem__(0, "XX"), "hands.top"),
-    (lambda r: r.__setitem__("level", "5"), "not the dealer's team's level"),
-    (lambda r: r.__setitem__("trump", "Z"), "field 'trump'"),
-    (lambda r: r.__setitem__("levels", {"A": "2"}), "levels must name"),
-    (lambda r: r.__setitem__("dealer", "north"), "unknown seat"),
-    (lambda r: r.__setitem__("tricks", "5H"), "field 'tricks'"),
-    (lambda r: r.__setitem__("declarations", [3]), "field 'declarations'"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda r: r["hands"]["top"].pop(), "top has 24 cards"),
+        (lambda r: r["kitty"].append("5H"), "kitty has 9"),
+        (lambda r: r["hands"]["top"].__setitem__(0, r["hands"]["right"][0]), "appears 3 times"),
+        (lambda r: r["hands"]["top"].__setitem__(0, "XX"), "hands.top"),
+        (lambda r: r.__setitem__("level", "5"), "not the dealer's team's level"),
+        (lambda r: r.__setitem__("trump", "Z"), "field 'trump'"),
+        (lambda r: r.__setitem__("levels", {"A": "2"}), "levels must name"),
+        (lambda r: r.__setitem__("dealer", "north"), "unknown seat"),
+        (lambda r: r.__setitem__("tricks", "5H"), "field 'tricks'"),
+        (lambda r: r.__setitem__("declarations", [3]), "field 'declarations'"),
+    ],
+)
 def test_malformed_records_fail_with_one_line(change, message):
     rec = played_out(5).to_record()
     change(rec)
@@ -625,7 +723,7 @@ def test_fallback_world_relaxes_only_the_pair_duty():
 
     hearts = Counter({k: c for k, c in (right + top).items() if is_heart(k)})
     others = list((right + top - hearts).elements())
-    new_right = hearts + Counter(others[:len(st.hand(1)) - sum(hearts.values())])
+    new_right = hearts + Counter(others[: len(st.hand(1)) - sum(hearts.values())])
     new_top = right + top - new_right
     st.hands[1], st.hands[2] = masks_of(new_right), masks_of(new_top)
     st.voids[2, h] = st.voids[3, h] = True

@@ -20,8 +20,14 @@ from tekkasim.rules import _shengji_kernels as K
 from tekkasim.rules import get_game
 from tekkasim.rules.shengji import enumerate_follows, enumerate_leads, follow_spec
 
-RULE = {K.OK: None, K.NOT_IN_HAND: "not-in-hand", K.LEAD_SHAPE: "lead-shape", K.CARD_COUNT: "card-count",
-        K.FOLLOW_SUIT: "follow-suit", K.FOLLOW_PAIRS: "follow-pairs"}
+RULE = {
+    K.OK: None,
+    K.NOT_IN_HAND: "not-in-hand",
+    K.LEAD_SHAPE: "lead-shape",
+    K.CARD_COUNT: "card-count",
+    K.FOLLOW_SUIT: "follow-suit",
+    K.FOLLOW_PAIRS: "follow-pairs",
+}
 DECK = [k for k in range(54)] * 2
 TABLES = {(t, lv): K.new_tables(t, lv) for t in range(5) for lv in range(13)}
 
@@ -64,7 +70,7 @@ def test_validator_matches_reference_on_10000_states():
     for _ in range(10_500):
         trump, level, deck = random_position(rng)
         eff, strength, suit_kinds, strength_kinds = TABLES[trump, level]
-        hand = deck[:rng.randint(1, 25)]
+        hand = deck[: rng.randint(1, 25)]
         lead = None
         if rng.random() < 0.75:
             leads = R.legal_leads(Counter(deck[40:65]), trump, level)
@@ -76,8 +82,11 @@ def test_validator_matches_reference_on_10000_states():
         elif lead is None and pick < 0.4:
             options = R.legal_leads(Counter(hand), trump, level)
             play = options[rng.randrange(len(options))]
-        elif lead is not None and pick < 0.6 and sum(
-                R.effective_suit(k, trump, level) == R.effective_suit(lead[0], trump, level) for k in hand) >= n:
+        elif (
+            lead is not None
+            and pick < 0.6
+            and sum(R.effective_suit(k, trump, level) == R.effective_suit(lead[0], trump, level) for k in hand) >= n
+        ):
             in_suit = [k for k in hand if R.effective_suit(k, trump, level) == R.effective_suit(lead[0], trump, level)]
             play = rng.sample(in_suit, n)  # right suit, pairs by chance: tests the pair duty
         elif pick < 0.85:
@@ -89,8 +98,9 @@ def test_validator_matches_reference_on_10000_states():
             code = K.check_play(*masks(hand), *masks(play), 0, 0, 0, eff, strength, suit_kinds)
         else:
             pairs = sum(1 for v in Counter(lead).values() if v == 2)
-            code = K.check_play(*masks(hand), *masks(play), len(lead), pairs, int(eff[lead[0]]), eff, strength,
-                                suit_kinds)
+            code = K.check_play(
+                *masks(hand), *masks(play), len(lead), pairs, int(eff[lead[0]]), eff, strength, suit_kinds
+            )
         if any(play.count(k) > 2 for k in play):
             continue  # not a multiset of the two decks; the Python layer rejects it before the kernel
         expected = R.play_error(Counter(hand), play, lead, trump, level)
@@ -128,8 +138,11 @@ def _ruff_or_follow(hand: Counter, lead: list[int], trump: int, level: int, rng:
     void = all(R.effective_suit(k, trump, level) != e for k in hand.elements())
     if void and rng.random() < 0.7:
         trumps = Counter({k: v for k, v in hand.items() if R.effective_suit(k, trump, level) == R.TRUMP})
-        same = [p for p in R.legal_leads(trumps, trump, level) if len(p) == len(lead)
-                and R.shape(p, trump, level)[0] == R.shape(lead, trump, level)[0]]
+        same = [
+            p
+            for p in R.legal_leads(trumps, trump, level)
+            if len(p) == len(lead) and R.shape(p, trump, level)[0] == R.shape(lead, trump, level)[0]
+        ]
         if same:
             return same[rng.randrange(len(same))]
     return R.random_follow(hand, lead, trump, level, ref_rng)
@@ -143,7 +156,7 @@ def test_trick_winners_match_reference():
         trump, level, deck = random_position(rng)
         eff, strength, suit_kinds, _ = TABLES[trump, level]
         cut = rng.randint(4, 25)  # late in a deal hands are short and voids common
-        hands = [Counter(deck[cut * s:cut * s + cut]) for s in range(4)]
+        hands = [Counter(deck[cut * s : cut * s + cut]) for s in range(4)]
         leads = R.legal_leads(hands[0], trump, level)
         lead = max(rng.sample(leads, min(3, len(leads))), key=len)  # favour pairs and tractors
         if len(lead) > cut:
@@ -173,7 +186,7 @@ def test_lead_enumeration_matches_reference():
     for _ in range(1500):
         trump, level, deck = random_position(rng)
         _, _, _, strength_kinds = TABLES[trump, level]
-        hand = deck[:rng.randint(1, 25)]
+        hand = deck[: rng.randint(1, 25)]
         got = enumerate_leads(*(int(m) for m in masks(hand)), strength_kinds)
         ref = sorted(tuple(sorted(p)) for p in R.legal_leads(Counter(hand), trump, level))
         assert got == ref
@@ -199,7 +212,7 @@ def test_follow_enumeration_is_complete_and_exact():
     for _ in range(400):
         trump, level, deck = random_position(rng)
         eff = TABLES[trump, level][0]
-        hand = Counter(deck[:rng.randint(2, 9)])
+        hand = Counter(deck[: rng.randint(2, 9)])
         leads = R.legal_leads(Counter(deck[20:45]), trump, level)
         lead = max(rng.sample(leads, 3), key=len)
         if len(lead) > sum(hand.values()):
@@ -217,20 +230,26 @@ def test_level_change_matches_reference():
         assert tuple(K.level_change(points)) == R.level_change(points)
 
 
-@pytest.mark.parametrize("context, ref_args", [
-    ({}, ((0, 0), -1, 0)),
-    ({"levels": {"A": "K", "B": "7"}, "dealer": "left"}, ((11, 5), 3, 3)),
-    ({"levels": {"A": "A", "B": "A"}, "declare_first": "top"}, ((12, 12), -1, 2)),
-])
+@pytest.mark.parametrize(
+    "context, ref_args",
+    [
+        ({}, ((0, 0), -1, 0)),
+        ({"levels": {"A": "K", "B": "7"}, "dealer": "left"}, ((11, 5), 3, 3)),
+        ({"levels": {"A": "A", "B": "A"}, "declare_first": "top"}, ((12, 12), -1, 2)),
+    ],
+)
 def test_random_deals_match_reference(context, ref_args):
     game = get_game("shengji")
     out = game.play_random(60, 424242, **context)
     keys = ["trump", "level", "dealer", "calls", "attacker_points", "kitty_bonus"]
     for i in range(60):
         ref = R.random_deal(424242 + i, *ref_args)
-        got = [int(out[k][i]) for k in keys] + [int(x) for x in out["returns"][i]] + [
-            int(x) for x in out["levels_after"][i]] + [int(out["next_dealer"][i]), int(out["match_winner"][i]),
-                                                       int(out["tricks"][i])]
+        got = (
+            [int(out[k][i]) for k in keys]
+            + [int(x) for x in out["returns"][i]]
+            + [int(x) for x in out["levels_after"][i]]
+            + [int(out["next_dealer"][i]), int(out["match_winner"][i]), int(out["tricks"][i])]
+        )
         assert got == ref, i
 
 
@@ -271,8 +290,14 @@ def test_resampled_worlds_respect_voids_and_differ_from_the_truth():
 
 
 @settings(max_examples=300)
-@given(st.integers(0, 4), st.integers(0, 12), st.permutations(DECK), st.integers(1, 25), st.integers(0, 80),
-       st.integers(1, 6))
+@given(
+    st.integers(0, 4),
+    st.integers(0, 12),
+    st.permutations(DECK),
+    st.integers(1, 25),
+    st.integers(0, 80),
+    st.integers(1, 6),
+)
 def test_validator_property(trump, level, deck, hand_size, start, play_size):
     """Hypothesis: any hand, any lead shape from another hand, any proposed cards of the hand."""
     eff, strength, suit_kinds, _ = TABLES[trump, level]
@@ -301,8 +326,11 @@ def positions(n: int, seed: int):
     krng = new_rng(seed)
     out, deal = [], 0
     while len(out) < n:
-        state = game.new_deal(seed * 1000 + deal, dealer=None if deal % 3 else deal % 4,
-                              levels={"A": RANKS_[deal % 13], "B": RANKS_[deal % 13]})
+        state = game.new_deal(
+            seed * 1000 + deal,
+            dealer=None if deal % 3 else deal % 4,
+            levels={"A": RANKS_[deal % 13], "B": RANKS_[deal % 13]},
+        )
         deal += 1
         while not state.is_terminal() and len(out) < n:
             if rng.random() < 0.08:
@@ -430,8 +458,17 @@ def test_random_legal_action_is_legal_and_covers_the_choices():
             assert Counter(spec["must"]) <= Counter(action)
             n, pairs, e, _ = state._lead
             eff, strength, suit_kinds, _ = state.tables
-            code = K.check_play(state.hands[state.current_player(), 0], state.hands[state.current_player(), 1],
-                                *masks(action), n, pairs, e, eff, strength, suit_kinds)
+            code = K.check_play(
+                state.hands[state.current_player(), 0],
+                state.hands[state.current_player(), 1],
+                *masks(action),
+                n,
+                pairs,
+                e,
+                eff,
+                strength,
+                suit_kinds,
+            )
             assert code == K.OK
         else:
             legal = state.legal_actions()

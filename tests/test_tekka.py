@@ -1,6 +1,5 @@
 """Tekka rules on hand-built deals: the auction, every scoring case, early end, the match, raises."""
 
-
 import numpy as np
 import pytest
 
@@ -15,8 +14,9 @@ from tekkasim.verify import verify_record
 
 RANKS = "23456789TJQKA"
 # One whole suit per seat: with Prime = a seat's suit, that seat wins every trick whoever leads.
-SUITED = {seat: " ".join(r + s for r in RANKS) for seat, s in zip(("bottom", "right", "top", "left"), "SHDC",
-                                                                     strict=True)}
+SUITED = {
+    seat: " ".join(r + s for r in RANKS) for seat, s in zip(("bottom", "right", "top", "left"), "SHDC", strict=True)
+}
 WINNER_OF = {SPADES: 0, HEARTS: 1, DIAMONDS: 2, CLUBS: 3}
 
 
@@ -80,44 +80,146 @@ def test_all_pass_gives_the_first_asked_seat_a_mandatory_eight():
 # --- scoring ------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("auction", "prime", "tricks_played", "result"), [
-    # made: declaring team wins its target; no overtricks; the deal ends as soon as it is made
-    (["9", "pass", "pass", "pass"], SPADES, 9,
-     {"declarer": "bottom", "target": 9, "mandatory": False, "tricks": {"A": 9, "B": 0}, "declarer_tricks": 9,
-      "made": True, "score": {"A": 9, "B": 0}}),
-    # partner's tricks count for a number target
-    (["10", "pass", "pass", "pass"], DIAMONDS, 10,
-     {"declarer": "bottom", "target": 10, "mandatory": False, "tricks": {"A": 10, "B": 0}, "declarer_tricks": 0,
-      "made": True, "score": {"A": 10, "B": 0}}),
-    # failed: opponents score 2 x target, as soon as 4 tricks are lost against a 10
-    (["10", "pass", "pass", "pass"], HEARTS, 4,
-     {"declarer": "bottom", "target": 10, "mandatory": False, "tricks": {"A": 0, "B": 4}, "declarer_tricks": 0,
-      "made": False, "score": {"A": 0, "B": 20}}),
-    # failed mandatory 8: only 8
-    (["pass", "pass", "pass", "pass"], CLUBS, 6,
-     {"declarer": "bottom", "target": 8, "mandatory": True, "tricks": {"A": 0, "B": 6}, "declarer_tricks": 0,
-      "made": False, "score": {"A": 0, "B": 8}}),
-    # failed voluntary 8: 16
-    (["8", "pass", "pass", "pass"], CLUBS, 6,
-     {"declarer": "bottom", "target": 8, "mandatory": False, "tricks": {"A": 0, "B": 6}, "declarer_tricks": 0,
-      "made": False, "score": {"A": 0, "B": 16}}),
-    # made mandatory 8
-    (["pass", "pass", "pass", "pass"], SPADES, 8,
-     {"declarer": "bottom", "target": 8, "mandatory": True, "tricks": {"A": 8, "B": 0}, "declarer_tricks": 8,
-      "made": True, "score": {"A": 8, "B": 0}}),
-    # D13 made: all 13 tricks by the bidder: 26
-    (["pass", "D13", "pass", "D13"], CLUBS, 13,
-     {"declarer": "left", "target": "D13", "mandatory": False, "tricks": {"A": 0, "B": 13}, "declarer_tricks": 13,
-      "made": True, "score": {"A": 0, "B": 26}}),
-    # D13 broken by the partner's trick: 52 to the opponents, at once
-    (["D13", "pass", "pass", "pass"], DIAMONDS, 1,
-     {"declarer": "bottom", "target": "D13", "mandatory": False, "tricks": {"A": 1, "B": 0}, "declarer_tricks": 0,
-      "made": False, "score": {"A": 0, "B": 52}}),
-    # D13 broken by an opponent
-    (["pass", "pass", "D13", "pass"], HEARTS, 1,
-     {"declarer": "top", "target": "D13", "mandatory": False, "tricks": {"A": 0, "B": 1}, "declarer_tricks": 0,
-      "made": False, "score": {"A": 0, "B": 52}}),
-])
+@pytest.mark.parametrize(
+    ("auction", "prime", "tricks_played", "result"),
+    [
+        # made: declaring team wins its target; no overtricks; the deal ends as soon as it is made
+        (
+            ["9", "pass", "pass", "pass"],
+            SPADES,
+            9,
+            {
+                "declarer": "bottom",
+                "target": 9,
+                "mandatory": False,
+                "tricks": {"A": 9, "B": 0},
+                "declarer_tricks": 9,
+                "made": True,
+                "score": {"A": 9, "B": 0},
+            },
+        ),
+        # partner's tricks count for a number target
+        (
+            ["10", "pass", "pass", "pass"],
+            DIAMONDS,
+            10,
+            {
+                "declarer": "bottom",
+                "target": 10,
+                "mandatory": False,
+                "tricks": {"A": 10, "B": 0},
+                "declarer_tricks": 0,
+                "made": True,
+                "score": {"A": 10, "B": 0},
+            },
+        ),
+        # failed: opponents score 2 x target, as soon as 4 tricks are lost against a 10
+        (
+            ["10", "pass", "pass", "pass"],
+            HEARTS,
+            4,
+            {
+                "declarer": "bottom",
+                "target": 10,
+                "mandatory": False,
+                "tricks": {"A": 0, "B": 4},
+                "declarer_tricks": 0,
+                "made": False,
+                "score": {"A": 0, "B": 20},
+            },
+        ),
+        # failed mandatory 8: only 8
+        (
+            ["pass", "pass", "pass", "pass"],
+            CLUBS,
+            6,
+            {
+                "declarer": "bottom",
+                "target": 8,
+                "mandatory": True,
+                "tricks": {"A": 0, "B": 6},
+                "declarer_tricks": 0,
+                "made": False,
+                "score": {"A": 0, "B": 8},
+            },
+        ),
+        # failed voluntary 8: 16
+        (
+            ["8", "pass", "pass", "pass"],
+            CLUBS,
+            6,
+            {
+                "declarer": "bottom",
+                "target": 8,
+                "mandatory": False,
+                "tricks": {"A": 0, "B": 6},
+                "declarer_tricks": 0,
+                "made": False,
+                "score": {"A": 0, "B": 16},
+            },
+        ),
+        # made mandatory 8
+        (
+            ["pass", "pass", "pass", "pass"],
+            SPADES,
+            8,
+            {
+                "declarer": "bottom",
+                "target": 8,
+                "mandatory": True,
+                "tricks": {"A": 8, "B": 0},
+                "declarer_tricks": 8,
+                "made": True,
+                "score": {"A": 8, "B": 0},
+            },
+        ),
+        # D13 made: all 13 tricks by the bidder: 26
+        (
+            ["pass", "D13", "pass", "D13"],
+            CLUBS,
+            13,
+            {
+                "declarer": "left",
+                "target": "D13",
+                "mandatory": False,
+                "tricks": {"A": 0, "B": 13},
+                "declarer_tricks": 13,
+                "made": True,
+                "score": {"A": 0, "B": 26},
+            },
+        ),
+        # D13 broken by the partner's trick: 52 to the opponents, at once
+        (
+            ["D13", "pass", "pass", "pass"],
+            DIAMONDS,
+            1,
+            {
+                "declarer": "bottom",
+                "target": "D13",
+                "mandatory": False,
+                "tricks": {"A": 1, "B": 0},
+                "declarer_tricks": 0,
+                "made": False,
+                "score": {"A": 0, "B": 52},
+            },
+        ),
+        # D13 broken by an opponent
+        (
+            ["pass", "pass", "D13", "pass"],
+            HEARTS,
+            1,
+            {
+                "declarer": "top",
+                "target": "D13",
+                "mandatory": False,
+                "tricks": {"A": 0, "B": 1},
+                "declarer_tricks": 0,
+                "made": False,
+                "score": {"A": 0, "B": 52},
+            },
+        ),
+    ],
+)
 def test_scoring_and_early_end(auction, prime, tricks_played, result):
     s = deal()
     calls(s, *auction)
@@ -131,7 +233,9 @@ def test_scoring_and_early_end(auction, prime, tricks_played, result):
     d = s.contract()
     target = ref.D13 if d["target"] == "D13" else d["target"]
     assert ref.tekka_points(d["declarer"], target, d["mandatory"], s.winners()) == (
-        result["made"], [result["score"]["A"], result["score"]["B"]])
+        result["made"],
+        [result["score"]["A"], result["score"]["B"]],
+    )
     record = s.to_record()
     verdict = verify_record(record)
     assert verdict.ok and verdict.result == result
@@ -309,14 +413,17 @@ def test_raises_in_records():
         get_game("tekka", raises=True).from_record(missing)
 
 
-@pytest.mark.parametrize(("change", "message"), [
-    (lambda r: r.update(auction=["9", "pass", "pass"]), "3 calls"),
-    (lambda r: r.update(auction=["9", "pass", "pass", "pass", "pass"]), "5 calls"),
-    (lambda r: r.update(auction="9 pass"), "'auction' must be a list"),
-    (lambda r: r.update(score_before={"A": -1, "B": 0}), "score_before"),
-    (lambda r: r.update(raises=[{"trick": 0}]), "raises[0].play"),
-    (lambda r: r.pop("hands"), "missing field 'hands'"),
-])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda r: r.update(auction=["9", "pass", "pass"]), "3 calls"),
+        (lambda r: r.update(auction=["9", "pass", "pass", "pass", "pass"]), "5 calls"),
+        (lambda r: r.update(auction="9 pass"), "'auction' must be a list"),
+        (lambda r: r.update(score_before={"A": -1, "B": 0}), "score_before"),
+        (lambda r: r.update(raises=[{"trick": 0}]), "raises[0].play"),
+        (lambda r: r.pop("hands"), "missing field 'hands'"),
+    ],
+)
 def test_from_record_errors(change, message):
     s = deal()
     calls(s, "9", "pass", "pass", "pass")

@@ -34,8 +34,14 @@ def rows_of(directory) -> list[tuple]:
 
 
 def small(**kw) -> Config:
-    values = {"ruleset": "feskot", "bots": [RandomBot, Highest, Lowest], "boards": 6, "seed": 40, "workers": 2,
-              "block": 2}
+    values = {
+        "ruleset": "feskot",
+        "bots": [RandomBot, Highest, Lowest],
+        "boards": 6,
+        "seed": 40,
+        "workers": 2,
+        "block": 2,
+    }
     values.update(kw)
     return Config.build(**values)
 
@@ -94,8 +100,9 @@ def test_export_records_csv_parquet_and_report(tmp_path):
     run = tmp_path / "run"
     run_tournament(small(), run, quiet=True)
     runner = CliRunner()
-    out = runner.invoke(cli, ["export", str(run), "--out", str(tmp_path / "r.jsonl.gz"), "--csv",
-                              str(tmp_path / "r.csv")])
+    out = runner.invoke(
+        cli, ["export", str(run), "--out", str(tmp_path / "r.jsonl.gz"), "--csv", str(tmp_path / "r.csv")]
+    )
     assert out.exit_code == 0, out.output
     lines = gzip.open(tmp_path / "r.jsonl.gz", "rt").read().splitlines()
     assert len(lines) == 36
@@ -143,12 +150,12 @@ def _count(db: Path) -> int:
 
 
 def test_resume_after_sigkill_equals_an_uninterrupted_run(tmp_path):
-    argv = ["-r", "feskot", "-b", f"RANDOM,{HIGHEST},{LOWEST}", "-n", "60", "-s", "5", "-w", "2", "--block", "2",
-            "-q"]
+    argv = ["-r", "feskot", "-b", f"RANDOM,{HIGHEST},{LOWEST}", "-n", "60", "-s", "5", "-w", "2", "--block", "2", "-q"]
     killed = tmp_path / "killed"
     cmd = [sys.executable, "-m", "tekkasim", "tournament", *argv, "--out", str(killed)]
-    proc = subprocess.Popen(cmd, env=_cli_env(), start_new_session=True, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        cmd, env=_cli_env(), start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     deadline = time.monotonic() + 120
     while _count(killed / "run.sqlite") < 40 and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
@@ -160,8 +167,11 @@ def test_resume_after_sigkill_equals_an_uninterrupted_run(tmp_path):
     assert again.returncode == 0, again.stderr
     assert f"{360 - stored} tables played (360 in the run)" in again.stdout
     reference = tmp_path / "reference"
-    run_tournament(Config.build(ruleset="feskot", bots=["RANDOM", HIGHEST, LOWEST], boards=60, seed=5, workers=2),
-                   reference, quiet=True)
+    run_tournament(
+        Config.build(ruleset="feskot", bots=["RANDOM", HIGHEST, LOWEST], boards=60, seed=5, workers=2),
+        reference,
+        quiet=True,
+    )
     assert rows_of(killed) == rows_of(reference)
 
 
@@ -214,9 +224,25 @@ def test_a_failing_bot_stops_the_run_naming_bot_board_and_decision_then_it_resum
 
 
 def test_the_cli_reports_a_failing_bot_in_one_line_and_exits_non_zero(tmp_path):
-    res = subprocess.run([sys.executable, "-m", "tekkasim", "tournament", "-b", "RANDOM,tests.tournament_bots:Raiser",
-                          "-n", "6", "-w", "2", "--out", str(tmp_path)], env=_cli_env(TEKKASIM_TEST_MISBEHAVE="1"),
-                         capture_output=True, text=True)
+    res = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tekkasim",
+            "tournament",
+            "-b",
+            "RANDOM,tests.tournament_bots:Raiser",
+            "-n",
+            "6",
+            "-w",
+            "2",
+            "--out",
+            str(tmp_path),
+        ],
+        env=_cli_env(TEKKASIM_TEST_MISBEHAVE="1"),
+        capture_output=True,
+        text=True,
+    )
     assert res.returncode != 0
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and "RAISER" in lines[0] and "board" in lines[0], res.stderr
@@ -252,25 +278,42 @@ def test_dask_backend_gives_the_same_results(tmp_path):
 
 def test_an_unreachable_dask_scheduler_is_one_line(tmp_path):
     pytest.importorskip("distributed")
-    out = CliRunner().invoke(cli, ["tournament", "-b", "RANDOM,KADO", "-n", "2", "--backend", "dask",
-                                   "--scheduler", "tcp://127.0.0.1:9", "--out", str(tmp_path / "d")])
+    out = CliRunner().invoke(
+        cli,
+        [
+            "tournament",
+            "-b",
+            "RANDOM,KADO",
+            "-n",
+            "2",
+            "--backend",
+            "dask",
+            "--scheduler",
+            "tcp://127.0.0.1:9",
+            "--out",
+            str(tmp_path / "d"),
+        ],
+    )
     assert out.exit_code != 0 and "cannot reach the Dask scheduler" in out.output
     assert len(out.output.strip().splitlines()) == 1
     assert not (tmp_path / "d").exists()  # checked before anything is created
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["-b", "RANDOM,NOSUCHBOT"], "unknown bot 'NOSUCHBOT'"),
-    (["-b", "RANDOM,GREEDY", "-r", "bridge"], "unknown ruleset 'bridge'"),
-    (["-b", "RANDOM,GREEDY", "--schedule", "swiss"], "bad schedule 'swiss'"),
-    (["-b", "RANDOM,GREEDY", "--unit", "rubber"], "bad unit 'rubber'"),
-    (["-b", "RANDOM,GREEDY", "--unit", "match"], "feskot has no matches"),
-    (["-b", "RANDOM,GREEDY", "-o", "doubling=true"], "unknown option 'doubling'"),
-    (["-b", "RANDOM"], "two teams at least"),
-    (["-b", "RANDOM,RANDOM"], "listed twice"),
-    (["-b", "RANDOM,GREEDY", "-n", "0"], "--boards must be a positive integer"),
-    (["-b", "RANDOM,no.such.module:Bot"], "does not import"),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["-b", "RANDOM,NOSUCHBOT"], "unknown bot 'NOSUCHBOT'"),
+        (["-b", "RANDOM,GREEDY", "-r", "bridge"], "unknown ruleset 'bridge'"),
+        (["-b", "RANDOM,GREEDY", "--schedule", "swiss"], "bad schedule 'swiss'"),
+        (["-b", "RANDOM,GREEDY", "--unit", "rubber"], "bad unit 'rubber'"),
+        (["-b", "RANDOM,GREEDY", "--unit", "match"], "feskot has no matches"),
+        (["-b", "RANDOM,GREEDY", "-o", "doubling=true"], "unknown option 'doubling'"),
+        (["-b", "RANDOM"], "two teams at least"),
+        (["-b", "RANDOM,RANDOM"], "listed twice"),
+        (["-b", "RANDOM,GREEDY", "-n", "0"], "--boards must be a positive integer"),
+        (["-b", "RANDOM,no.such.module:Bot"], "does not import"),
+    ],
+)
 def test_bad_input_is_one_line_and_non_zero(tmp_path, argv, words):
     out = CliRunner().invoke(cli, ["tournament", *argv, "--out", str(tmp_path / "x")])
     assert out.exit_code != 0 and words in out.output, out.output
@@ -280,8 +323,10 @@ def test_bad_input_is_one_line_and_non_zero(tmp_path, argv, words):
 
 def test_config_file_flags_override_and_dump_config(tmp_path):
     conf = tmp_path / "t.toml"
-    conf.write_text('ruleset = "tekka"\nbots = ["RANDOM", "GREEDY", "KADO"]\nboards = 50\nseed = 3\n'
-                    'schedule = "gauntlet"\n[options]\nraises = true\n')
+    conf.write_text(
+        'ruleset = "tekka"\nbots = ["RANDOM", "GREEDY", "KADO"]\nboards = 50\nseed = 3\n'
+        'schedule = "gauntlet"\n[options]\nraises = true\n'
+    )
     out = CliRunner().invoke(cli, ["tournament", "--config", str(conf), "--boards", "7", "--dump-config"])
     assert out.exit_code == 0, out.output
     import tomllib
@@ -298,8 +343,25 @@ def test_config_file_flags_override_and_dump_config(tmp_path):
 
 
 def test_sprt_cli_decides_for_a_much_stronger_bot():
-    out = CliRunner().invoke(cli, ["sprt", "--bot", "GREEDY", "--bot", "RANDOM", "--elo0", "0", "--elo1", "100",
-                                   "--seed", "2", "--workers", "2", "--json"])
+    out = CliRunner().invoke(
+        cli,
+        [
+            "sprt",
+            "--bot",
+            "GREEDY",
+            "--bot",
+            "RANDOM",
+            "--elo0",
+            "0",
+            "--elo1",
+            "100",
+            "--seed",
+            "2",
+            "--workers",
+            "2",
+            "--json",
+        ],
+    )
     assert out.exit_code == 0, out.output
     data = json.loads(out.output.strip().splitlines()[-1])
     assert data["verdict"] == "H1" and data["llr"] >= data["bounds"][1] and data["elo"] > 100

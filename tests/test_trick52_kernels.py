@@ -128,8 +128,9 @@ def test_engine_state_and_reference_in_lockstep():
     while compared < N_STATES:
         for ruleset, options in cases:
             game = get_game(ruleset, **options)
-            compared += _lockstep(game, ruleset, seed, rnd, raises=options.get("raises", False),
-                                  play_all=options.get("play_out", False))
+            compared += _lockstep(
+                game, ruleset, seed, rnd, raises=options.get("raises", False), play_all=options.get("play_out", False)
+            )
             seed += 1
     assert compared >= N_STATES
 
@@ -143,7 +144,7 @@ def test_fast_feskot_kernel_equals_array_rollout_and_reference():
         k.feskot_random(n, k.seed_u64(500), first, play_all, tricks, prime, n_tricks)
         info = np.zeros((n, k.N_INFO), np.int64)
         k.random_deals(k.new_arrays(), n, k.seed_u64(500), k.FESKOT, first, play_all, 0, info)
-        assert np.array_equal(tricks, info[:, k.I_TEAM_TRICKS:k.I_TEAM_TRICKS + 2])
+        assert np.array_equal(tricks, info[:, k.I_TEAM_TRICKS : k.I_TEAM_TRICKS + 2])
         assert np.array_equal(prime, info[:, k.I_PRIME]) and np.array_equal(n_tricks, info[:, k.I_TRICK])
         # invariants on every deal: tricks add up, the deal stops at 7 (or goes to 13)
         assert np.array_equal(tricks.sum(axis=1), n_tricks)
@@ -165,7 +166,10 @@ def test_random_tekka_deals_equal_reference():
             made, score = deal.tekka_result()
             assert out["returns"][i].tolist() == score and bool(out["made"][i]) == made
             assert (out["declarer"][i], out["target"][i], bool(out["mandatory"][i])) == (
-                deal.declarer, deal.target, deal.mandatory)
+                deal.declarer,
+                deal.target,
+                deal.mandatory,
+            )
             assert out["tricks"][i].tolist() == deal.team_tricks()
             assert out["declarer_tricks"][i] == deal.seat_tricks()[deal.declarer]
 
@@ -211,7 +215,7 @@ def test_rollout_from_state_arrays_matches_reference():
         while not deal.over:
             legal = deal.actions()
             deal.apply(legal[rng.below(len(legal))])
-        assert arrays.info[k.I_TEAM_TRICKS:k.I_TEAM_TRICKS + 2].tolist() == deal.team_tricks()
+        assert arrays.info[k.I_TEAM_TRICKS : k.I_TEAM_TRICKS + 2].tolist() == deal.team_tricks()
         assert not state.is_terminal() or state.team_tricks() == tuple(deal.team_tricks())
 
 

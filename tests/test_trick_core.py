@@ -147,4 +147,3 @@ def test_satat_kernel_legality_follows_the_twin():
         m = np.uint64(sum(1 << c for c in hand))
         want = sorted(ref_satat.legal_plays(hand, None if lead < 0 else lead, troupe))
         assert cards_of(int(S.legal_mask(m, lead, troupe))) == want
-

@@ -53,12 +53,15 @@ def test_tune_refusals():
         tune("feskot", "KADO", "mistake_rate", 1500, "RANDOM", pairs=100)
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--bot", "NOPE", "--param", "mistake_rate"], "unknown bot 'NOPE'"),
-    (["--bot", "KADO", "--param", "depth"], "no parameter 'depth'"),
-    (["--bot", "KADO", "--param", "signals"], "not numeric"),
-    (["--bot", "KADO", "--param", "mistake_rate", "--target-elo", "1500"], "out of reach"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--bot", "NOPE", "--param", "mistake_rate"], "unknown bot 'NOPE'"),
+        (["--bot", "KADO", "--param", "depth"], "no parameter 'depth'"),
+        (["--bot", "KADO", "--param", "signals"], "not numeric"),
+        (["--bot", "KADO", "--param", "mistake_rate", "--target-elo", "1500"], "out of reach"),
+    ],
+)
 def test_cli_tune_bad_input_is_one_line(args, message):
     base = ["tune", "--ruleset", "feskot", "--against", "RANDOM", "--pairs", "60"]
     if "--target-elo" not in args:
@@ -71,9 +74,29 @@ def test_cli_tune_bad_input_is_one_line(args, message):
 
 
 def test_cli_tune_json():
-    res = CliRunner().invoke(cli, ["tune", "--ruleset", "tekka", "--bot", "KADO", "--param", "mistake_rate",
-                                   "--target-elo", "60", "--against", "RANDOM", "--pairs", "200",
-                                   "--final-pairs", "200", "--tolerance", "50", "--json"])
+    res = CliRunner().invoke(
+        cli,
+        [
+            "tune",
+            "--ruleset",
+            "tekka",
+            "--bot",
+            "KADO",
+            "--param",
+            "mistake_rate",
+            "--target-elo",
+            "60",
+            "--against",
+            "RANDOM",
+            "--pairs",
+            "200",
+            "--final-pairs",
+            "200",
+            "--tolerance",
+            "50",
+            "--json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert data["bot"] == "KADO" and data["param"] == "mistake_rate" and data["pairs"] == 200

@@ -11,8 +11,13 @@ def records_frame(records: Iterable[dict]) -> pd.DataFrame:
     """One row per record: ruleset, seed, and the result fields flattened (``tricks.A``, ``score.B`` ...)."""
     rows = []
     for rec in records:
-        row = {"ruleset": rec.get("ruleset"), "seed": rec.get("seed"), "match": rec.get("match"),
-               "deal_no": rec.get("deal_no"), "n_tricks": len(rec.get("tricks", []))}
+        row = {
+            "ruleset": rec.get("ruleset"),
+            "seed": rec.get("seed"),
+            "match": rec.get("match"),
+            "deal_no": rec.get("deal_no"),
+            "n_tricks": len(rec.get("tricks", [])),
+        }
         row.update(pd.json_normalize(rec.get("result") or {}, sep=".").iloc[0].to_dict() if rec.get("result") else {})
         rows.append(row)
     return pd.DataFrame(rows)

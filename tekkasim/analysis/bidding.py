@@ -37,8 +37,18 @@ from ._records import wilson_interval
 from .duplicate import AnalysisError
 
 TARGETS = ("8", "9", "10", "11", "12", "13", "D13")
-FEATURES = ("hcp", "partner_hcp", "side_hcp", "longest", "longest_honours", "voids", "singletons", "controls",
-            "side_controls", "partner_call")
+FEATURES = (
+    "hcp",
+    "partner_hcp",
+    "side_hcp",
+    "longest",
+    "longest_honours",
+    "voids",
+    "singletons",
+    "controls",
+    "side_controls",
+    "partner_call",
+)
 _BINS = {"hcp": 3, "partner_hcp": 3, "side_hcp": 3}  # bucket widths; other features are used as they are
 _POINTS = {12: 4, 11: 3, 10: 2, 9: 1}
 _CONTROLS = {12: 2, 11: 1}
@@ -53,10 +63,14 @@ def hand_features(mask: int) -> dict:
     cards = [c for c in range(52) if mask >> c & 1]
     lengths = [sum(1 for c in cards if c // 13 == s) for s in range(4)]
     longest_suit = max(range(4), key=lambda s: (lengths[s], sum(_POINTS.get(c % 13, 0) for c in cards if c // 13 == s)))
-    return {"hcp": sum(_POINTS.get(c % 13, 0) for c in cards), "longest": lengths[longest_suit],
-            "longest_honours": sum(1 for c in cards if c // 13 == longest_suit and c % 13 >= 8),
-            "voids": lengths.count(0), "singletons": lengths.count(1),
-            "controls": sum(_CONTROLS.get(c % 13, 0) for c in cards)}
+    return {
+        "hcp": sum(_POINTS.get(c % 13, 0) for c in cards),
+        "longest": lengths[longest_suit],
+        "longest_honours": sum(1 for c in cards if c // 13 == longest_suit and c % 13 >= 8),
+        "voids": lengths.count(0),
+        "singletons": lengths.count(1),
+        "controls": sum(_CONTROLS.get(c % 13, 0) for c in cards),
+    }
 
 
 def _score(target: str, mandatory: bool, made: bool) -> int:
@@ -66,9 +80,16 @@ def _score(target: str, mandatory: bool, made: bool) -> int:
     return t if made else (-8 if mandatory else -2 * t)
 
 
-def play_bidding_run(bot: str, boards: int, seed: int, out: str | os.PathLike | None = None,
-                     against: str | None = None, options: dict | None = None, workers: int = 1,
-                     quiet: bool = True) -> Path:
+def play_bidding_run(
+    bot: str,
+    boards: int,
+    seed: int,
+    out: str | os.PathLike | None = None,
+    against: str | None = None,
+    options: dict | None = None,
+    workers: int = 1,
+    quiet: bool = True,
+) -> Path:
     """Play (or resume) the run of ``bot`` against ``against`` on boards ``seed .. seed+boards-1`` of Tekka;
     returns its directory."""
     from ..bots import get_bot
@@ -77,8 +98,15 @@ def play_bidding_run(bot: str, boards: int, seed: int, out: str | os.PathLike | 
     label = get_bot(bot, ruleset="tekka").label
     if against is None:
         against = "JANGARA" if label == "GREEDY" else "GREEDY"
-    cfg = Config.build(ruleset="tekka", options=options or {}, bots=[bot, against], boards=boards, seed=seed,
-                       schedule="gauntlet", workers=workers)
+    cfg = Config.build(
+        ruleset="tekka",
+        options=options or {},
+        bots=[bot, against],
+        boards=boards,
+        seed=seed,
+        schedule="gauntlet",
+        workers=workers,
+    )
     directory = Path(out) if out is not None else default_out(cfg)
     run_tournament(cfg, directory, quiet=quiet)
     return directory
@@ -131,12 +159,26 @@ def _deal_row(game, sv, seed, actions, players, board, table, ret_a, ret_b) -> d
     dd_tricks = sv.solve(state, side=d)
     dd_13 = dd_tricks >= 13
     side_ret = (ret_a, ret_b)[d % 2] - (ret_a, ret_b)[1 - d % 2]
-    row = {"board": board, "table": table, "seed": seed, "declarer": SEATS[d], "bot": players[SEATS[d]],
-           "target": target, "mandatory": c["mandatory"], "made": side_ret > 0, "score": side_ret,
-           **feats, "partner_hcp": partner["hcp"], "side_hcp": feats["hcp"] + partner["hcp"],
-           "side_controls": feats["controls"] + partner["controls"],
-           "partner_call": _call_text(calls.get((d + 2) % 4, 0)), "prime": SUITS[state.prime],
-           "dd_tricks": dd_tricks, "dd_makeable": bool(dd_makeable), "dd_13": dd_13}
+    row = {
+        "board": board,
+        "table": table,
+        "seed": seed,
+        "declarer": SEATS[d],
+        "bot": players[SEATS[d]],
+        "target": target,
+        "mandatory": c["mandatory"],
+        "made": side_ret > 0,
+        "score": side_ret,
+        **feats,
+        "partner_hcp": partner["hcp"],
+        "side_hcp": feats["hcp"] + partner["hcp"],
+        "side_controls": feats["controls"] + partner["controls"],
+        "partner_call": _call_text(calls.get((d + 2) % 4, 0)),
+        "prime": SUITS[state.prime],
+        "dd_tricks": dd_tricks,
+        "dd_makeable": bool(dd_makeable),
+        "dd_13": dd_13,
+    }
     for tt in TARGETS:
         ok = dd_13 if tt == "D13" else dd_tricks >= int(tt)
         row[f"dd_ev_{tt}"] = _score(tt, False, ok)
@@ -147,10 +189,16 @@ def _rate_rows(group: pd.DataFrame) -> dict:
     n = len(group)
     made = int(group["made"].sum())
     lo, hi = wilson_interval(made, n) if n else (np.nan, np.nan)
-    return {"calls": n, "made": made, "rate": made / n if n else np.nan, "lo": float(lo), "hi": float(hi),
-            "mean_score": float(group["score"].mean()) if n else np.nan,
-            "dd_makeable": float(group["dd_makeable"].mean()) if n else np.nan,
-            "mandatory": int(group["mandatory"].sum())}
+    return {
+        "calls": n,
+        "made": made,
+        "rate": made / n if n else np.nan,
+        "lo": float(lo),
+        "hi": float(hi),
+        "mean_score": float(group["score"].mean()) if n else np.nan,
+        "dd_makeable": float(group["dd_makeable"].mean()) if n else np.nan,
+        "mandatory": int(group["mandatory"].sum()),
+    }
 
 
 def target_table(deals: pd.DataFrame, bot: str | None = None) -> pd.DataFrame:
@@ -176,6 +224,7 @@ def _order(values) -> list:
     def key(v: str):
         head = v.split("-")[0]
         return (0, int(head)) if head.isdigit() else (1, {"pass": -1, "D13": 14}.get(v, 99))
+
     return sorted(set(values), key=key)
 
 
@@ -203,8 +252,9 @@ def ev_table(deals: pd.DataFrame, feature: str) -> pd.DataFrame:
         for t in TARGETS:
             v = sub[f"dd_ev_{t}"].astype(float)
             half = 1.959963984540054 * v.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
-            rows.append({feature: b, "target": t, "n": n, "dd_ev": v.mean(), "lo": v.mean() - half,
-                         "hi": v.mean() + half})
+            rows.append(
+                {feature: b, "target": t, "n": n, "dd_ev": v.mean(), "lo": v.mean() - half, "hi": v.mean() + half}
+            )
     return pd.DataFrame(rows)
 
 
@@ -223,11 +273,22 @@ def recommended_thresholds(deals: pd.DataFrame, feature: str = "side_hcp", min_n
         g = g.sort_values("dd_ev", ascending=False)
         best, second = g.iloc[0], g.iloc[1]
         actual = deals[bucket == b]
-        rows.append({feature: b, "n": int(best["n"]), "best_call": best["target"],
-                     "recommend": best["target"] if best["dd_ev"] > 0 else "pass", "dd_ev": best["dd_ev"],
-                     "lo": best["lo"], "hi": best["hi"], "runner_up": second["target"],
-                     "runner_up_ev": second["dd_ev"], "clear": bool(best["lo"] > second["dd_ev"]),
-                     "most_called": actual["target"].mode().iloc[0], "mean_score": actual["score"].mean()})
+        rows.append(
+            {
+                feature: b,
+                "n": int(best["n"]),
+                "best_call": best["target"],
+                "recommend": best["target"] if best["dd_ev"] > 0 else "pass",
+                "dd_ev": best["dd_ev"],
+                "lo": best["lo"],
+                "hi": best["hi"],
+                "runner_up": second["target"],
+                "runner_up_ev": second["dd_ev"],
+                "clear": bool(best["lo"] > second["dd_ev"]),
+                "most_called": actual["target"].mode().iloc[0],
+                "mean_score": actual["score"].mean(),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -247,10 +308,23 @@ def bidding_errors(deals: pd.DataFrame) -> pd.DataFrame:
         olo, ohi = wilson_interval(over, n)
         ulo, uhi = wilson_interval(under, n)
         half = 1.959963984540054 * gap.std(ddof=1) / np.sqrt(len(gap)) if len(gap) > 1 else np.nan
-        rows.append({"bot": bot, "contracts": n, "overbids": over, "over_rate": over / n, "over_lo": float(olo),
-                     "over_hi": float(ohi), "underbids": under, "under_rate": under / n, "under_lo": float(ulo),
-                     "under_hi": float(uhi), "mean_gap": gap.mean(), "gap_lo": gap.mean() - half,
-                     "gap_hi": gap.mean() + half})
+        rows.append(
+            {
+                "bot": bot,
+                "contracts": n,
+                "overbids": over,
+                "over_rate": over / n,
+                "over_lo": float(olo),
+                "over_hi": float(ohi),
+                "underbids": under,
+                "under_rate": under / n,
+                "under_lo": float(ulo),
+                "under_hi": float(uhi),
+                "mean_gap": gap.mean(),
+                "gap_lo": gap.mean() - half,
+                "gap_hi": gap.mean() + half,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -284,7 +358,7 @@ def bidding_plots(deals: pd.DataFrame, directory: str | os.PathLike, title: str 
     for t in TARGETS:
         g = ev[(ev["target"] == t) & (ev["n"] >= 5)]
         mids = [int(b.split("-")[0]) + 1 for b in g["side_hcp"]]
-        line, = ax.plot(mids, g["dd_ev"], marker="o", label=t)
+        (line,) = ax.plot(mids, g["dd_ev"], marker="o", label=t)
         ax.fill_between(mids, g["lo"], g["hi"], color=line.get_color(), alpha=0.12)
     ax.axhline(0, color="k", lw=0.5)
     ax.set_xlabel("declaring side's high-card points (bucket centre; buckets with n >= 5)")
@@ -305,9 +379,17 @@ def _save(fig, path: Path) -> Path:
     return path
 
 
-def bidding(bot: str, boards: int, seed: int, out: str | os.PathLike | None = None, against: str | None = None,
-            options: dict | None = None, workers: int = 1, features=("side_hcp", "hcp", "longest"),
-            quiet: bool = True) -> dict:
+def bidding(
+    bot: str,
+    boards: int,
+    seed: int,
+    out: str | os.PathLike | None = None,
+    against: str | None = None,
+    options: dict | None = None,
+    workers: int = 1,
+    features=("side_hcp", "hcp", "longest"),
+    quiet: bool = True,
+) -> dict:
     """Play the run (:func:`play_bidding_run`) and analyse it: ``{"directory", "deals", "targets" (the
     bot's), "targets_all", "by_<feature>", "thresholds_<feature>", "errors"}`` (DataFrames)."""
     if isinstance(boards, bool) or not isinstance(boards, int) or boards < 1:
@@ -320,8 +402,14 @@ def bidding(bot: str, boards: int, seed: int, out: str | os.PathLike | None = No
     label = get_bot(bot, ruleset="tekka").label
     directory = play_bidding_run(bot, boards, seed, out, against, options, workers, quiet)
     deals = bidding_deals(directory)
-    result = {"directory": directory, "bot": label, "deals": deals, "targets": target_table(deals, label),
-              "targets_all": target_table(deals), "errors": bidding_errors(deals)}
+    result = {
+        "directory": directory,
+        "bot": label,
+        "deals": deals,
+        "targets": target_table(deals, label),
+        "targets_all": target_table(deals),
+        "errors": bidding_errors(deals),
+    }
     for f in features:
         result[f"by_{f}"] = feature_table(deals, f)
         result[f"thresholds_{f}"] = recommended_thresholds(deals, f)
@@ -330,12 +418,19 @@ def bidding(bot: str, boards: int, seed: int, out: str | os.PathLike | None = No
 
 def bidding_json(result: dict, boards: int) -> dict:
     """runs.md's JSON for ``tekkasim bidding`` (plus ``against``, ``deals``, ``errors`` and ``thresholds``)."""
+
     def records(frame: pd.DataFrame) -> list[dict]:
         return [{k: _plain(v) for k, v in r.items()} for r in frame.to_dict("records")]
 
-    out = {"bot": result["bot"], "boards": boards, "targets": records(result["targets"]),
-           "deals": len(result["deals"]), "directory": str(result["directory"]),
-           "targets_all": records(result["targets_all"]), "errors": records(result["errors"])}
+    out = {
+        "bot": result["bot"],
+        "boards": boards,
+        "targets": records(result["targets"]),
+        "deals": len(result["deals"]),
+        "directory": str(result["directory"]),
+        "targets_all": records(result["targets_all"]),
+        "errors": records(result["errors"]),
+    }
     for k, v in result.items():
         if k.startswith("thresholds_"):
             out[k] = records(v)
@@ -350,6 +445,19 @@ def _plain(v):
     return v
 
 
-__all__ = ["FEATURES", "TARGETS", "TekkasimError", "bidding", "bidding_deals", "bidding_errors", "bidding_json",
-           "bidding_plots", "ev_table", "feature_table", "hand_features", "play_bidding_run",
-           "recommended_thresholds", "target_table"]
+__all__ = [
+    "FEATURES",
+    "TARGETS",
+    "TekkasimError",
+    "bidding",
+    "bidding_deals",
+    "bidding_errors",
+    "bidding_json",
+    "bidding_plots",
+    "ev_table",
+    "feature_table",
+    "hand_features",
+    "play_bidding_run",
+    "recommended_thresholds",
+    "target_table",
+]

@@ -26,8 +26,9 @@ PUBLISHED = {20: 6.1, 22: 7.2, 24: 8.2, 26: 9.1, 28: 10.1, 30: 11.1}
 _POINTS = np.array([[0] * 9 + [1, 2, 3, 4]] * 4).ravel()  # card = suit * 13 + rank, rank 12 the Ace
 
 
-def hcp_notrump_tricks(per_bucket: int = 500, seed: int = 1, hcps=tuple(PUBLISHED), max_deals: int = 10_000_000,
-                       solver=None, progress=None) -> pd.DataFrame:
+def hcp_notrump_tricks(
+    per_bucket: int = 500, seed: int = 1, hcps=tuple(PUBLISHED), max_deals: int = 10_000_000, solver=None, progress=None
+) -> pd.DataFrame:
     """One row per sampled side: ``deal`` (index of the random deal), ``side`` (0 = bottom/top),
     ``hcp``, ``tricks_d0``/``tricks_d1`` (notrump tricks with each of its players declaring), ``tricks``
     (their mean), ``hands`` (the four 52-card masks in hex, bottom right top left).
@@ -47,18 +48,27 @@ def hcp_notrump_tricks(per_bucket: int = 500, seed: int = 1, hcps=tuple(PUBLISHE
             raise AnalysisError(f"only {counts} sides after {max_deals} deals")
         perm = rng.permutation(52)
         deal += 1
-        seat_pts = [int(_POINTS[perm[13 * s: 13 * s + 13]].sum()) for s in range(4)]
+        seat_pts = [int(_POINTS[perm[13 * s : 13 * s + 13]].sum()) for s in range(4)]
         wanted = [side for side in (0, 1) if counts.get(seat_pts[side] + seat_pts[side + 2], per_bucket) < per_bucket]
         if not wanted:
             continue
-        hands = [sum(1 << int(c) for c in perm[13 * s: 13 * s + 13]) for s in range(4)]
+        hands = [sum(1 << int(c) for c in perm[13 * s : 13 * s + 13]) for s in range(4)]
         for side in wanted:
             pts = seat_pts[side] + seat_pts[side + 2]
             if counts[pts] >= per_bucket:  # 20 against 20: the first side may have filled the count
                 continue
             t = [sv.solve(hands, 4, (d + 1) % 4, side=d) for d in (side, side + 2)]
-            rows.append({"deal": deal - 1, "side": side, "hcp": pts, "tricks_d0": t[0], "tricks_d1": t[1],
-                         "tricks": (t[0] + t[1]) / 2, "hands": " ".join(f"{h:013x}" for h in hands)})
+            rows.append(
+                {
+                    "deal": deal - 1,
+                    "side": side,
+                    "hcp": pts,
+                    "tricks_d0": t[0],
+                    "tricks_d1": t[1],
+                    "tricks": (t[0] + t[1]) / 2,
+                    "hands": " ".join(f"{h:013x}" for h in hands),
+                }
+            )
             counts[pts] += 1
             if progress is not None and len(rows) % 100 == 0:
                 progress(dict(counts))
@@ -71,8 +81,14 @@ def hcp_table(frame: pd.DataFrame, published: dict | None = None) -> pd.DataFram
     published = PUBLISHED if published is None else published
     frame = frame.assign(best=frame[["tricks_d0", "tricks_d1"]].max(axis=1))
     g = frame.groupby("hcp")
-    out = pd.DataFrame({"n": g.size(), "mean_tricks": g["tricks"].mean(),
-                        "se": g["tricks"].std(ddof=1) / np.sqrt(g.size()), "best_declarer": g["best"].mean()})
+    out = pd.DataFrame(
+        {
+            "n": g.size(),
+            "mean_tricks": g["tricks"].mean(),
+            "se": g["tricks"].std(ddof=1) / np.sqrt(g.size()),
+            "best_declarer": g["best"].mean(),
+        }
+    )
     out["lo"] = out["mean_tricks"] - 1.959963984540054 * out["se"]
     out["hi"] = out["mean_tricks"] + 1.959963984540054 * out["se"]
     out["published"] = [published.get(int(h), math.nan) for h in out.index]

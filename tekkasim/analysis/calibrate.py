@@ -25,8 +25,16 @@ LADDER = tuple(d["name"] for d in sorted((d for d in describe() if d["rank"] is 
 SEARCH = tuple(d["name"] for d in describe() if d["kind"] == "search")
 
 
-def calibration(ruleset: str = "feskot", bots=LADDER, pairs: int = 400, search_pairs: int = 20, seed: int = 1,
-                neighbours: int = 2, options: dict | None = None, progress=None) -> pd.DataFrame:
+def calibration(
+    ruleset: str = "feskot",
+    bots=LADDER,
+    pairs: int = 400,
+    search_pairs: int = 20,
+    seed: int = 1,
+    neighbours: int = 2,
+    options: dict | None = None,
+    progress=None,
+) -> pd.DataFrame:
     """Per bot (ladder order): ``rank``, ``elo``, ``lo``, ``hi`` (95%, anchor RANDOM = 0), ``pairs`` it
     played in the fit, ``direct`` / ``direct_lo`` / ``direct_hi`` (its Elo against RANDOM from its own pairs
     with RANDOM alone) and ``direct_pairs``. ``progress(x, y, n)`` is called before each pairing."""
@@ -42,7 +50,7 @@ def calibration(ruleset: str = "feskot", bots=LADDER, pairs: int = 400, search_p
     bots = sorted(set(bots), key=LADDER.index)
     rows, direct, k = [], {}, 0
     for i, x in enumerate(bots):
-        below = ["RANDOM", *bots[max(0, i - neighbours):i]]
+        below = ["RANDOM", *bots[max(0, i - neighbours) : i]]
         for y in below:
             n = search_pairs if x in SEARCH or y in SEARCH else pairs
             if progress is not None:
@@ -58,31 +66,57 @@ def calibration(ruleset: str = "feskot", bots=LADDER, pairs: int = 400, search_p
     for b in bots:
         r = table[b]
         d = direct[b]
-        out.append({"bot": b, "rank": LADDER.index(b), "elo": r["elo"], "lo": r["lo"], "hi": r["hi"],
-                    "pairs": r["pairs"], "direct": d[0], "direct_lo": d[1], "direct_hi": d[2], "direct_pairs": d[3]})
+        out.append(
+            {
+                "bot": b,
+                "rank": LADDER.index(b),
+                "elo": r["elo"],
+                "lo": r["lo"],
+                "hi": r["hi"],
+                "pairs": r["pairs"],
+                "direct": d[0],
+                "direct_lo": d[1],
+                "direct_hi": d[2],
+                "direct_pairs": d[3],
+            }
+        )
     return pd.DataFrame(out)
 
 
-def calibration_markdown(tables: dict[str, pd.DataFrame], command: str, pairs: int, search_pairs: int,
-                         seed: int) -> str:
+def calibration_markdown(
+    tables: dict[str, pd.DataFrame], command: str, pairs: int, search_pairs: int, seed: int
+) -> str:
     """docs/calibration.md: the command, the method, the sizes and one table per ruleset."""
-    lines = ["# Calibration of the bot ladder", "",
-             "Each ladder bot's Elo against RANDOM (the anchor, 0) with its 95% interval, per ruleset. Generated "
-             "by one command; rerun it to regenerate this file (same arguments, same numbers):", "",
-             f"    {command}", "",
-             "Method (`tekkasim.analysis.calibrate`): duplicate pairs of each bot against RANDOM and against the two "
-             "bots just below it on the ladder; one Bradley–Terry fit of all pairs (anchor RANDOM = 0). `direct` is "
-             "the Elo from the bot's own pairs against RANDOM alone (10000 = it won every pair: no finite Elo, which "
-             "is why the chain is needed). Elo: a difference of d means an expected pair score 1/(1+10^(-d/400)).",
-             "", f"Sizes: {pairs} pairs per pairing of heuristic bots, {search_pairs} per pairing with a search bot "
-             f"(TANOOR, TIZAB, ZELZELA); seed {seed}. Small sizes give wide intervals: read them before the "
-             "estimates.", ""]
+    lines = [
+        "# Calibration of the bot ladder",
+        "",
+        "Each ladder bot's Elo against RANDOM (the anchor, 0) with its 95% interval, per ruleset. Generated "
+        "by one command; rerun it to regenerate this file (same arguments, same numbers):",
+        "",
+        f"    {command}",
+        "",
+        "Method (`tekkasim.analysis.calibrate`): duplicate pairs of each bot against RANDOM and against the two "
+        "bots just below it on the ladder; one Bradley–Terry fit of all pairs (anchor RANDOM = 0). `direct` is "
+        "the Elo from the bot's own pairs against RANDOM alone (10000 = it won every pair: no finite Elo, which "
+        "is why the chain is needed). Elo: a difference of d means an expected pair score 1/(1+10^(-d/400)).",
+        "",
+        f"Sizes: {pairs} pairs per pairing of heuristic bots, {search_pairs} per pairing with a search bot "
+        f"(TANOOR, TIZAB, ZELZELA); seed {seed}. Small sizes give wide intervals: read them before the "
+        "estimates.",
+        "",
+    ]
     for ruleset, t in tables.items():
-        lines += [f"## {ruleset}", "", "| bot | rank | Elo | 95% interval | pairs | direct vs RANDOM | direct 95% | "
-                  "direct pairs |", "|---|---|---|---|---|---|---|---|"]
+        lines += [
+            f"## {ruleset}",
+            "",
+            "| bot | rank | Elo | 95% interval | pairs | direct vs RANDOM | direct 95% | direct pairs |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
         for r in t.itertuples():
-            lines.append(f"| {r.bot} | {r.rank} | {r.elo:+.0f} | [{r.lo:+.0f}, {r.hi:+.0f}] | {r.pairs} | "
-                         f"{_e(r.direct)} | [{_e(r.direct_lo)}, {_e(r.direct_hi)}] | {r.direct_pairs} |")
+            lines.append(
+                f"| {r.bot} | {r.rank} | {r.elo:+.0f} | [{r.lo:+.0f}, {r.hi:+.0f}] | {r.pairs} | "
+                f"{_e(r.direct)} | [{_e(r.direct_lo)}, {_e(r.direct_hi)}] | {r.direct_pairs} |"
+            )
         lines.append("")
     return "\n".join(lines)
 

@@ -29,8 +29,9 @@ def _compiled(bot: Bot) -> bool:
     return compiled_params(bot) is not None
 
 
-def pair_margins(ruleset: str, x: str | Bot, y: str | Bot, start: int, n: int, options: dict | None = None,
-                 compiled: bool = True) -> np.ndarray:
+def pair_margins(
+    ruleset: str, x: str | Bot, y: str | Bot, start: int, n: int, options: dict | None = None, compiled: bool = True
+) -> np.ndarray:
     """X's margin on each of the ``n`` pairs of board seeds ``start .. start+n-1`` (float array).
     ``compiled=False`` plays every decision through the State API (the same results, slower)."""
     from ..rules import get_game
@@ -46,8 +47,15 @@ def pair_margins(ruleset: str, x: str | Bot, y: str | Bot, start: int, n: int, o
         return (r0[:, 0] + r1[:, 1]) - (r0[:, 1] + r1[:, 0])
     from ..tournament import Config, Job, play_block
 
-    cfg = Config.build(ruleset=game.name, options=dict(game.options), bots=[bx.label, by.label], boards=n,
-                       seed=start, schedule="gauntlet", workers=1)
+    cfg = Config.build(
+        ruleset=game.name,
+        options=dict(game.options),
+        bots=[bx.label, by.label],
+        boards=n,
+        seed=start,
+        schedule="gauntlet",
+        workers=1,
+    )
     margins = np.zeros(n)
     for _p, board, _t, xr, yr, *_ in play_block(Job.from_config(cfg, use_compiled=compiled), (0, 0, n)):
         margins[board] += xr - yr

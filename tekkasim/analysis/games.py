@@ -80,18 +80,28 @@ def feskot_deals(records: Iterable[dict], dd: bool = False) -> pd.DataFrame:
         counts = {s: suits.count(s) for s in "CDHS"}
         prime = rec["trump"]
         team = "AB"[_seat(first) % 2]
-        row = {"seed": rec.get("seed"), "first": first, "first_bot": _bots(rec).get(first), "team": team,
-               "five_hcp": sum(_POINTS.get(c[0], 0) for c in five), "five_longest": max(counts.values()),
-               "prime": prime, "prime_in_five": counts[prime],
-               "prime_is_longest": counts[prime] == max(counts.values()),
-               "first_won": rec["result"]["winner"] == team, "first_tricks": rec["result"]["tricks"][team],
-               "signals": opts["signals"], "deal": opts["deal"]}
+        row = {
+            "seed": rec.get("seed"),
+            "first": first,
+            "first_bot": _bots(rec).get(first),
+            "team": team,
+            "five_hcp": sum(_POINTS.get(c[0], 0) for c in five),
+            "five_longest": max(counts.values()),
+            "prime": prime,
+            "prime_in_five": counts[prime],
+            "prime_is_longest": counts[prime] == max(counts.values()),
+            "first_won": rec["result"]["winner"] == team,
+            "first_tricks": rec["result"]["tricks"][team],
+            "signals": opts["signals"],
+            "deal": opts["deal"],
+        }
         if dd:
             from ..cards import parse_cards
 
             hands = [sum(1 << c for c in parse_cards(rec["hands"][s])) for s in SEATS]
-            tricks = {s: solver.solve(hands, i, _seat(first), ruleset="feskot", side=first)
-                      for i, s in enumerate("CDHS")}
+            tricks = {
+                s: solver.solve(hands, i, _seat(first), ruleset="feskot", side=first) for i, s in enumerate("CDHS")
+            }
             row.update({f"dd_tricks_{s}": t for s, t in tricks.items()})
             row["dd_best_prime"] = tricks[prime] == max(tricks.values())
         rows.append(row)
@@ -151,16 +161,34 @@ def satat_deals(records: Iterable[dict]) -> pd.DataFrame:
             ren["AB"[_seat(s) % 2]] += 1
             renoncers.add(s)
         acc = [p for t in rec.get("tricks", []) for p in t if isinstance(p, dict) and "accuse" in p]
-        row = {"seed": rec.get("seed"), "caller": caller, "caller_bot": bots.get(caller), "team": team,
-               "redeals": rec.get("redeals", 0), "kind": res["kind"],
-               "caller_net": res["points"][team] - res["points"][other], "renonces_A": ren["A"], "renonces_B": ren["B"],
-               "bots_A": bots.get("bottom"), "bots_B": bots.get("right"),
-               "accuser": None, "accuser_bot": None, "accused": None, "accusation_correct": None}
+        row = {
+            "seed": rec.get("seed"),
+            "caller": caller,
+            "caller_bot": bots.get(caller),
+            "team": team,
+            "redeals": rec.get("redeals", 0),
+            "kind": res["kind"],
+            "caller_net": res["points"][team] - res["points"][other],
+            "renonces_A": ren["A"],
+            "renonces_B": ren["B"],
+            "bots_A": bots.get("bottom"),
+            "bots_B": bots.get("right"),
+            "accuser": None,
+            "accuser_bot": None,
+            "accused": None,
+            "accusation_correct": None,
+        }
         if acc:
             a = acc[-1]
             by_team = "AB"[_seat(a["by"]) % 2]
-            row.update({"accuser": a["by"], "accuser_bot": bots.get(a["by"]), "accused": a["accuse"],
-                        "accusation_correct": res["points"][by_team] > 0})
+            row.update(
+                {
+                    "accuser": a["by"],
+                    "accuser_bot": bots.get(a["by"]),
+                    "accused": a["accuse"],
+                    "accusation_correct": res["points"][by_team] > 0,
+                }
+            )
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -172,8 +200,9 @@ def satat_kinds(deals: pd.DataFrame) -> pd.DataFrame:
     for kind in ("seven", "kot", "kot52", "renonce"):
         k = int((deals["kind"] == kind).sum())
         lo, hi = wilson_interval(k, n)
-        rows.append({"kind": kind, "n": n, "count": k, "rate": k / n if n else np.nan, "lo": float(lo),
-                     "hi": float(hi)})
+        rows.append(
+            {"kind": kind, "n": n, "count": k, "rate": k / n if n else np.nan, "lo": float(lo), "hi": float(hi)}
+        )
     return pd.DataFrame(rows)
 
 
@@ -199,8 +228,14 @@ def renonce_outcomes(deals: pd.DataFrame) -> pd.DataFrame:
         t = "A" if r.renonces_A > 0 else "B"
         net = r.caller_net if r.team == t else -r.caller_net
         caught = bool(r.accusation_correct) and r.accused is not None and "AB"[_seat(r.accused) % 2] == t
-        rows.append({"bluffer": r.bots_A if t == "A" else r.bots_B, "detector": r.bots_B if t == "A" else r.bots_A,
-                     "caught": caught, "net": net})
+        rows.append(
+            {
+                "bluffer": r.bots_A if t == "A" else r.bots_B,
+                "detector": r.bots_B if t == "A" else r.bots_A,
+                "caught": caught,
+                "net": net,
+            }
+        )
     if not rows:
         return pd.DataFrame(columns=["n", "successes", "rate", "lo", "hi", "mean_net", "net_lo", "net_hi"])
     f = pd.DataFrame(rows)
@@ -237,16 +272,24 @@ def shengji_deals(records: Iterable[dict]) -> pd.DataFrame:
         start = _seat(rec["declare_first"])
         made = [(SEATS[(start + i) % 4], c) for i, c in enumerate(decl) if c != "pass"]
         last = made[-1] if made else (None, None)
-        rows.append({"seed": rec.get("seed"), "defenders": d,
-                     "defender_bot": bots.get("bottom" if d == "A" else "right"),
-                     "attacker_bot": bots.get("bottom" if a == "A" else "right"),
-                     "attacker_points": res["attacker_points"], "kitty_bonus": res["kitty_bonus"],
-                     "hold": res["attacker_points"] < 80,
-                     "defender_level_change": _level(after[d]) - _level(before[d]),
-                     "attacker_level_change": _level(after[a]) - _level(before[a]),
-                     "declarations": len(made), "declaration_size": len(last[1].split()) if last[1] else 0,
-                     "jokers": bool(last[1]) and all(c in ("SJ", "BJ") for c in last[1].split()),
-                     "declarer_bot": bots.get(last[0]) if last[0] else None, "trump": rec.get("trump")})
+        rows.append(
+            {
+                "seed": rec.get("seed"),
+                "defenders": d,
+                "defender_bot": bots.get("bottom" if d == "A" else "right"),
+                "attacker_bot": bots.get("bottom" if a == "A" else "right"),
+                "attacker_points": res["attacker_points"],
+                "kitty_bonus": res["kitty_bonus"],
+                "hold": res["attacker_points"] < 80,
+                "defender_level_change": _level(after[d]) - _level(before[d]),
+                "attacker_level_change": _level(after[a]) - _level(before[a]),
+                "declarations": len(made),
+                "declaration_size": len(last[1].split()) if last[1] else 0,
+                "jokers": bool(last[1]) and all(c in ("SJ", "BJ") for c in last[1].split()),
+                "declarer_bot": bots.get(last[0]) if last[0] else None,
+                "trump": rec.get("trump"),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -280,5 +323,11 @@ def declaration_stats(deals: pd.DataFrame) -> pd.DataFrame:
     share of pair declarations and of joker declarations."""
     d = deals.assign(declarer_bot=deals["declarer_bot"].fillna("(none)"), pair=deals["declaration_size"] == 2)
     g = d.groupby("declarer_bot")
-    return pd.DataFrame({"deals": g.size(), "declarations": g["declarations"].mean(), "pair_share": g["pair"].mean(),
-                         "joker_share": g["jokers"].mean()})
+    return pd.DataFrame(
+        {
+            "deals": g.size(),
+            "declarations": g["declarations"].mean(),
+            "pair_share": g["pair"].mean(),
+            "joker_share": g["jokers"].mean(),
+        }
+    )

@@ -64,15 +64,29 @@ def numeric_param(bot_spec: str, param: str, ruleset: str) -> tuple[object, Para
         raise AnalysisError(f"bot {bot.name} has no parameter {param!r} (parameters: {known})")
     p = specs[param]
     if isinstance(p.default, bool) or not isinstance(p.default, int | float):
-        raise AnalysisError(f"parameter {param!r} of {bot.name} is not numeric (default {p.default!r}); "
-                            "tune moves a number")
+        raise AnalysisError(
+            f"parameter {param!r} of {bot.name} is not numeric (default {p.default!r}); tune moves a number"
+        )
     return bot, p
 
 
-def tune(ruleset: str, bot: str, param: str, target_elo: float, against: str, seed: int = 1,
-         pairs: int = 1000, final_pairs: int = 4000, tolerance: float = 20.0, max_steps: int = 14,
-         xtol: float = 1e-3, lo: float | None = None, hi: float | None = None, options: dict | None = None,
-         on_step: Callable[[float, float, float, float], None] | None = None) -> TuneResult:
+def tune(
+    ruleset: str,
+    bot: str,
+    param: str,
+    target_elo: float,
+    against: str,
+    seed: int = 1,
+    pairs: int = 1000,
+    final_pairs: int = 4000,
+    tolerance: float = 20.0,
+    max_steps: int = 14,
+    xtol: float = 1e-3,
+    lo: float | None = None,
+    hi: float | None = None,
+    options: dict | None = None,
+    on_step: Callable[[float, float, float, float], None] | None = None,
+) -> TuneResult:
     """Bisection of ``bot``'s ``param`` (between ``lo`` and ``hi``, default its documented range) for an
     Elo of ``target_elo`` against ``against`` (module docstring). ``on_step(value, elo, lo, hi)`` sees
     each measurement on the tuning boards."""
@@ -121,7 +135,8 @@ def tune(ruleset: str, bot: str, param: str, target_elo: float, against: str, se
         raise AnalysisError(
             f"target {target_elo:+g} Elo is out of reach: {base.name} with {param}={_fmt(a)} measures "
             f"{ea:+.0f} [{la:+.0f}, {ha:+.0f}] and with {param}={_fmt(b)} {eb:+.0f} [{lb:+.0f}, {hb:+.0f}] "
-            f"against {against} ({pairs} pairs each)")
+            f"against {against} ({pairs} pairs each)"
+        )
     value = None
     for v, f in ((a, fa), (b, fb)):
         if abs(f - target_elo) <= tolerance / 2:
@@ -151,12 +166,24 @@ def tune(ruleset: str, bot: str, param: str, target_elo: float, against: str, se
         value = min(max(value, min(a, b)), max(a, b))
     value = int(round(value)) if is_int else round(float(value), 6)
     elo, elo_lo, elo_hi = measure(value, seed + pairs, final_pairs)
-    return TuneResult(bot=base.name, param=param, value=value, target_elo=float(target_elo), elo=elo, lo=elo_lo,
-                      hi=elo_hi, pairs=final_pairs, against=get_bot(against, ruleset=game.name).label,
-                      ruleset=game.name, tolerance=float(tolerance),
-                      within_tolerance=abs(elo - target_elo) <= tolerance,
-                      interval_holds_target=elo_lo <= target_elo <= elo_hi, tuning_pairs=pairs,
-                      pairs_played=played, steps=steps)
+    return TuneResult(
+        bot=base.name,
+        param=param,
+        value=value,
+        target_elo=float(target_elo),
+        elo=elo,
+        lo=elo_lo,
+        hi=elo_hi,
+        pairs=final_pairs,
+        against=get_bot(against, ruleset=game.name).label,
+        ruleset=game.name,
+        tolerance=float(tolerance),
+        within_tolerance=abs(elo - target_elo) <= tolerance,
+        interval_holds_target=elo_lo <= target_elo <= elo_hi,
+        tuning_pairs=pairs,
+        pairs_played=played,
+        steps=steps,
+    )
 
 
 def _fmt(v: float) -> str:

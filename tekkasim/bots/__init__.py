@@ -55,18 +55,38 @@ def register(name: str, target: str, ruleset: str | None = None) -> None:
 
 
 # Satat: the ladder, GREEDY and ORACLE as their own policy family (bots/satat.py); the bluffing personalities.
-for _name, _cls in (("GREEDY", "Greedy"), ("KADO", "Kado"), ("POCHAQ", "Pochaq"), ("PUCHOQ", "Puchoq"),
-                    ("SADA", "Sada"), ("TANA", "Tana"), ("JANGARA", "Jangara"), ("TANOOR", "Tanoor"),
-                    ("TIZAB", "Tizab"), ("ZELZELA", "Zelzela"), ("ORACLE", "Oracle")):
+for _name, _cls in (
+    ("GREEDY", "Greedy"),
+    ("KADO", "Kado"),
+    ("POCHAQ", "Pochaq"),
+    ("PUCHOQ", "Puchoq"),
+    ("SADA", "Sada"),
+    ("TANA", "Tana"),
+    ("JANGARA", "Jangara"),
+    ("TANOOR", "Tanoor"),
+    ("TIZAB", "Tizab"),
+    ("ZELZELA", "Zelzela"),
+    ("ORACLE", "Oracle"),
+):
     register(_name, f"tekkasim.bots.satat:{_cls}", ruleset="satat")
 register("ATOUTE", "tekkasim.bots.satat:Atoute")
 register("ZORGE", "tekkasim.bots.satat:Zorge")
 
 
 # The Shengji ladder (bots.shengji): compiled heuristic policies, determinized search, ORACLE.
-for _name, _cls in (("GREEDY", "ShengjiGreedy"), ("KADO", "Kado"), ("POCHAQ", "Pochaq"), ("PUCHOQ", "Puchoq"),
-                    ("SADA", "Sada"), ("TANA", "Tana"), ("JANGARA", "Jangara"), ("TANOOR", "Tanoor"),
-                    ("TIZAB", "Tizab"), ("ZELZELA", "Zelzela"), ("ORACLE", "ShengjiOracle")):
+for _name, _cls in (
+    ("GREEDY", "ShengjiGreedy"),
+    ("KADO", "Kado"),
+    ("POCHAQ", "Pochaq"),
+    ("PUCHOQ", "Puchoq"),
+    ("SADA", "Sada"),
+    ("TANA", "Tana"),
+    ("JANGARA", "Jangara"),
+    ("TANOOR", "Tanoor"),
+    ("TIZAB", "Tizab"),
+    ("ZELZELA", "Zelzela"),
+    ("ORACLE", "ShengjiOracle"),
+):
     register(_name, f"tekkasim.bots.shengji:{_cls}", ruleset="shengji")
 
 
@@ -128,8 +148,9 @@ def get_bot(spec: str | Bot | type, ruleset: str | None = None, **params: Any) -
         return _wrap_custom(obj, f"{head}:{attr}", {**_parse_params(param_text, text), **params})
     name = head.strip().upper()
     if name not in _REGISTRY:
-        raise BotError(f"unknown bot {head.strip()[:40]!r} (bots: {', '.join(bot_names())}; "
-                       "or a package.module:Name of your own)")
+        raise BotError(
+            f"unknown bot {head.strip()[:40]!r} (bots: {', '.join(bot_names())}; or a package.module:Name of your own)"
+        )
     classes = _classes(name)
     if ruleset is None:
         cls = _class(name)
@@ -214,11 +235,32 @@ def describe() -> list[dict]:
         params: dict[str, Any] = {}
         for other in dict.fromkeys(classes.values()):  # every ruleset's parameters (defaults of the first)
             params = other().params | params
-        out.append({"name": cls.name, "rank": cls.rank, "kind": cls.kind, "rulesets": list(classes),
-                    "params": params, "description": cls.description
-                    + (" (cheating: sees all hands)" if cls.cheating else "")})
+        out.append(
+            {
+                "name": cls.name,
+                "rank": cls.rank,
+                "kind": cls.kind,
+                "rulesets": list(classes),
+                "params": params,
+                "description": cls.description + (" (cheating: sees all hands)" if cls.cheating else ""),
+            }
+        )
     return out
 
 
-__all__ = ["KINDS", "MISTAKE_RATE", "Bot", "FunctionBot", "Param", "RandomBot", "View", "bot_names", "choose",
-           "decide", "describe", "get_bot", "mix_seed", "register"]
+__all__ = [
+    "KINDS",
+    "MISTAKE_RATE",
+    "Bot",
+    "FunctionBot",
+    "Param",
+    "RandomBot",
+    "View",
+    "bot_names",
+    "choose",
+    "decide",
+    "describe",
+    "get_bot",
+    "mix_seed",
+    "register",
+]

@@ -35,9 +35,7 @@ legal list), and RANDOM draws ``below(rng, n_legal)`` as ``base.random_legal``. 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-
-from numba import config
+from numba import config, njit
 
 from ..bits import ONE, ZERO, below, bit, highest, lowest, popcount, suit_mask
 from ..rules import _trick52 as k
@@ -249,8 +247,12 @@ def _power(c, led, trump):
 def _hcp(h, s):
     """High-card points of suit ``s``: A 4, K 3, Q 2, J 1."""
     x = (h >> np.uint64(13 * s)) & np.uint64(0x1FFF)
-    return (4 * np.int64((x >> np.uint64(12)) & ONE) + 3 * np.int64((x >> np.uint64(11)) & ONE)
-            + 2 * np.int64((x >> np.uint64(10)) & ONE) + np.int64((x >> np.uint64(9)) & ONE))
+    return (
+        4 * np.int64((x >> np.uint64(12)) & ONE)
+        + 3 * np.int64((x >> np.uint64(11)) & ONE)
+        + 2 * np.int64((x >> np.uint64(10)) & ONE)
+        + np.int64((x >> np.uint64(9)) & ONE)
+    )
 
 
 @njit(cache=True, _nrt=False)
@@ -867,8 +869,9 @@ def mix_seed3(a, b, c):
 
 
 @njit(cache=True, _nrt=False)
-def play_boards_kernel(d, seeds, table, ruleset, first, play_all, raises, signals, cansig, px, py,
-                       returns, actions, n_actions, work):
+def play_boards_kernel(
+    d, seeds, table, ruleset, first, play_all, raises, signals, cansig, px, py, returns, actions, n_actions, work
+):
     """Play one deal per seed at ``table``: team X (params ``px``) sits bottom/top at table 0 and
     right/left at table 1. Decision ``i`` of the deal of seed ``s`` uses ``new_rng(mix_seed(s, table, i))``.
     Writes team A/B returns, every action (-1 padded) and the number of actions. ``work`` is
@@ -901,8 +904,14 @@ def play_boards_kernel(d, seeds, table, ruleset, first, play_all, raises, signal
 
 def new_work():
     """Scratch arrays of ``play_boards_kernel`` and ``policy_rollout``."""
-    return (np.empty(1, np.uint64), np.empty(1, np.uint64), np.empty(52, np.int64),
-            np.empty(k.MAX_ACTIONS, np.int64), np.empty(N_V, np.int64), np.empty(N_M, np.uint64))
+    return (
+        np.empty(1, np.uint64),
+        np.empty(1, np.uint64),
+        np.empty(52, np.int64),
+        np.empty(k.MAX_ACTIONS, np.int64),
+        np.empty(N_V, np.int64),
+        np.empty(N_M, np.uint64),
+    )
 
 
 @njit(cache=True)

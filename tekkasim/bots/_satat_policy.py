@@ -45,14 +45,32 @@ TROUPE_BASE, REDEAL, COLLECT, ACCUSE = 52, 56, 57, 64
 V_TROUPE, V_TO_MOVE, V_TRICK, V_N_TABLE = K.TROUPE, K.TO_MOVE, K.TRICK, K.N_TABLE
 V_WON_A, V_WON_B, V_KOT, V_DECIDED, V_OVER = K.WON_A, K.WON_B, K.KOT_TEAM, K.DECIDED, K.OVER
 V_PLAYS, V_LEADERS, V_WINNERS, V_SIZE = K.PLAYS, K.LEADERS, K.WINNERS, K.ST_SIZE
-PUBLIC_FIELDS = np.array([V_TROUPE, V_TO_MOVE, V_TRICK, V_N_TABLE, V_WON_A, V_WON_B, V_KOT, V_DECIDED, V_OVER]
-                         + list(range(V_PLAYS, V_PLAYS + 52)) + list(range(V_LEADERS, V_LEADERS + 13))
-                         + list(range(V_WINNERS, V_WINNERS + 13)), np.int64)
+PUBLIC_FIELDS = np.array(
+    [V_TROUPE, V_TO_MOVE, V_TRICK, V_N_TABLE, V_WON_A, V_WON_B, V_KOT, V_DECIDED, V_OVER]
+    + list(range(V_PLAYS, V_PLAYS + 52))
+    + list(range(V_LEADERS, V_LEADERS + 13))
+    + list(range(V_WINNERS, V_WINNERS + 13)),
+    np.int64,
+)
 
 
 # --- parameters -------------------------------------------------------------------------------------
-(P_MODE, P_MISTAKE, P_MEMORY, P_PARTNER, P_TROUPE, P_EVAL, P_REDEAL, P_DETECT, P_SUSPICION, P_KOT, P_BLUFF,
- P_BLUFF_TEAM, P_BLUFF_ROUND, P_INFER) = range(14)
+(
+    P_MODE,
+    P_MISTAKE,
+    P_MEMORY,
+    P_PARTNER,
+    P_TROUPE,
+    P_EVAL,
+    P_REDEAL,
+    P_DETECT,
+    P_SUSPICION,
+    P_KOT,
+    P_BLUFF,
+    P_BLUFF_TEAM,
+    P_BLUFF_ROUND,
+    P_INFER,
+) = range(14)
 N_P = 14
 MODE_RANDOM, MODE_GREEDY, MODE_HEURISTIC = 0, 1, 2
 MEM_NONE, MEM_TRICK, MEM_FULL = 0, 1, 2
@@ -243,8 +261,12 @@ def _kth_card(m, k):
 @njit(cache=True)
 def _hcp(h, s):
     x = (h >> np.uint64(13 * s)) & np.uint64(0x1FFF)
-    return np.int64(4 * ((x >> np.uint64(12)) & ONE) + 3 * ((x >> np.uint64(11)) & ONE)
-                    + 2 * ((x >> np.uint64(10)) & ONE) + ((x >> np.uint64(9)) & ONE))
+    return np.int64(
+        4 * ((x >> np.uint64(12)) & ONE)
+        + 3 * ((x >> np.uint64(11)) & ONE)
+        + 2 * ((x >> np.uint64(10)) & ONE)
+        + ((x >> np.uint64(9)) & ONE)
+    )
 
 
 @njit(cache=True)
@@ -578,8 +600,14 @@ def _follow_card(p, hand, pub, seat, lm, gone, voids):
     win_card = pub[V_PLAYS + 4 * t + w]
     partner_play = p[P_PARTNER] > 0.0
     if partner_play and win_seat == partner:
-        sure = n == 3 or win_card == TWO_HEARTS or (_is_master(win_card, gone) and (
-            win_card // 13 == troupe or (_is_void(voids, (seat + 3) & 3, need) == 0 and p[P_INFER] > 0.0)))
+        sure = (
+            n == 3
+            or win_card == TWO_HEARTS
+            or (
+                _is_master(win_card, gone)
+                and (win_card // 13 == troupe or (_is_void(voids, (seat + 3) & 3, need) == 0 and p[P_INFER] > 0.0))
+            )
+        )
         if sure:
             return _discard(hand, lm, troupe, gone)
     cw = _cheapest_winner(lm, wp, troupe, need)
@@ -650,8 +678,12 @@ def _lead_card(p, hand, pub, seat, gone, voids):
         for s in range(4):
             if s == troupe or (side & suit_mask(s)) == ZERO:
                 continue
-            if _is_void(voids, partner, s) and not _is_void(voids, partner, troupe) \
-                    and not _is_void(voids, opp1, s) and not _is_void(voids, opp2, s):
+            if (
+                _is_void(voids, partner, s)
+                and not _is_void(voids, partner, troupe)
+                and not _is_void(voids, opp1, s)
+                and not _is_void(voids, opp2, s)
+            ):
                 return lowest(side & suit_mask(s))
     if p[P_TROUPE] > 0.0 and my_troupe != ZERO and side != ZERO:
         # low from the shortest side suit, to ruff it later
@@ -821,8 +853,9 @@ def play_rounds_kernel(seeds, table, px, py, returns, actions, n_actions):
         rng[0] = seeds[b]
         caller, _ = K.draw_caller(rng, deck, log)
         K.deal(rng, deck, caller, hands)
-        n_actions[b] = play_round(px, py, table, hands, st, caller, deck, rng, seeds[b], np.uint64(table),
-                                  actions[b], 0)
+        n_actions[b] = play_round(
+            px, py, table, hands, st, caller, deck, rng, seeds[b], np.uint64(table), actions[b], 0
+        )
         returns[b, 0] = st[K.POINTS_A]
         returns[b, 1] = st[K.POINTS_B]
 

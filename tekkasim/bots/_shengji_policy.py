@@ -56,9 +56,35 @@ MODE_RANDOM, MODE_GREEDY, MODE_HEURISTIC = 0, 1, 2
 MEM_NONE, MEM_TRICK, MEM_FULL = 0, 1, 2
 
 # --- table scalars ----------------------------------------------------------------------------------------
-(S_PHASE, S_TO_MOVE, S_TRUMP, S_LEVEL, S_DEALER, S_STANDING, S_CALLER, S_PASSES, S_CALLS, S_BURIED, S_LEADER,
- S_TN, S_LEAD_N, S_LEAD_PAIRS, S_LEAD_SUIT, S_LEAD_SHAPE, S_BEST_KEY, S_BEST_SEAT, S_TPTS, S_ATT, S_BONUS,
- S_LEVEL_A, S_LEVEL_B, S_DECLARE_FIRST, S_FIRST_DEAL, S_TRICKS, S_TURNUP_SUIT) = range(27)
+(
+    S_PHASE,
+    S_TO_MOVE,
+    S_TRUMP,
+    S_LEVEL,
+    S_DEALER,
+    S_STANDING,
+    S_CALLER,
+    S_PASSES,
+    S_CALLS,
+    S_BURIED,
+    S_LEADER,
+    S_TN,
+    S_LEAD_N,
+    S_LEAD_PAIRS,
+    S_LEAD_SUIT,
+    S_LEAD_SHAPE,
+    S_BEST_KEY,
+    S_BEST_SEAT,
+    S_TPTS,
+    S_ATT,
+    S_BONUS,
+    S_LEVEL_A,
+    S_LEVEL_B,
+    S_DECLARE_FIRST,
+    S_FIRST_DEAL,
+    S_TRICKS,
+    S_TURNUP_SUIT,
+) = range(27)
 S_N = 27
 PH_DECLARE, PH_BURY, PH_PLAY, PH_END = 0, 1, 2, 3
 MAX_ACTIONS = 160  # declaration turns (<= 4 calls and their passes) + 8 burials + at most 100 plays
@@ -438,8 +464,7 @@ def _lead(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_
 
 
 @njit(cache=True)
-def _follow(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_kinds, buf, feed, dump,
-            weak):
+def _follow(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_kinds, buf, feed, dump, weak):
     greedy = p[P_MODE] == MODE_GREEDY
     memory = int(p[P_MEMORY])
     n = st[S_LEAD_N]
@@ -491,8 +516,7 @@ def _follow(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strengt
                     pts = st[S_TPTS]
                     # a ruff pays for points on the table, in the last tricks (the kitty), or when trumps abound
                     ntr = size(t1, t2)
-                    ruff = (pts >= 5 or (p[P_KITTY] > 0 and size(h1, h2) <= 2 * n)
-                            or ntr >= 8 or p[P_POINTS] == 0)
+                    ruff = pts >= 5 or (p[P_KITTY] > 0 and size(h1, h2) <= 2 * n) or ntr >= 8 or p[P_POINTS] == 0
                 if ruff:
                     return wo, wt
         return _pick(h1, h2, n, cost)
@@ -535,8 +559,9 @@ def _follow(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strengt
 
 
 @njit(cache=True)
-def decide(p, st, seat, h1, h2, gone, voids, b1, b2, eff, strength, suit_kinds, strength_kinds, buf, opts, work,
-           tops, rng):
+def decide(
+    p, st, seat, h1, h2, gone, voids, b1, b2, eff, strength, suit_kinds, strength_kinds, buf, opts, work, tops, rng
+):
     """The action of policy ``p`` for ``seat`` to move, as masks ``(one, two)`` (a pass is ``(0, 0)``).
     ``buf``, ``opts``, ``work`` (float64 (3, 54)) and ``tops`` (int64 (2, 5)) are scratch space."""
     phase = st[S_PHASE]
@@ -569,8 +594,7 @@ def decide(p, st, seat, h1, h2, gone, voids, b1, b2, eff, strength, suit_kinds, 
     _fill_tops(h1, h2, gone, b1, b2, int(p[P_MEMORY]), eff, strength, tops)
     if st[S_TN] == 0:
         return _lead(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_kinds, buf, weak)
-    return _follow(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_kinds, buf, feed, dump,
-                   weak)
+    return _follow(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_kinds, buf, feed, dump, weak)
 
 
 # --- the rules, on the arrays -------------------------------------------------------------------------------
@@ -678,8 +702,26 @@ def _decide_seat(p, st, hands, gone, voids, eff, strength, suit_kinds, strength_
     if seat == st[S_DEALER] and st[S_PHASE] == PH_PLAY:
         b1 = hands[4, 0]
         b2 = hands[4, 1]
-    return decide(p, st, seat, hands[seat, 0], hands[seat, 1], gone, voids, b1, b2, eff, strength, suit_kinds,
-                  strength_kinds, buf, opts, work, tops, rng)
+    return decide(
+        p,
+        st,
+        seat,
+        hands[seat, 0],
+        hands[seat, 1],
+        gone,
+        voids,
+        b1,
+        b2,
+        eff,
+        strength,
+        suit_kinds,
+        strength_kinds,
+        buf,
+        opts,
+        work,
+        tops,
+        rng,
+    )
 
 
 @njit(cache=True)
@@ -691,8 +733,9 @@ def play_from(params, st, hands, gone, voids, tplays, eff, strength, suit_kinds,
     tops = np.empty((2, 5), np.int64)
     while st[S_PHASE] != PH_END:
         s = st[S_TO_MOVE]
-        one, two = _decide_seat(params[s], st, hands, gone, voids, eff, strength, suit_kinds, strength_kinds, buf,
-                                opts, work, tops, rng)
+        one, two = _decide_seat(
+            params[s], st, hands, gone, voids, eff, strength, suit_kinds, strength_kinds, buf, opts, work, tops, rng
+        )
         apply(st, hands, gone, voids, tplays, eff, strength, suit_kinds, strength_kinds, one, two)
 
 
@@ -765,8 +808,9 @@ def play_deal(params, seed, table, level_a, level_b, dealer, declare_first, hist
     while st[S_PHASE] != PH_END:
         rng[0] = mix_seed(seed, table, i)
         s = st[S_TO_MOVE]
-        one, two = _decide_seat(params[s], st, hands, gone, voids, eff, strength, suit_kinds, strength_kinds, buf,
-                                opts, work, tops, rng)
+        one, two = _decide_seat(
+            params[s], st, hands, gone, voids, eff, strength, suit_kinds, strength_kinds, buf, opts, work, tops, rng
+        )
         if i < hist.shape[0]:
             hist[i, 0] = one
             hist[i, 1] = two

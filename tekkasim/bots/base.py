@@ -67,11 +67,14 @@ class Param:
             elif isinstance(default, str):
                 value = str(value).strip().lower()
         except (TypeError, ValueError):
-            raise BotError(f"bad value {_short(value)!r} for parameter {self.name!r} of {bot} "
-                           f"(expected {type(default).__name__})") from None
+            raise BotError(
+                f"bad value {_short(value)!r} for parameter {self.name!r} of {bot} (expected {type(default).__name__})"
+            ) from None
         if self.choices is not None and value not in self.choices:
-            raise BotError(f"bad value {_short(value)!r} for parameter {self.name!r} of {bot} "
-                           f"(expected one of {', '.join(map(str, self.choices))})")
+            raise BotError(
+                f"bad value {_short(value)!r} for parameter {self.name!r} of {bot} "
+                f"(expected one of {', '.join(map(str, self.choices))})"
+            )
         if self.lo is not None and value < self.lo or self.hi is not None and value > self.hi:
             raise BotError(f"parameter {self.name!r} of {bot} must be in [{self.lo}, {self.hi}], not {value}")
         return value

@@ -73,8 +73,23 @@ def play_boards(game: Game, x_bot, y_bot, seeds, table: int) -> dict:
     n_actions = np.zeros(n, np.int64)
     play_all, raises, signals = game._options_flags()
     ruleset = k.FESKOT if game.name == "feskot" else k.TEKKA
-    pk.play_boards_kernel(k.new_arrays(), arr, table, ruleset, 0, play_all, raises, signals,
-                          signals_sendable(game), px, py, returns, actions, n_actions, pk.new_work())
+    pk.play_boards_kernel(
+        k.new_arrays(),
+        arr,
+        table,
+        ruleset,
+        0,
+        play_all,
+        raises,
+        signals,
+        signals_sendable(game),
+        px,
+        py,
+        returns,
+        actions,
+        n_actions,
+        pk.new_work(),
+    )
     return {"returns": returns, "actions": actions, "n_actions": n_actions}
 
 

@@ -55,9 +55,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from . import _policy_kernels as pk
 from .base import MISTAKE_RATE, Bot, Param, View, maybe_mistake
 from .greedy import satat_act, shengji_act
-from . import _policy_kernels as pk
 from .view52 import policy_view, signals_accepted
 
 MEMORY = ("none", "trick", "high", "full")
@@ -115,8 +115,10 @@ class GreedyBot(PolicyBot):
     kind = "baseline"
     rank = None
     rulesets = ("feskot", "tekka", "satat", "shengji")
-    description = ("baseline: wins a trick as cheaply as it can, else throws its lowest card; Prime/Troupe its "
-                   "longest suit; Tekka bids by high-card count; never redeals, accuses, declares or signals")
+    description = (
+        "baseline: wins a trick as cheaply as it can, else throws its lowest card; Prime/Troupe its "
+        "longest suit; Tekka bids by high-card count; never redeals, accuses, declares or signals"
+    )
     params_spec = (MISTAKE_RATE,)
 
     def act(self, view: View, rng: np.ndarray) -> Any:
@@ -169,9 +171,16 @@ class Kado(HeuristicBot):
     name = "KADO"
     rank = 0
     description = "no memory (cannot see who wins the trick): Aces, else low; count evaluation; 36% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.36, "memory": "none", "infer": False, "signals": False,
-                                        "partner_play": False, "trump_management": False, "evaluation": "count",
-                                        "raises": False}
+    preset: ClassVar[dict[str, Any]] = {
+        "mistake_rate": 0.36,
+        "memory": "none",
+        "infer": False,
+        "signals": False,
+        "partner_play": False,
+        "trump_management": False,
+        "evaluation": "count",
+        "raises": False,
+    }
 
 
 class Pochaq(HeuristicBot):
@@ -181,9 +190,16 @@ class Pochaq(HeuristicBot):
     name = "POCHAQ"
     rank = 1
     description = "sees the current trick, beats it cheaply even over partner; full evaluation; 32% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.32, "memory": "trick", "infer": False, "signals": False,
-                                        "partner_play": False, "trump_management": False, "evaluation": "full",
-                                        "raises": False}
+    preset: ClassVar[dict[str, Any]] = {
+        "mistake_rate": 0.32,
+        "memory": "trick",
+        "infer": False,
+        "signals": False,
+        "partner_play": False,
+        "trump_management": False,
+        "evaluation": "full",
+        "raises": False,
+    }
 
 
 class Puchoq(HeuristicBot):
@@ -193,9 +209,16 @@ class Puchoq(HeuristicBot):
     name = "PUCHOQ"
     rank = 2
     description = "current trick, partner play, Prime management; 24% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.24, "memory": "trick", "infer": False, "signals": False,
-                                        "partner_play": True, "trump_management": True, "evaluation": "full",
-                                        "raises": False}
+    preset: ClassVar[dict[str, Any]] = {
+        "mistake_rate": 0.24,
+        "memory": "trick",
+        "infer": False,
+        "signals": False,
+        "partner_play": True,
+        "trump_management": True,
+        "evaluation": "full",
+        "raises": False,
+    }
 
 
 class Sada(HeuristicBot):
@@ -207,9 +230,16 @@ class Sada(HeuristicBot):
     name = "SADA"
     rank = 3
     description = "remembers honours, infers voids, partner play, plain Prime play; 16% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.16, "memory": "high", "infer": True, "signals": False,
-                                        "partner_play": True, "trump_management": False, "evaluation": "full",
-                                        "raises": True}
+    preset: ClassVar[dict[str, Any]] = {
+        "mistake_rate": 0.16,
+        "memory": "high",
+        "infer": True,
+        "signals": False,
+        "partner_play": True,
+        "trump_management": False,
+        "evaluation": "full",
+        "raises": True,
+    }
 
 
 class Tana(HeuristicBot):
@@ -219,9 +249,16 @@ class Tana(HeuristicBot):
     name = "TANA"
     rank = 4
     description = "full count, void inference, partner play, Prime management, signals; 10% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.10, "memory": "full", "infer": True, "signals": True,
-                                        "partner_play": True, "trump_management": True, "evaluation": "full",
-                                        "raises": True}
+    preset: ClassVar[dict[str, Any]] = {
+        "mistake_rate": 0.10,
+        "memory": "full",
+        "infer": True,
+        "signals": True,
+        "partner_play": True,
+        "trump_management": True,
+        "evaluation": "full",
+        "raises": True,
+    }
 
 
 class Jangara(HeuristicBot):
@@ -230,12 +267,31 @@ class Jangara(HeuristicBot):
     name = "JANGARA"
     rank = 5
     description = "full count, void inference, signals, partner play, Prime management; no mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.0, "memory": "full", "infer": True, "signals": True,
-                                        "partner_play": True, "trump_management": True, "evaluation": "full",
-                                        "raises": True}
+    preset: ClassVar[dict[str, Any]] = {
+        "mistake_rate": 0.0,
+        "memory": "full",
+        "infer": True,
+        "signals": True,
+        "partner_play": True,
+        "trump_management": True,
+        "evaluation": "full",
+        "raises": True,
+    }
 
 
 LADDER = (Kado, Pochaq, Puchoq, Sada, Tana, Jangara)
 
-__all__ = ["LADDER", "MEMORY", "PARAMS", "GreedyBot", "HeuristicBot", "Jangara", "Kado", "Pochaq", "PolicyBot",
-           "Puchoq", "Sada", "Tana"]
+__all__ = [
+    "LADDER",
+    "MEMORY",
+    "PARAMS",
+    "GreedyBot",
+    "HeuristicBot",
+    "Jangara",
+    "Kado",
+    "Pochaq",
+    "PolicyBot",
+    "Puchoq",
+    "Sada",
+    "Tana",
+]

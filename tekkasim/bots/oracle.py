@@ -31,8 +31,10 @@ class Oracle(Bot):
     rank = None
     rulesets = ("feskot", "tekka")
     cheating = True
-    description = ("CHEATING: sees all four hands; double-dummy perfect cards (reach 7 / the contract), "
-                   "Prime and calls by the solver; the ceiling, never on the ladder")
+    description = (
+        "CHEATING: sees all four hands; double-dummy perfect cards (reach 7 / the contract), "
+        "Prime and calls by the solver; the ceiling, never on the ladder"
+    )
     params_spec = (MISTAKE_RATE,)
 
     def act(self, view: View, rng: np.ndarray):

@@ -97,8 +97,12 @@ PARAMS = (
     Param("detect", True, "accuse when a newly played card proves an earlier failure to follow"),
     Param("suspicion", 0.0, "prior that a failure to follow is a bluff; > 0 also accuses on probability", 0.0, 0.5),
     Param("kot_pressure", True, "accuse by expected points (cut the other side's KOT), chase a KOT"),
-    Param("bluff", "none", "deliberate Renonces: none | atoute (ruff to take our 7th) | zorge (ruff to stop "
-          "theirs)", choices=BLUFFS),
+    Param(
+        "bluff",
+        "none",
+        "deliberate Renonces: none | atoute (ruff to take our 7th) | zorge (ruff to stop theirs)",
+        choices=BLUFFS,
+    ),
     Param("bluff_team", 2, "the team's bluffs per match (1 or 2)", 1, 2),
     Param("bluff_round", 0, "the match total before the one round per match in which it may bluff", 0, 8),
 )
@@ -108,7 +112,7 @@ def public_from_observation(obs) -> np.ndarray:
     """The public fields of the rules' kernel arrays (``_satat_policy.PUBLIC_FIELDS``, layout of
     ``_satat_kernels``) from a play-phase observation; the hidden fields stay 0."""
     pub = np.zeros(sp.V_SIZE, np.int64)
-    pub[sp.V_PLAYS:] = -1
+    pub[sp.V_PLAYS :] = -1
     p = obs.public
     tricks = p["tricks"]
     pub[sp.V_TROUPE] = p["trump"]
@@ -216,8 +220,10 @@ class Greedy(SatatBot):
 
     name = "GREEDY"
     kind = "baseline"
-    description = ("baseline: wins a trick as cheaply as it can, else throws its lowest card; Troupe its "
-                   "longest suit; never redeals, accuses or bluffs")
+    description = (
+        "baseline: wins a trick as cheaply as it can, else throws its lowest card; Troupe its "
+        "longest suit; never redeals, accuses or bluffs"
+    )
     params_spec = (MISTAKE_RATE,)
     mode = sp.MODE_GREEDY
 
@@ -230,9 +236,17 @@ class Kado(SatatBot):
     name = "KADO"
     rank = 0
     description = "beats the trick cheaply even over partner; Troupe by count; never accuses; 45% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.45, "memory": "trick", "partner_play": False,
-                                        "troupe_play": False, "infer": False, "evaluation": "count",
-                                        "redeal": False, "detect": False, "kot_pressure": False}
+    preset: ClassVar[dict[str, Any]] = {
+        "mistake_rate": 0.45,
+        "memory": "trick",
+        "partner_play": False,
+        "troupe_play": False,
+        "infer": False,
+        "evaluation": "count",
+        "redeal": False,
+        "detect": False,
+        "kot_pressure": False,
+    }
 
 
 class Pochaq(SatatBot):
@@ -242,9 +256,17 @@ class Pochaq(SatatBot):
     name = "POCHAQ"
     rank = 1
     description = "Normal memory, beats the trick cheaply even over partner, accuses proofs; 30% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.30, "memory": "trick", "partner_play": False,
-                                        "troupe_play": False, "infer": False, "evaluation": "full",
-                                        "redeal": False, "detect": True, "kot_pressure": False}
+    preset: ClassVar[dict[str, Any]] = {
+        "mistake_rate": 0.30,
+        "memory": "trick",
+        "partner_play": False,
+        "troupe_play": False,
+        "infer": False,
+        "evaluation": "full",
+        "redeal": False,
+        "detect": True,
+        "kot_pressure": False,
+    }
 
 
 class Puchoq(SatatBot):
@@ -253,9 +275,17 @@ class Puchoq(SatatBot):
     name = "PUCHOQ"
     rank = 2
     description = "Normal memory, partner play, Troupe play, redeals, accuses proofs; 20% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.20, "memory": "trick", "partner_play": True,
-                                        "troupe_play": True, "infer": False, "evaluation": "full",
-                                        "redeal": True, "detect": True, "kot_pressure": False}
+    preset: ClassVar[dict[str, Any]] = {
+        "mistake_rate": 0.20,
+        "memory": "trick",
+        "partner_play": True,
+        "troupe_play": True,
+        "infer": False,
+        "evaluation": "full",
+        "redeal": True,
+        "detect": True,
+        "kot_pressure": False,
+    }
 
 
 class Sada(SatatBot):
@@ -265,9 +295,17 @@ class Sada(SatatBot):
     name = "SADA"
     rank = 3
     description = "Hard memory, voids, partner and Troupe play, accuses proofs; 20% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.20, "memory": "full", "partner_play": True,
-                                        "troupe_play": True, "infer": True, "evaluation": "full",
-                                        "redeal": True, "detect": True, "kot_pressure": False}
+    preset: ClassVar[dict[str, Any]] = {
+        "mistake_rate": 0.20,
+        "memory": "full",
+        "partner_play": True,
+        "troupe_play": True,
+        "infer": True,
+        "evaluation": "full",
+        "redeal": True,
+        "detect": True,
+        "kot_pressure": False,
+    }
 
 
 class Tana(SatatBot):
@@ -306,8 +344,12 @@ class Personality(SatatBot):
     @staticmethod
     def difficulty_settings(difficulty: str) -> dict[str, Any]:
         hard = difficulty == "hard"
-        return {"memory": "full" if hard else "trick", "kot_pressure": hard, "bluff_team": 2 if hard else 1,
-                "infer": hard}
+        return {
+            "memory": "full" if hard else "trick",
+            "kot_pressure": hard,
+            "bluff_team": 2 if hard else 1,
+            "infer": hard,
+        }
 
     @property
     def label(self) -> str:
@@ -321,8 +363,10 @@ class Atoute(Personality):
     gives her side its seventh, from the fourth trick on, once per match at most."""
 
     name = "ATOUTE"
-    description = ("Madame Atoute: may bluff once per match, ruffing while holding the suit to take her side's "
-                   "seventh trick; difficulty normal|hard")
+    description = (
+        "Madame Atoute: may bluff once per match, ruffing while holding the suit to take her side's "
+        "seventh trick; difficulty normal|hard"
+    )
     preset: ClassVar[dict[str, Any]] = {"bluff": "atoute"}
 
 
@@ -331,8 +375,10 @@ class Zorge(Personality):
     goes on: a later card may expose him), from the fourth trick on, once per match at most."""
 
     name = "ZORGE"
-    description = ("Ton Zorge: may bluff once per match, ruffing while holding the suit to stop the other "
-                   "side's seventh trick; difficulty normal|hard")
+    description = (
+        "Ton Zorge: may bluff once per match, ruffing while holding the suit to stop the other "
+        "side's seventh trick; difficulty normal|hard"
+    )
     preset: ClassVar[dict[str, Any]] = {"bluff": "zorge"}
 
 
@@ -437,8 +483,7 @@ SEARCH_PARAMS = (
     Param("worlds", 12, "worlds sampled per card decision", 1, 512),
     Param("rollouts", 1, "rollouts per world and card", 1, 64),
     Param("dd_cards", 0, "the solver scores cards once the seat holds at most this many (0: never)", 0, 13),
-    Param("bluff_weight", 1.0, "weight of a world per other seat with a Renonce in it (1: plain sampling)",
-          0.0, 1.0),
+    Param("bluff_weight", 1.0, "weight of a world per other seat with a Renonce in it (1: plain sampling)", 0.0, 1.0),
     Param("oversample", 4, "candidate worlds per kept world when weighting", 1, 16),
     Param("suspicion", 0.0, "prior that a failure to follow is a bluff (accusations on probability)", 0.0, 0.5),
     Param("bluff", "none", "deliberate Renonces as the heuristic family: none | atoute | zorge", choices=BLUFFS),
@@ -534,8 +579,10 @@ class Oracle(Bot):
     kind = "oracle"
     cheating = True
     rulesets: ClassVar[tuple[str, ...]] = ("satat",)
-    description = ("CHEATING: sees all four hands; double-dummy cards, Troupe by the solver, accuses the true "
-                   "Renonces; the ceiling, never on the ladder")
+    description = (
+        "CHEATING: sees all four hands; double-dummy cards, Troupe by the solver, accuses the true "
+        "Renonces; the ceiling, never on the ladder"
+    )
     params_spec = ()
 
     def act(self, view: View, rng: np.ndarray) -> Any:
@@ -553,8 +600,11 @@ class Oracle(Bot):
             best, bs = -1.0, 0
             for s in range(4):
                 pos = Position(hands, s, state.caller, (), "satat")
-                v = 5.0 + sv.can_reach(pos, 8, side=team) if sv.can_reach(pos, 7, side=team) else float(
-                    sv.can_reach(pos, 6, side=team))
+                v = (
+                    5.0 + sv.can_reach(pos, 8, side=team)
+                    if sv.can_reach(pos, 7, side=team)
+                    else float(sv.can_reach(pos, 6, side=team))
+                )
                 if v > best:
                     best, bs = v, s
             if best < 1.0 and _may_redeal(view):
@@ -635,6 +685,30 @@ def play_rounds(x_bot, y_bot, seeds, table: int) -> dict:
     sp.play_rounds_kernel(arr, table, px, py, returns, actions, n_actions)
     return {"returns": returns, "actions": actions, "n_actions": n_actions}
 
-__all__ = ["BLUFFS", "LADDER", "MEMORY", "PARAMS", "Atoute", "Greedy", "Jangara", "Kado", "Oracle", "Pochaq",
-           "Puchoq", "Sada", "SatatBot", "SatatSearch", "Tana", "Tanoor", "Tizab", "Zelzela", "Zorge",
-           "compiled_vector", "play_rounds", "policy_act", "public_from_observation", "sample_worlds"]
+
+__all__ = [
+    "BLUFFS",
+    "LADDER",
+    "MEMORY",
+    "PARAMS",
+    "Atoute",
+    "Greedy",
+    "Jangara",
+    "Kado",
+    "Oracle",
+    "Pochaq",
+    "Puchoq",
+    "Sada",
+    "SatatBot",
+    "SatatSearch",
+    "Tana",
+    "Tanoor",
+    "Tizab",
+    "Zelzela",
+    "Zorge",
+    "compiled_vector",
+    "play_rounds",
+    "policy_act",
+    "public_from_observation",
+    "sample_worlds",
+]

@@ -247,8 +247,13 @@ class DoubleDummy:
             leader = int(info[k.I_DECLARER])
         else:
             leader = int(info[k.I_TO_MOVE])
-        return Position([int(h) for h in a.hand], int(info[k.I_PRIME]), leader, [int(c) for c in a.plays[t, :j]],
-                        won=(int(info[k.I_TEAM_TRICKS]), int(info[k.I_TEAM_TRICKS + 1])))
+        return Position(
+            [int(h) for h in a.hand],
+            int(info[k.I_PRIME]),
+            leader,
+            [int(c) for c in a.plays[t, :j]],
+            won=(int(info[k.I_TEAM_TRICKS]), int(info[k.I_TEAM_TRICKS + 1])),
+        )
 
     def reach_many(self, a: k.Arrays, team: int, totals: Sequence[int]) -> list[float]:
         """For each total: 1.0 if ``team`` can still end deal ``a`` with that many tricks, else 0.0."""
@@ -293,8 +298,12 @@ class DoubleDummy:
             # small enough for exact counts: the same target score, plus a tenth of a point per trick
             values = self.sv.card_values(self.position(a))
             target = team_target(a.info, team)
-            return np.array([4.0 * (v >= target) + (v >= target + 1) + (v >= target - 1) + 0.1 * v
-                             for v in (values[c % k.SIGNAL_MULT] for c in actions)])
+            return np.array(
+                [
+                    4.0 * (v >= target) + (v >= target + 1) + (v >= target - 1) + 0.1 * v
+                    for v in (values[c % k.SIGNAL_MULT] for c in actions)
+                ]
+            )
         out = np.empty(len(actions))
         for i, act in enumerate(actions):
             a = world.arrays.copy()
@@ -320,8 +329,7 @@ def _rollout_bot(policy: str) -> np.ndarray:
     if policy not in _BOT_VECTORS:
         from .compiled import compiled_params
 
-        _BOT_VECTORS[policy] = (compiled_params(policy.upper()) if policy == "jangara"
-                                else compiled_params("RANDOM"))
+        _BOT_VECTORS[policy] = compiled_params(policy.upper()) if policy == "jangara" else compiled_params("RANDOM")
     return _BOT_VECTORS[policy]
 
 
@@ -339,8 +347,19 @@ class Rollouts:
     def card_scores(self, world: State, actions: list[int], team: int) -> np.ndarray:
         acts = np.array(actions, np.int64)
         out = np.empty(len(actions))
-        S.rollout_scores(world.arrays, world.arrays.copy(), acts, len(acts), self.reps, self.policy, self.bot,
-                         self.work, team, self.rng, out)
+        S.rollout_scores(
+            world.arrays,
+            world.arrays.copy(),
+            acts,
+            len(acts),
+            self.reps,
+            self.policy,
+            self.bot,
+            self.work,
+            team,
+            self.rng,
+            out,
+        )
         return out
 
     def _shares(self, totals: Sequence[int]) -> list[float]:
@@ -350,14 +369,36 @@ class Rollouts:
 
     def opening_reach(self, world: State, seat: int, trump: int, totals: Sequence[int]) -> list[float]:
         self.hist[:] = 0
-        S.trick_counts(world.arrays, world.arrays.copy(), seat, trump, self.reps, self.policy, self.bot,
-                       self.work, seat & 1, self.rng, self.hist)
+        S.trick_counts(
+            world.arrays,
+            world.arrays.copy(),
+            seat,
+            trump,
+            self.reps,
+            self.policy,
+            self.bot,
+            self.work,
+            seat & 1,
+            self.rng,
+            self.hist,
+        )
         return self._shares(totals)
 
     def current_reach(self, world: State, team: int, totals: Sequence[int]) -> list[float]:
         self.hist[:] = 0
-        S.trick_counts(world.arrays, world.arrays.copy(), -1, 0, self.reps, self.policy, self.bot, self.work, team,
-                       self.rng, self.hist)
+        S.trick_counts(
+            world.arrays,
+            world.arrays.copy(),
+            -1,
+            0,
+            self.reps,
+            self.policy,
+            self.bot,
+            self.work,
+            team,
+            self.rng,
+            self.hist,
+        )
         return self._shares(totals)
 
 
@@ -538,24 +579,53 @@ def _call(worlds: Search, info, seat: int, legal: list[int]) -> int:
 # --- the bots --------------------------------------------------------------------------------------------
 
 WORLDS = Param("worlds", 16, "determinized worlds scored per decision (with time_ms=0, exactly this many)", 1, 4096)
-TIME_MS = Param("time_ms", 0, "time per decision in ms: 0 = fixed worlds (reproducible); > 0 = keep scoring "
-                "worlds until the time is spent (at least one)", 0, 600_000)
-INFERENCE = Param("inference", True, "weight worlds by how likely they make the other seats' Prime choice, "
-                  "calls and signals (importance resampling)")
+TIME_MS = Param(
+    "time_ms",
+    0,
+    "time per decision in ms: 0 = fixed worlds (reproducible); > 0 = keep scoring "
+    "worlds until the time is spent (at least one)",
+    0,
+    600_000,
+)
+INFERENCE = Param(
+    "inference",
+    True,
+    "weight worlds by how likely they make the other seats' Prime choice, calls and signals (importance resampling)",
+)
 OVERSAMPLE = Param("oversample", 4, "with inference: candidate worlds drawn per world kept", 1, 64)
-EVALUATOR = Param("evaluator", "dd", "how a world scores an action: 'rollout' (compiled rollouts) or 'dd' "
-                  "(double-dummy target queries)", choices=("rollout", "dd"))
-ROLLOUT = Param("rollout", "greedy", "rollout policy: 'random', 'greedy' (GREEDY's card rules) or 'jangara' "
-                "(the compiled JANGARA bot at every seat)",
-                choices=S.POLICIES)
-OVERRIDE_Z = Param("override_z", 1.0, "how sure the search must be to play another card or Prime than "
-                   "JANGARA would: the paired t-statistic over the worlds of the score difference; 0 = always "
-                   "the best mean", 0.0, 10.0)
-DD_CARDS = Param("dd_cards", 11, "with evaluator='dd': the solver scores a decision once the seat to "
-                 "decide holds at most this many cards; before that (and for Prime and calls at 13 unless "
-                 "13), GREEDY-policy rollouts", 0, 13)
-ROLLOUTS = Param("rollouts", 1, "rollouts per world and action (random policy; a greedy rollout is "
-                 "deterministic, so one)", 1, 1024)
+EVALUATOR = Param(
+    "evaluator",
+    "dd",
+    "how a world scores an action: 'rollout' (compiled rollouts) or 'dd' (double-dummy target queries)",
+    choices=("rollout", "dd"),
+)
+ROLLOUT = Param(
+    "rollout",
+    "greedy",
+    "rollout policy: 'random', 'greedy' (GREEDY's card rules) or 'jangara' (the compiled JANGARA bot at every seat)",
+    choices=S.POLICIES,
+)
+OVERRIDE_Z = Param(
+    "override_z",
+    1.0,
+    "how sure the search must be to play another card or Prime than "
+    "JANGARA would: the paired t-statistic over the worlds of the score difference; 0 = always "
+    "the best mean",
+    0.0,
+    10.0,
+)
+DD_CARDS = Param(
+    "dd_cards",
+    11,
+    "with evaluator='dd': the solver scores a decision once the seat to "
+    "decide holds at most this many cards; before that (and for Prime and calls at 13 unless "
+    "13), GREEDY-policy rollouts",
+    0,
+    13,
+)
+ROLLOUTS = Param(
+    "rollouts", 1, "rollouts per world and action (random policy; a greedy rollout is deterministic, so one)", 1, 1024
+)
 
 
 class SearchBot(Bot):
@@ -563,8 +633,18 @@ class SearchBot(Bot):
 
     kind = "search"
     rulesets = ("feskot", "tekka")
-    params_spec = (MISTAKE_RATE, WORLDS, TIME_MS, INFERENCE, OVERSAMPLE, EVALUATOR, ROLLOUT, ROLLOUTS, DD_CARDS,
-                   OVERRIDE_Z)
+    params_spec = (
+        MISTAKE_RATE,
+        WORLDS,
+        TIME_MS,
+        INFERENCE,
+        OVERSAMPLE,
+        EVALUATOR,
+        ROLLOUT,
+        ROLLOUTS,
+        DD_CARDS,
+        OVERRIDE_Z,
+    )
 
     def evaluator(self, rng: np.ndarray):
         p = self.params
@@ -596,8 +676,10 @@ class Tanoor(SearchBot):
 
     name = "TANOOR"
     rank = 6
-    description = ("determinized search over JANGARA: 8 sampled worlds, each action scored by a JANGARA-policy "
-                   "rollout; plays JANGARA's card unless another is clearly better; no inference")
+    description = (
+        "determinized search over JANGARA: 8 sampled worlds, each action scored by a JANGARA-policy "
+        "rollout; plays JANGARA's card unless another is clearly better; no inference"
+    )
     preset = {"worlds": 8, "evaluator": "rollout", "rollout": "jangara", "inference": False, "override_z": 2.0}
 
 
@@ -606,8 +688,10 @@ class Tizab(SearchBot):
 
     name = "TIZAB"
     rank = 7
-    description = ("determinized search: 16 worlds weighted by the Prime choice, calls and signals, "
-                   "each action scored by a JANGARA-policy rollout")
+    description = (
+        "determinized search: 16 worlds weighted by the Prime choice, calls and signals, "
+        "each action scored by a JANGARA-policy rollout"
+    )
     preset = {"worlds": 16, "evaluator": "rollout", "rollout": "jangara", "inference": True}
 
 
@@ -616,11 +700,25 @@ class Zelzela(SearchBot):
 
     name = "ZELZELA"
     rank = 8
-    description = ("determinized search: 16 worlds weighted by the Prime choice, calls and signals; from 11 "
-                   "cards on each action is scored by double-dummy target queries (can we still reach 7 / "
-                   "the contract), before that by JANGARA-policy rollouts")
+    description = (
+        "determinized search: 16 worlds weighted by the Prime choice, calls and signals; from 11 "
+        "cards on each action is scored by double-dummy target queries (can we still reach 7 / "
+        "the contract), before that by JANGARA-policy rollouts"
+    )
     preset = {"worlds": 16, "evaluator": "dd", "rollout": "jangara", "inference": True}
 
 
-__all__ = ["DoubleDummy", "Rollouts", "SearchBot", "Tanoor", "Tizab", "Zelzela", "card_classes", "decide_search",
-           "likelihood", "sample_worlds", "solver", "team_target"]
+__all__ = [
+    "DoubleDummy",
+    "Rollouts",
+    "SearchBot",
+    "Tanoor",
+    "Tizab",
+    "Zelzela",
+    "card_classes",
+    "decide_search",
+    "likelihood",
+    "sample_worlds",
+    "solver",
+    "team_target",
+]

@@ -87,8 +87,12 @@ def _tables(trump: int, level: int):
     return K.new_tables(trump, level)
 
 
-_NO_TABLES = (np.zeros(N_KINDS, np.int64), np.zeros(N_KINDS, np.int64), np.zeros(5, np.uint64),
-              np.zeros((5, 16), np.uint64))
+_NO_TABLES = (
+    np.zeros(N_KINDS, np.int64),
+    np.zeros(N_KINDS, np.int64),
+    np.zeros(5, np.uint64),
+    np.zeros((5, 16), np.uint64),
+)
 
 
 def _masks(play) -> tuple[int, int]:
@@ -177,8 +181,14 @@ def policy_input(obs) -> dict:
     b1 = b2 = 0
     if obs.phase == "play" and obs.seat == pub["dealer"]:
         b1, b2 = _masks(obs.private.get("buried", ()))
-    return {"st": st, "hand": (int(obs.hand.one), int(obs.hand.two)), "gone": gone, "voids": voids,
-            "buried": (b1, b2), "tables": tables}
+    return {
+        "st": st,
+        "hand": (int(obs.hand.one), int(obs.hand.two)),
+        "gone": gone,
+        "voids": voids,
+        "buried": (b1, b2),
+        "tables": tables,
+    }
 
 
 def compiled_decide(p: np.ndarray, obs, rng: np.ndarray) -> tuple[int, ...]:
@@ -187,9 +197,26 @@ def compiled_decide(p: np.ndarray, obs, rng: np.ndarray) -> tuple[int, ...]:
     eff, strength, suit_kinds, strength_kinds = a["tables"]
     buf = np.empty((K.TRACTOR_CAP, 4), np.int64)
     opts = np.empty(16, np.int64)
-    one, two = sp.decide(p, a["st"], obs.seat, np.uint64(a["hand"][0]), np.uint64(a["hand"][1]), a["gone"],
-                         a["voids"], np.uint64(a["buried"][0]), np.uint64(a["buried"][1]), eff, strength,
-                         suit_kinds, strength_kinds, buf, opts, np.empty((3, N_KINDS)), np.empty((2, 5), np.int64), rng)
+    one, two = sp.decide(
+        p,
+        a["st"],
+        obs.seat,
+        np.uint64(a["hand"][0]),
+        np.uint64(a["hand"][1]),
+        a["gone"],
+        a["voids"],
+        np.uint64(a["buried"][0]),
+        np.uint64(a["buried"][1]),
+        eff,
+        strength,
+        suit_kinds,
+        strength_kinds,
+        buf,
+        opts,
+        np.empty((3, N_KINDS)),
+        np.empty((2, 5), np.int64),
+        rng,
+    )
     return _kinds(int(one), int(two))
 
 
@@ -220,8 +247,9 @@ class ShengjiGreedy(ShengjiPolicy):
     name = "GREEDY"
     kind = "baseline"
     rank = None
-    description = ("baseline: wins a trick as cheaply as it can, else throws its weakest cards; never declares; "
-                   "buries its weakest")
+    description = (
+        "baseline: wins a trick as cheaply as it can, else throws its weakest cards; never declares; buries its weakest"
+    )
     params_spec = (MISTAKE_RATE,)
 
     def _vector(self) -> np.ndarray:
@@ -270,8 +298,14 @@ class Kado(ShengjiHeuristic):
     name = "KADO"
     rank = 0
     description = "sees the current trick, wins it cheaply even over partner; simple calls; 50% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.50, "memory": "trick", "declare": "simple",
-                                        "bury": "weakest", "leads": "simple", **_WEAK}
+    preset: ClassVar[dict[str, Any]] = {
+        "mistake_rate": 0.50,
+        "memory": "trick",
+        "declare": "simple",
+        "bury": "weakest",
+        "leads": "simple",
+        **_WEAK,
+    }
 
 
 class Pochaq(ShengjiHeuristic):
@@ -281,8 +315,14 @@ class Pochaq(ShengjiHeuristic):
     name = "POCHAQ"
     rank = 1
     description = "sees the current trick, wins it cheaply even over partner; simple calls; 25% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.25, "memory": "trick", "declare": "simple",
-                                        "bury": "weakest", "leads": "simple", **_WEAK}
+    preset: ClassVar[dict[str, Any]] = {
+        "mistake_rate": 0.25,
+        "memory": "trick",
+        "declare": "simple",
+        "bury": "weakest",
+        "leads": "simple",
+        **_WEAK,
+    }
 
 
 class Puchoq(ShengjiHeuristic):
@@ -292,9 +332,17 @@ class Puchoq(ShengjiHeuristic):
     name = "PUCHOQ"
     rank = 2
     description = "current trick, partner play, point management, smart burial; 20% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.20, "memory": "trick", "infer": False,
-                                        "partner_play": True, "points": True, "declare": "simple",
-                                        "bury": "smart", "leads": "simple", "kitty": False}
+    preset: ClassVar[dict[str, Any]] = {
+        "mistake_rate": 0.20,
+        "memory": "trick",
+        "infer": False,
+        "partner_play": True,
+        "points": True,
+        "declare": "simple",
+        "bury": "smart",
+        "leads": "simple",
+        "kitty": False,
+    }
 
 
 class Sada(ShengjiHeuristic):
@@ -305,9 +353,17 @@ class Sada(ShengjiHeuristic):
     name = "SADA"
     rank = 3
     description = "full count, partner play, points, evaluated calls, simple leads; 12% mistakes"
-    preset: ClassVar[dict[str, Any]] = {"mistake_rate": 0.12, "memory": "full", "infer": False,
-                                        "partner_play": True, "points": True, "declare": "eval",
-                                        "bury": "smart", "leads": "simple", "kitty": False}
+    preset: ClassVar[dict[str, Any]] = {
+        "mistake_rate": 0.12,
+        "memory": "full",
+        "infer": False,
+        "partner_play": True,
+        "points": True,
+        "declare": "eval",
+        "bury": "smart",
+        "leads": "simple",
+        "kitty": False,
+    }
 
 
 class Tana(ShengjiHeuristic):
@@ -393,8 +449,7 @@ def state_arrays(state) -> dict:
         tables = tuple(np.array(t) for t in state.tables)
     else:
         tables = tuple(np.array(t) for t in _NO_TABLES)
-    return {"st": st, "hands": state.hands.copy(), "gone": gone, "voids": voids, "tplays": tplays,
-            "tables": tables}
+    return {"st": st, "hands": state.hands.copy(), "gone": gone, "voids": voids, "tplays": tplays, "tables": tables}
 
 
 def _value(st: np.ndarray, seat: int) -> float:
@@ -479,12 +534,24 @@ class ShengjiSearch(Bot):
     params_spec = (
         MISTAKE_RATE,
         Param("worlds", 16, "determinized worlds scored per decision (with time_ms=0, exactly this many)", 1, 4096),
-        Param("time_ms", 0, "time per decision in ms: 0 = fixed worlds (reproducible); > 0 = keep drawing "
-              "worlds until the time is spent (at least one)", 0, 600_000),
+        Param(
+            "time_ms",
+            0,
+            "time per decision in ms: 0 = fixed worlds (reproducible); > 0 = keep drawing "
+            "worlds until the time is spent (at least one)",
+            0,
+            600_000,
+        ),
         Param("rollout", "jangara", "rollout policy at every seat: random | greedy | jangara", choices=ROLLOUT),
         Param("candidates", 24, "most actions scored when there are many legal plays", 2, 4096),
-        Param("prior", 0.25, "levels credited to the JANGARA policy's own choice before the worlds vote "
-              "(so that sampling noise alone does not overturn it)", 0.0, 10.0),
+        Param(
+            "prior",
+            0.25,
+            "levels credited to the JANGARA policy's own choice before the worlds vote "
+            "(so that sampling noise alone does not overturn it)",
+            0.0,
+            10.0,
+        ),
     )
 
     def _params4(self) -> np.ndarray:
@@ -510,8 +577,12 @@ class ShengjiSearch(Bot):
             world = view.sample(rng)
             total += rollout_values(state_arrays(world), cands, view.seat, params, rng)
             n += 1
-            if deadline is None and n >= p["worlds"] or deadline is not None and (
-                    time.perf_counter() >= deadline or n >= p["worlds"]):
+            if (
+                deadline is None
+                and n >= p["worlds"]
+                or deadline is not None
+                and (time.perf_counter() >= deadline or n >= p["worlds"])
+            ):
                 break
         mean = total / n
         mean[0] += p["prior"]
@@ -556,8 +627,10 @@ class ShengjiOracle(Bot):
     cheating = True
     rulesets: ClassVar[tuple[str, ...]] = ("shengji",)
     description = "sees all hands: every candidate scored by a JANGARA rollout of the true deal"
-    params_spec = (MISTAKE_RATE, Param("candidates", 24, "most actions scored in a follow with many legal plays",
-                                       2, 4096))
+    params_spec = (
+        MISTAKE_RATE,
+        Param("candidates", 24, "most actions scored in a follow with many legal plays", 2, 4096),
+    )
 
     def act(self, view: View, rng: np.ndarray) -> Any:
         if view.optional:
@@ -573,6 +646,24 @@ class ShengjiOracle(Bot):
         return cands[int(np.argmax(values))]
 
 
-__all__ = ["LADDER", "Jangara", "Kado", "Pochaq", "Puchoq", "Sada", "ShengjiGreedy", "ShengjiHeuristic",
-           "ShengjiOracle", "ShengjiSearch", "Tana", "Tanoor", "Tizab", "Zelzela", "compiled_decide",
-           "policy_input", "policy_vector", "rollout_values", "state_arrays"]
+__all__ = [
+    "LADDER",
+    "Jangara",
+    "Kado",
+    "Pochaq",
+    "Puchoq",
+    "Sada",
+    "ShengjiGreedy",
+    "ShengjiHeuristic",
+    "ShengjiOracle",
+    "ShengjiSearch",
+    "Tana",
+    "Tanoor",
+    "Tizab",
+    "Zelzela",
+    "compiled_decide",
+    "policy_input",
+    "policy_vector",
+    "rollout_values",
+    "state_arrays",
+]

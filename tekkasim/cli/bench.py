@@ -8,10 +8,12 @@ from ..throughput import measure
 
 @click.command("bench")
 @click.option("--ruleset", "-r", "rulesets", multiple=True, metavar="NAME", help="Only these rulesets (repeatable).")
-@click.option("--deals", type=click.IntRange(min=1000), default=200_000, show_default=True,
-              help="Deals per timed kernel call.")
-@click.option("--seconds", type=click.FloatRange(min=0.1), default=1.0, show_default=True,
-              help="Minimum time per measurement.")
+@click.option(
+    "--deals", type=click.IntRange(min=1000), default=200_000, show_default=True, help="Deals per timed kernel call."
+)
+@click.option(
+    "--seconds", type=click.FloatRange(min=0.1), default=1.0, show_default=True, help="Minimum time per measurement."
+)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable figures.")
 def bench(rulesets, deals, seconds, as_json):
     """Engine throughput on this machine: random deals per second on one core."""
@@ -22,5 +24,7 @@ def bench(rulesets, deals, seconds, as_json):
         return
     click.echo(f"{'ruleset':<9} {'compiled deals/s':>17} {'Python API deals/s':>19} {'first call s':>13}")
     for name, row in figures["rulesets"].items():
-        click.echo(f"{name:<9} {row['random_deals_per_second']:>17,} {row['python_api_deals_per_second']:>19,.0f}"
-                   f" {row['first_call_seconds']:>13.3f}")
+        click.echo(
+            f"{name:<9} {row['random_deals_per_second']:>17,} {row['python_api_deals_per_second']:>19,.0f}"
+            f" {row['first_call_seconds']:>13.3f}"
+        )

@@ -15,16 +15,34 @@ from .options import parse_rule_options
 @click.option("--against", default=None, help="The other team [GREEDY; JANGARA when --bot is GREEDY].")
 @click.option("--boards", "-n", type=click.IntRange(min=1), required=True, help="Boards (each played at two tables).")
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="Board i uses seed S+i.")
-@click.option("--out", type=click.Path(file_okay=False), default=None,
-              help="Run directory [runs/tekka-deal-seedS-<digest>]; rerunning resumes it.")
-@click.option("--workers", "-w", type=click.IntRange(min=0), default=1, show_default=True,
-              help="Worker processes for the play (0 = every core).")
-@click.option("--feature", "features", multiple=True,
-              help="Hand features to tabulate [side_hcp, hcp, longest]; give several times.")
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Run directory [runs/tekka-deal-seedS-<digest>]; rerunning resumes it.",
+)
+@click.option(
+    "--workers",
+    "-w",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="Worker processes for the play (0 = every core).",
+)
+@click.option(
+    "--feature",
+    "features",
+    multiple=True,
+    help="Hand features to tabulate [side_hcp, hcp, longest]; give several times.",
+)
 @click.option("--option", "-o", "rule_opts", multiple=True, metavar="KEY=VALUE", help="A ruleset option.")
 @click.option("--json", "as_json", is_flag=True, help="The runs.md JSON (plus thresholds and bidding errors).")
-@click.option("--plots", type=click.Path(file_okay=False), default=None,
-              help="Write success_rate.png and ev_by_hcp.png into this directory.")
+@click.option(
+    "--plots",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Write success_rate.png and ev_by_hcp.png into this directory.",
+)
 def bidding(ruleset, bot, against, boards, seed, out, workers, features, rule_opts, as_json, plots):
     """Play BOARDS seeded Tekka deals of BOT (duplicate, against --against), store them as a run, and
     tabulate per target 8..13 and D13 how often the bot called it, made it (Wilson 95%), its mean score
@@ -40,8 +58,17 @@ def bidding(ruleset, bot, against, boards, seed, out, workers, features, rule_op
     if ruleset.strip().lower() != "tekka":
         raise OptionError(f"bidding is a Tekka analysis: --ruleset tekka, not {ruleset!r}")
     seed = _check_seed(None, None, seed)
-    res = run_bidding(bot, boards, seed, out, against, parse_rule_options(rule_opts), workers,
-                      tuple(features) or ("side_hcp", "hcp", "longest"), quiet=as_json)
+    res = run_bidding(
+        bot,
+        boards,
+        seed,
+        out,
+        against,
+        parse_rule_options(rule_opts),
+        workers,
+        tuple(features) or ("side_hcp", "hcp", "longest"),
+        quiet=as_json,
+    )
     if plots:
         bidding_plots(res["deals"], plots, f"({res['bot']}, {len(res['deals'])} deals, seed {seed})")
     if as_json:
@@ -55,7 +82,7 @@ def bidding(ruleset, bot, against, boards, seed, out, workers, features, rule_op
         click.echo(res["errors"].to_string(index=False))
         for key, frame in res.items():
             if key.startswith("thresholds_"):
-                click.echo(f"\nbest call by double-dummy EV per {key[len('thresholds_'):]} bucket:")
+                click.echo(f"\nbest call by double-dummy EV per {key[len('thresholds_') :]} bucket:")
                 click.echo(frame.to_string(index=False))
     if plots:
         click.echo(f"\nplots in {plots}")

@@ -10,16 +10,32 @@ import click
 
 
 @click.command("calibrate")
-@click.option("--ruleset", "-r", "rulesets", multiple=True, metavar="NAME",
-              help="A ruleset to calibrate; give several times [feskot].")
+@click.option(
+    "--ruleset",
+    "-r",
+    "rulesets",
+    multiple=True,
+    metavar="NAME",
+    help="A ruleset to calibrate; give several times [feskot].",
+)
 @click.option("--bots", default=None, help="Ladder bots, comma-separated [the whole ladder].")
-@click.option("--pairs", type=click.IntRange(min=2), default=400, show_default=True,
-              help="Pairs per pairing of heuristic bots.")
-@click.option("--search-pairs", type=click.IntRange(min=2), default=20, show_default=True,
-              help="Pairs per pairing with a search bot (TANOOR, TIZAB, ZELZELA).")
+@click.option(
+    "--pairs", type=click.IntRange(min=2), default=400, show_default=True, help="Pairs per pairing of heuristic bots."
+)
+@click.option(
+    "--search-pairs",
+    type=click.IntRange(min=2),
+    default=20,
+    show_default=True,
+    help="Pairs per pairing with a search bot (TANOOR, TIZAB, ZELZELA).",
+)
 @click.option("--seed", "-s", type=int, default=1, show_default=True)
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
-              help="Write the Markdown table here (e.g. docs/calibration.md).")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the Markdown table here (e.g. docs/calibration.md).",
+)
 @click.option("--json", "as_json", is_flag=True, help="JSON: {ruleset: [{bot, rank, elo, lo, hi, pairs, ...}]}.")
 def calibrate(rulesets, bots, pairs, search_pairs, seed, out, as_json):
     """Each ladder bot's Elo against RANDOM with its 95% interval, per ruleset, from duplicate pairs
@@ -41,9 +57,17 @@ def calibrate(rulesets, bots, pairs, search_pairs, seed, out, as_json):
         if not as_json:
             click.echo(f"{g}:", err=True)
         tables[g] = calibration(g, names, pairs, search_pairs, seed, progress=progress)
-    command = " ".join(["tekkasim calibrate", *(f"--ruleset {g}" for g in games),
-                        *([f"--bots {','.join(names)}"] if bots else []), f"--pairs {pairs}",
-                        f"--search-pairs {search_pairs}", f"--seed {seed}", *([f"--out {out}"] if out else [])])
+    command = " ".join(
+        [
+            "tekkasim calibrate",
+            *(f"--ruleset {g}" for g in games),
+            *([f"--bots {','.join(names)}"] if bots else []),
+            f"--pairs {pairs}",
+            f"--search-pairs {search_pairs}",
+            f"--seed {seed}",
+            *([f"--out {out}"] if out else []),
+        ]
+    )
     if out:
         target = Path(out)
         tmp = target.with_name(f".{target.name}.part")

@@ -7,8 +7,12 @@ from .options import first_context, first_option, make_game, rule_options, rules
 @ruleset_option
 @seed_option
 @first_option
-@click.option("--json", "as_json", is_flag=True,
-              help="Print the deal as a records.md deal record (unfinished), for `verify`, `dd` and `replay`.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the deal as a records.md deal record (unfinished), for `verify`, `dd` and `replay`.",
+)
 @rule_options
 def deal(ruleset, seed, first, as_json, rule_opts):
     """Show the seeded deal before any decision: hands by seat as dealt (the first five cards, from which

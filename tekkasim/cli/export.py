@@ -7,10 +7,20 @@ import click
 
 @click.command("export")
 @click.argument("directory", type=click.Path(file_okay=False))
-@click.option("--out", "-O", default=None, type=click.Path(dir_okay=False),
-              help="Deal records to FILE.jsonl or FILE.jsonl.gz (every one passes `tekkasim verify`).")
-@click.option("--csv", "table", default=None, type=click.Path(dir_okay=False),
-              help="Per-deal results to FILE.csv, or FILE.parquet (needs pyarrow).")
+@click.option(
+    "--out",
+    "-O",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Deal records to FILE.jsonl or FILE.jsonl.gz (every one passes `tekkasim verify`).",
+)
+@click.option(
+    "--csv",
+    "table",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Per-deal results to FILE.csv, or FILE.parquet (needs pyarrow).",
+)
 def export(directory, out, table):
     """Write a run's deal records (--out) and/or its per-deal results table (--csv)."""
     from ..tournament import export_records, export_table

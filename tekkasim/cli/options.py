@@ -7,7 +7,11 @@ import click
 from ..errors import OptionError, shorten
 
 ruleset_option = click.option(
-    "--ruleset", "-r", default="feskot", show_default=True, metavar="NAME",
+    "--ruleset",
+    "-r",
+    default="feskot",
+    show_default=True,
+    metavar="NAME",
     help="feskot, tekka, satat or shengji (see `tekkasim rules`).",
 )
 
@@ -29,13 +33,24 @@ def check_seed_range(seed: int, deals: int) -> None:
 
 
 def make_seed_option(default: int = 1):
-    return click.option("--seed", "-s", type=int, default=default, show_default=True, callback=_check_seed,
-                        help="RNG seed, 0 .. 2**63-1.")
+    return click.option(
+        "--seed",
+        "-s",
+        type=int,
+        default=default,
+        show_default=True,
+        callback=_check_seed,
+        help="RNG seed, 0 .. 2**63-1.",
+    )
 
 
 seed_option = make_seed_option()
 rule_options = click.option(
-    "--option", "-o", "rule_opts", multiple=True, metavar="KEY=VALUE",
+    "--option",
+    "-o",
+    "rule_opts",
+    multiple=True,
+    metavar="KEY=VALUE",
     help="A ruleset option, e.g. -o play_out=true (repeatable; see `tekkasim rules`).",
 )
 
@@ -54,9 +69,13 @@ def _parse_first(ctx, param, value):
 
 
 first_option = click.option(
-    "--first", "first", default=None, metavar="SEAT", callback=_parse_first,
+    "--first",
+    "first",
+    default=None,
+    metavar="SEAT",
+    callback=_parse_first,
     help="The seat the (first) deal starts from: Feskot first dealt, Tekka first asked, Satat caller "
-         "(skips the draw), Shengji first to declare. Default: bottom (Satat: drawn).",
+    "(skips the draw), Shengji first to declare. Default: bottom (Satat: drawn).",
 )
 
 

@@ -22,11 +22,20 @@ class _StartingAt:
 @click.option("--deals", "-n", type=click.IntRange(min=1), default=100, show_default=True, help="How many deals.")
 @seed_option
 @first_option
-@click.option("--out", "-O", default=None, metavar="FILE",
-              help="Write the deal records here (.jsonl or .jsonl.gz; a FIFO, device or - is written directly); "
-                   "default: print them.")
-@click.option("--match/--no-match", default=False, show_default=True,
-              help="Chain deals into matches (scores, rotation) instead of independent first deals.")
+@click.option(
+    "--out",
+    "-O",
+    default=None,
+    metavar="FILE",
+    help="Write the deal records here (.jsonl or .jsonl.gz; a FIFO, device or - is written directly); "
+    "default: print them.",
+)
+@click.option(
+    "--match/--no-match",
+    default=False,
+    show_default=True,
+    help="Chain deals into matches (scores, rotation) instead of independent first deals.",
+)
 @rule_options
 def play(ruleset, deals, seed, first, out, match, rule_opts):
     """Play seeded deals with random players and write their records."""

@@ -3,8 +3,14 @@ import click
 
 @click.command("replay")
 @click.argument("path", type=click.Path(dir_okay=False))
-@click.option("--deal", "-d", "deal_index", type=click.IntRange(min=0), default=None,
-              help="Only the deal with this index (0-based, as in `verify`).")
+@click.option(
+    "--deal",
+    "-d",
+    "deal_index",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Only the deal with this index (0-based, as in `verify`).",
+)
 def replay(path, deal_index):
     """Render the deals of FILE (- reads standard input): hands as dealt, calls, trump, one line per trick
     with the winning play marked *, and the result; the same layout for every ruleset."""
@@ -27,7 +33,8 @@ def replay(path, deal_index):
         click.echo()
     if not found:
         name = "standard input" if path == "-" else path
-        raise click.ClickException(f"{name} has no deal {deal_index}" if deal_index is not None
-                                   else f"{name} holds no records")
+        raise click.ClickException(
+            f"{name} has no deal {deal_index}" if deal_index is not None else f"{name} holds no records"
+        )
     if failed:
         raise SystemExit(1)

@@ -10,11 +10,21 @@ import click
 @click.command("report")
 @click.argument("directory", type=click.Path(file_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="The runs.md report JSON.")
-@click.option("--plots", "plots", default=None, type=click.Path(file_okay=False),
-              help="Write PNGs (Elo ladder, heatmap, margins) and summary.md here.")
+@click.option(
+    "--plots",
+    "plots",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="Write PNGs (Elo ladder, heatmap, margins) and summary.md here.",
+)
 @click.option("--anchor", default=None, help="The bot rated 0 [RANDOM if it played, else the first].")
-@click.option("--bootstrap", type=click.IntRange(min=0), default=200, show_default=True,
-              help="Bootstrap resamples of the boards (0: likelihood intervals only).")
+@click.option(
+    "--bootstrap",
+    type=click.IntRange(min=0),
+    default=200,
+    show_default=True,
+    help="Bootstrap resamples of the boards (0: likelihood intervals only).",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
 def report(directory, as_json, plots, anchor, bootstrap, seed):
     """Rate the bots of a stored tournament run and print the tables."""

@@ -7,13 +7,29 @@ from .options import check_seed_range, make_seed_option
 
 
 @click.command("run")
-@click.option("--deals", type=click.IntRange(min=1), default=100_000, show_default=True,
-              help="Random deals per ruleset in the compiled kernel.")
-@click.option("--records", "n_records", type=click.IntRange(min=1), default=300, show_default=True,
-              help="Deals per ruleset played through the Python API, written as records and verified.")
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1),
+    default=100_000,
+    show_default=True,
+    help="Random deals per ruleset in the compiled kernel.",
+)
+@click.option(
+    "--records",
+    "n_records",
+    type=click.IntRange(min=1),
+    default=300,
+    show_default=True,
+    help="Deals per ruleset played through the Python API, written as records and verified.",
+)
 @make_seed_option(2026)
-@click.option("--out-dir", type=click.Path(file_okay=False), default="runs", show_default=True,
-              help="Where the record files go (created if missing).")
+@click.option(
+    "--out-dir",
+    type=click.Path(file_okay=False),
+    default="runs",
+    show_default=True,
+    help="Where the record files go (created if missing).",
+)
 @click.option("--ruleset", "-r", "rulesets", multiple=True, metavar="NAME", help="Only these rulesets.")
 def run(deals, n_records, seed, out_dir, rulesets):
     """The default job: a short seeded run of every ruleset, records written and verified, a summary."""
@@ -41,20 +57,26 @@ def run(deals, n_records, seed, out_dir, rulesets):
         elapsed = time.perf_counter() - t0
         returns = out["returns"]
         click.echo(f"== {name}: {deals:,} random deals in the compiled kernel ({elapsed:.2f} s incl. compile)")
-        click.echo(f"   mean per deal: team A {returns[:, 0].mean():.3f}, team B {returns[:, 1].mean():.3f}"
-                   f"  ({game.returns_unit})")
+        click.echo(
+            f"   mean per deal: team A {returns[:, 0].mean():.3f}, team B {returns[:, 1].mean():.3f}"
+            f"  ({game.returns_unit})"
+        )
         path = Path(out_dir) / f"{name}-seed{seed}.jsonl.gz"
         written = write_records(path, play_records(game, n_records, seed, match=True))
         verdicts = list(verify_file(path))
         bad = [v for v in verdicts if not v.ok]
-        click.echo(f"   {written} deals as matches through the Python API -> {path}: "
-                   f"{len(verdicts) - len(bad)} of {len(verdicts)} verify")
+        click.echo(
+            f"   {written} deals as matches through the Python API -> {path}: "
+            f"{len(verdicts) - len(bad)} of {len(verdicts)} verify"
+        )
         for v in bad[:3]:
             click.echo(f"   {v.line()}")
         frame = records_frame(read_records(path))
         if name == "tekka":
-            click.echo("   contracts of random players (target: deals, made, success rate); calls are uniform over\n"
-                       "   the legal ones and D13 can be called again, so the last caller mostly ends up in a D13:")
+            click.echo(
+                "   contracts of random players (target: deals, made, success rate); calls are uniform over\n"
+                "   the legal ones and D13 can be called again, so the last caller mostly ends up in a D13:"
+            )
             for key, row in contract_table(frame).iterrows():
                 click.echo(f"     {key:>16}: {int(row['deals']):4d} {int(row['made']):4d} {row['success_rate']:6.1%}")
         if frame["match"].nunique() > 1:  # Feskot games stand alone: one long chain, no match to count

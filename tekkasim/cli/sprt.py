@@ -17,8 +17,13 @@ from .options import parse_rule_options
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="Error rate of accepting H1 under H0.")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="Error rate of accepting H0 under H1.")
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="Board i uses seed S+i.")
-@click.option("--max-pairs", type=click.IntRange(min=1), default=20000, show_default=True,
-              help="Stop inconclusive after this many pairs.")
+@click.option(
+    "--max-pairs",
+    type=click.IntRange(min=1),
+    default=20000,
+    show_default=True,
+    help="Stop inconclusive after this many pairs.",
+)
 @click.option("--workers", "-w", type=click.IntRange(min=0), default=0, help="Worker processes [0 = every core].")
 @click.option("--option", "-o", "rule_opts", multiple=True, metavar="KEY=VALUE", help="A ruleset option.")
 @click.option("--json", "as_json", is_flag=True, help="The runs.md JSON only.")
@@ -32,17 +37,36 @@ def sprt(ruleset, bots, elo0, elo1, alpha, beta, seed, max_pairs, workers, rule_
     def show(test):
         if not as_json:
             elo, lo, hi = test.estimate()
-            click.echo(f"pairs {test.pairs:6d}  W-D-L {test.counts[2]}-{test.counts[1]}-{test.counts[0]}  "
-                       f"LLR {test.llr:7.3f}  bounds [{test.lower:.3f}, {test.upper:.3f}]  "
-                       f"Elo {elo:6.1f} [{lo:.1f}, {hi:.1f}]")
+            click.echo(
+                f"pairs {test.pairs:6d}  W-D-L {test.counts[2]}-{test.counts[1]}-{test.counts[0]}  "
+                f"LLR {test.llr:7.3f}  bounds [{test.lower:.3f}, {test.upper:.3f}]  "
+                f"Elo {elo:6.1f} [{lo:.1f}, {hi:.1f}]"
+            )
 
-    test = run_sprt(ruleset, bots[0], bots[1], elo0, elo1, alpha, beta, seed, max_pairs, workers,
-                    parse_rule_options(rule_opts), on_batch=show)
+    test = run_sprt(
+        ruleset,
+        bots[0],
+        bots[1],
+        elo0,
+        elo1,
+        alpha,
+        beta,
+        seed,
+        max_pairs,
+        workers,
+        parse_rule_options(rule_opts),
+        on_batch=show,
+    )
     data = test.to_json()
     if as_json:
         click.echo(json.dumps(data))
     else:
-        verdict = {"H1": f"H1: {bots[0]} is {elo1:g} Elo better", "H0": f"H0: {bots[0]} is {elo0:g} Elo better",
-                   "inconclusive": f"inconclusive after {test.pairs} pairs"}[data["verdict"]]
-        click.echo(f"verdict {verdict}  (LLR {data['llr']:.3f}, bounds [{test.lower:.3f}, {test.upper:.3f}], "
-                   f"{data['pairs']} pairs, Elo {data['elo']:.1f} [{data['lo']:.1f}, {data['hi']:.1f}])")
+        verdict = {
+            "H1": f"H1: {bots[0]} is {elo1:g} Elo better",
+            "H0": f"H0: {bots[0]} is {elo0:g} Elo better",
+            "inconclusive": f"inconclusive after {test.pairs} pairs",
+        }[data["verdict"]]
+        click.echo(
+            f"verdict {verdict}  (LLR {data['llr']:.3f}, bounds [{test.lower:.3f}, {test.upper:.3f}], "
+            f"{data['pairs']} pairs, Elo {data['elo']:.1f} [{data['lo']:.1f}, {data['hi']:.1f}])"
+        )

@@ -9,31 +9,68 @@ from .options import parse_rule_options
 
 @click.command("tournament")
 @click.option("--ruleset", "-r", default=None, metavar="NAME", help="feskot, tekka, satat or shengji [feskot].")
-@click.option("--bots", "-b", "bots", multiple=True, metavar="A,B,...",
-              help="Teams: bot names, NAME:param=value, package.module:Name, or A+B for a mixed partnership "
-                   "(comma-separated, repeatable).")
+@click.option(
+    "--bots",
+    "-b",
+    "bots",
+    multiple=True,
+    metavar="A,B,...",
+    help="Teams: bot names, NAME:param=value, package.module:Name, or A+B for a mixed partnership "
+    "(comma-separated, repeatable).",
+)
 @click.option("--boards", "-n", type=int, default=None, help="Boards per pairing [100].")
 @click.option("--seed", "-s", type=int, default=None, help="Board i uses seed S+i [1].")
 @click.option("--unit", default=None, metavar="deal|match", help="One deal or one whole match per table [deal].")
-@click.option("--schedule", default=None, metavar="round-robin|gauntlet",
-              help="Every pair of teams, or the first team against each other [round-robin].")
+@click.option(
+    "--schedule",
+    default=None,
+    metavar="round-robin|gauntlet",
+    help="Every pair of teams, or the first team against each other [round-robin].",
+)
 @click.option("--workers", "-w", type=int, default=None, help="Worker processes [0 = every core].")
 @click.option("--backend", default=None, metavar="local|dask", help="Where blocks are played [local].")
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler (default: a local cluster).")
-@click.option("--out", "-O", default=None, type=click.Path(file_okay=False),
-              help="Run directory (rerun to resume) [runs/<ruleset>-<unit>-seed<S>-<digest>].")
-@click.option("--config", "config_file", default=None, type=click.Path(dir_okay=False),
-              help="A TOML file with any of these settings; flags override it.")
+@click.option(
+    "--out",
+    "-O",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="Run directory (rerun to resume) [runs/<ruleset>-<unit>-seed<S>-<digest>].",
+)
+@click.option(
+    "--config",
+    "config_file",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="A TOML file with any of these settings; flags override it.",
+)
 @click.option("--dump-config", is_flag=True, help="Print the effective configuration as TOML and exit.")
 @click.option("--option", "-o", "rule_opts", multiple=True, metavar="KEY=VALUE", help="A ruleset option (repeatable).")
 @click.option("--block", type=int, default=None, help="Boards per block of work [chosen from the size].")
-@click.option("--timeout", type=float, default=None,
-              help="Seconds without progress before the watchdog stops [300].")
-@click.option("--anchor", default=None,
-              help="The bot rated 0 in the final table [RANDOM if it played, else the first].")
+@click.option("--timeout", type=float, default=None, help="Seconds without progress before the watchdog stops [300].")
+@click.option(
+    "--anchor", default=None, help="The bot rated 0 in the final table [RANDOM if it played, else the first]."
+)
 @click.option("--quiet", "-q", is_flag=True, default=None, help="No progress bar.")
-def tournament(ruleset, bots, boards, seed, unit, schedule, workers, backend, scheduler, out, config_file,
-               dump_config, rule_opts, block, timeout, anchor, quiet):
+def tournament(
+    ruleset,
+    bots,
+    boards,
+    seed,
+    unit,
+    schedule,
+    workers,
+    backend,
+    scheduler,
+    out,
+    config_file,
+    dump_config,
+    rule_opts,
+    block,
+    timeout,
+    anchor,
+    quiet,
+):
     """Play a duplicate tournament (or resume one in --out DIR) and print the Elo table."""
     from ..tournament import Config, read_config_file, run_tournament, split_bots, to_toml
     from ..tournament.report import build_report, render_text
@@ -41,9 +78,21 @@ def tournament(ruleset, bots, boards, seed, unit, schedule, workers, backend, sc
     values = read_config_file(config_file) if config_file else {}
     options = dict(values.pop("options", {}) or {})
     options.update(parse_rule_options(rule_opts))
-    flags = {"ruleset": ruleset, "boards": boards, "seed": seed, "unit": unit, "schedule": schedule,
-             "workers": workers, "backend": backend, "scheduler": scheduler, "block": block, "timeout": timeout,
-             "out": out, "anchor": anchor, "quiet": quiet}
+    flags = {
+        "ruleset": ruleset,
+        "boards": boards,
+        "seed": seed,
+        "unit": unit,
+        "schedule": schedule,
+        "workers": workers,
+        "backend": backend,
+        "scheduler": scheduler,
+        "block": block,
+        "timeout": timeout,
+        "out": out,
+        "anchor": anchor,
+        "quiet": quiet,
+    }
     if bots:
         flags["bots"] = [b for text in bots for b in split_bots(text)]
     values.update({k: v for k, v in flags.items() if v is not None})
@@ -57,7 +106,9 @@ def tournament(ruleset, bots, boards, seed, unit, schedule, workers, backend, sc
         return
     summary = run_tournament(cfg, out_dir, quiet=bool(quiet))
     restarts = f", {summary.restarts} worker restart(s)" if summary.restarts else ""
-    click.echo(f"{summary.tables_played} tables played ({summary.tables_total} in the run) in {summary.seconds:.1f} s "
-               f"on {summary.workers} worker(s){restarts}; stored in {summary.directory}")
+    click.echo(
+        f"{summary.tables_played} tables played ({summary.tables_total} in the run) in {summary.seconds:.1f} s "
+        f"on {summary.workers} worker(s){restarts}; stored in {summary.directory}"
+    )
     report = build_report(summary.directory, anchor=anchor, bootstrap=100)
     click.echo(render_text(report))

@@ -15,20 +15,40 @@ from .options import parse_rule_options
 @click.option("--param", required=True, help="Its numeric parameter to move, e.g. mistake_rate.")
 @click.option("--target-elo", type=float, required=True, help="The Elo wanted against --against (e.g. -100).")
 @click.option("--against", required=True, help="The bot the Elo is measured against.")
-@click.option("--seed", "-s", type=int, default=1, show_default=True,
-              help="Tuning boards S.., the final measurement's boards S+pairs...")
-@click.option("--pairs", type=click.IntRange(min=2), default=1000, show_default=True,
-              help="Pairs per setting during the search (the same boards each time).")
-@click.option("--final-pairs", type=click.IntRange(min=2), default=4000, show_default=True,
-              help="Pairs of the final measurement on fresh boards.")
-@click.option("--tolerance", type=click.FloatRange(min=0, min_open=True), default=20.0, show_default=True,
-              help="Elo tolerance of the result.")
+@click.option(
+    "--seed",
+    "-s",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Tuning boards S.., the final measurement's boards S+pairs...",
+)
+@click.option(
+    "--pairs",
+    type=click.IntRange(min=2),
+    default=1000,
+    show_default=True,
+    help="Pairs per setting during the search (the same boards each time).",
+)
+@click.option(
+    "--final-pairs",
+    type=click.IntRange(min=2),
+    default=4000,
+    show_default=True,
+    help="Pairs of the final measurement on fresh boards.",
+)
+@click.option(
+    "--tolerance",
+    type=click.FloatRange(min=0, min_open=True),
+    default=20.0,
+    show_default=True,
+    help="Elo tolerance of the result.",
+)
 @click.option("--lo", type=float, default=None, help="Lowest setting [the parameter's documented range].")
 @click.option("--hi", type=float, default=None, help="Highest setting [the parameter's documented range].")
 @click.option("--option", "-o", "rule_opts", multiple=True, metavar="KEY=VALUE", help="A ruleset option.")
 @click.option("--json", "as_json", is_flag=True, help="The runs.md JSON (plus the search's steps).")
-def tune(ruleset, bot, param, target_elo, against, seed, pairs, final_pairs, tolerance, lo, hi, rule_opts,
-         as_json):
+def tune(ruleset, bot, param, target_elo, against, seed, pairs, final_pairs, tolerance, lo, hi, rule_opts, as_json):
     """Bisection of one numeric parameter of BOT on duplicate pairs against AGAINST until BOT's Elo is
     the target within the tolerance; prints the setting and the Elo measured on fresh boards with its
     95% interval."""
@@ -41,11 +61,26 @@ def tune(ruleset, bot, param, target_elo, against, seed, pairs, final_pairs, tol
         if not as_json:
             click.echo(f"{param}={v:.4g}: {e:+7.1f} Elo [{elo_lo:+.1f}, {elo_hi:+.1f}] ({pairs} tuning pairs)")
 
-    res = run_tune(ruleset, bot, param, target_elo, against, seed=seed, pairs=pairs, final_pairs=final_pairs,
-                   tolerance=tolerance, lo=lo, hi=hi, options=parse_rule_options(rule_opts), on_step=show)
+    res = run_tune(
+        ruleset,
+        bot,
+        param,
+        target_elo,
+        against,
+        seed=seed,
+        pairs=pairs,
+        final_pairs=final_pairs,
+        tolerance=tolerance,
+        lo=lo,
+        hi=hi,
+        options=parse_rule_options(rule_opts),
+        on_step=show,
+    )
     if as_json:
         click.echo(json.dumps(res.to_json()))
         return
     verdict = "within" if res.within_tolerance else "NOT within"
-    click.echo(f"{res.bot} {param}={res.value:g}: {res.elo:+.1f} Elo [{res.lo:+.1f}, {res.hi:+.1f}] against "
-               f"{res.against} on {res.pairs} fresh pairs; target {res.target_elo:+g} ({verdict} +-{res.tolerance:g})")
+    click.echo(
+        f"{res.bot} {param}={res.value:g}: {res.elo:+.1f} Elo [{res.lo:+.1f}, {res.hi:+.1f}] against "
+        f"{res.against} on {res.pairs} fresh pairs; target {res.target_elo:+g} ({verdict} +-{res.tolerance:g})"
+    )

@@ -40,7 +40,7 @@ def deal_packets(deck: list[int], first: int) -> list[list[int]]:
     for size in (5, 4, 4):
         for i in range(4):
             seat = (first + i) % 4
-            hands[seat].extend(deck[pos:pos + size])
+            hands[seat].extend(deck[pos : pos + size])
             pos += size
     return hands
 
@@ -49,7 +49,7 @@ def deal_thirteen(deck: list[int], first: int) -> list[list[int]]:
     """Tekka: 13 at once to each seat counter-clockwise from ``first``."""
     hands: list[list[int]] = [[], [], [], []]
     for i in range(4):
-        hands[(first + i) % 4] = deck[13 * i:13 * i + 13]
+        hands[(first + i) % 4] = deck[13 * i : 13 * i + 13]
     return hands
 
 
@@ -149,8 +149,7 @@ class RefDeal:
     ``plays`` is a list of tricks, each a list of ``(seat, card, signal)``.
     """
 
-    def __init__(self, ruleset: str, hands: list[list[int]], first: int, play_all: bool = False,
-                 raises: bool = False):
+    def __init__(self, ruleset: str, hands: list[list[int]], first: int, play_all: bool = False, raises: bool = False):
         self.ruleset = ruleset
         self.dealt = [list(h) for h in hands]
         self.held = [list(h) for h in hands]
@@ -219,8 +218,13 @@ class RefDeal:
             return [ACCEPT, REJECT]
         seat = self.to_move()
         out = legal_cards(self.held[seat], [c for _, c, _ in self.current_trick()])
-        if (self.raises and seat == self.declarer and not self.raised_this_turn and not self.decided()
-                and self.target != D13):
+        if (
+            self.raises
+            and seat == self.declarer
+            and not self.raised_this_turn
+            and not self.decided()
+            and self.target != D13
+        ):
             out += [RAISE_BASE + t for t in range(max(self.target + 1, 9), 14)] + [RAISE_BASE + D13]
         return out
 
@@ -238,8 +242,14 @@ class RefDeal:
             if a == ACCEPT:
                 self.target = self.pending
                 self.mandatory = False
-            self.raise_log.append((len(self.tricks) if not self.current_trick() else len(self.tricks) - 1,
-                                   len(self.current_trick()), self.pending, a == ACCEPT))
+            self.raise_log.append(
+                (
+                    len(self.tricks) if not self.current_trick() else len(self.tricks) - 1,
+                    len(self.current_trick()),
+                    self.pending,
+                    a == ACCEPT,
+                )
+            )
             self.pending = None
             if a == ACCEPT:
                 self._maybe_end()
@@ -283,8 +293,9 @@ class RefDeal:
         return tekka_points(self.declarer, self.target, self.mandatory, self.winners)
 
 
-def new_deal(ruleset: str, seed: int, first: int = 0, play_all: bool = False, raises: bool = False,
-             deck: list[int] | None = None) -> tuple[RefDeal, Rng]:
+def new_deal(
+    ruleset: str, seed: int, first: int = 0, play_all: bool = False, raises: bool = False, deck: list[int] | None = None
+) -> tuple[RefDeal, Rng]:
     """A seeded deal and the RNG after dealing (a ``deck`` given is cut instead of shuffled)."""
     rng = Rng(seed)
     if deck is None:
@@ -295,8 +306,7 @@ def new_deal(ruleset: str, seed: int, first: int = 0, play_all: bool = False, ra
     return RefDeal(ruleset, hands, first, play_all, raises), rng
 
 
-def random_deal(ruleset: str, seed: int, first: int = 0, play_all: bool = False,
-                raises: bool = False) -> RefDeal:
+def random_deal(ruleset: str, seed: int, first: int = 0, play_all: bool = False, raises: bool = False) -> RefDeal:
     """A deal played to its end with uniformly random legal actions (index ``below(n)`` of the sorted list)."""
     deal, rng = new_deal(ruleset, seed, first, play_all, raises)
     while not deal.over:
@@ -318,8 +328,12 @@ def resample_by_rejection(deal: RefDeal, seat: int, rng: Rng, tries: int) -> lis
     deals that break a shown void; None if all ``tries`` failed."""
     played = {c for trick in deal.tricks for _, c, _ in trick}
     before_prime = deal.ruleset == "feskot" and deal.prime is None
-    places = [(s, i) for s in range(4) for i in range(13)
-              if deal.dealt[s][i] not in played and (s != seat or (before_prime and i >= 5))]
+    places = [
+        (s, i)
+        for s in range(4)
+        for i in range(13)
+        if deal.dealt[s][i] not in played and (s != seat or (before_prime and i >= 5))
+    ]
     pool = [deal.dealt[s][i] for s, i in places]
     voids = deal.voids()
     for _ in range(tries):

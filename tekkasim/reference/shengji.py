@@ -165,9 +165,9 @@ def legal_leads(hand: Counter, trump: int, level: int) -> list[list[int]]:
         steps = [[k for k in step if hand[k] == 2] for step in suit_order(e, trump, level)]
         for lo in range(len(steps)):
             for hi in range(lo + 1, len(steps)):
-                if not all(steps[lo:hi + 1]):
+                if not all(steps[lo : hi + 1]):
                     break
-                for choice in product(*steps[lo:hi + 1]):
+                for choice in product(*steps[lo : hi + 1]):
                     leads.append(sorted(k for k in choice for _ in range(2)))
     return leads
 
@@ -224,7 +224,7 @@ def random_deal(seed: int, levels: tuple[int, int] = (0, 0), dealer: int = -1, d
     rng = Rng(seed)
     deck = [i % 54 for i in range(108)]
     rng.shuffle(deck)
-    hands = [Counter(deck[25 * s:25 * s + 25]) for s in range(4)]
+    hands = [Counter(deck[25 * s : 25 * s + 25]) for s in range(4)]
     kitty = deck[100:]
     level = levels[dealer % 2] if dealer >= 0 else levels[0]
     standing, caller, trump, passes, calls, seat = 0, -1, -1, 0, 0, declare_first
@@ -273,5 +273,18 @@ def random_deal(seed: int, levels: tuple[int, int] = (0, 0), dealer: int = -1, d
         leader = winner
     after, next_dealer, match_winner = next_levels(levels, dealer, attackers)
     gains = (after[0] - levels[0], after[1] - levels[1])
-    return [trump, level, dealer, calls, attackers, bonus, gains[0], gains[1], after[0], after[1], next_dealer,
-            match_winner, tricks]
+    return [
+        trump,
+        level,
+        dealer,
+        calls,
+        attackers,
+        bonus,
+        gains[0],
+        gains[1],
+        after[0],
+        after[1],
+        next_dealer,
+        match_winner,
+        tricks,
+    ]

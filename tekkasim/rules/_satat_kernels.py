@@ -431,4 +431,3 @@ def play_random_rounds(seed, tricks, kind, points):
         kind[i] = st[KIND]
         points[i, 0] = st[POINTS_A]
         points[i, 1] = st[POINTS_B]
-

@@ -123,7 +123,8 @@ def add(one, two, p_one, p_two):
 def points(one, two):
     """Card points: 5s count 5, tens and kings 10."""
     return 5 * (popcount(one & FIVES) + popcount(two & FIVES)) + 10 * (
-        popcount(one & TENS_KINGS) + popcount(two & TENS_KINGS))
+        popcount(one & TENS_KINGS) + popcount(two & TENS_KINGS)
+    )
 
 
 @njit(cache=True, inline="always")
@@ -175,8 +176,7 @@ def play_shape(one, two, eff, strength, suit_kinds):
 
 
 @njit(cache=True)
-def check_play(hand_one, hand_two, play_one, play_two, lead_n, lead_pairs, lead_suit, eff, strength,
-               suit_kinds):
+def check_play(hand_one, hand_two, play_one, play_two, lead_n, lead_pairs, lead_suit, eff, strength, suit_kinds):
     """Validate a play. ``lead_n == 0`` checks a lead; otherwise a follow to a lead of ``lead_n`` cards
     with ``lead_pairs`` pairs in effective suit ``lead_suit``. Returns OK or an error code."""
     if (play_one & ~hand_one) != ZERO or (play_two & ~hand_two) != ZERO:
@@ -394,8 +394,22 @@ def _masks(deck, start, count):
 
 
 @njit(cache=True)
-def play_random_deal(seed, level_a, level_b, dealer_in, declare_first, deck, hands, opts, buf, eff,
-                     strength, suit_kinds, strength_kinds, out):
+def play_random_deal(
+    seed,
+    level_a,
+    level_b,
+    dealer_in,
+    declare_first,
+    deck,
+    hands,
+    opts,
+    buf,
+    eff,
+    strength,
+    suit_kinds,
+    strength_kinds,
+    out,
+):
     """Play one random deal from ``seed`` (uint64) and write its outcome into ``out`` (int64[13]):
     trump, level, dealer, n_calls, attacker_points, kitty_bonus, gain A, gain B, level A after,
     level B after (uncapped: 13 means past A), next dealer, match winner (-1 none), tricks.
@@ -528,5 +542,19 @@ def play_random_many(n_deals, seed, level_a, level_b, dealer, declare_first, out
     suit_kinds = np.empty(5, np.uint64)
     strength_kinds = np.empty((5, 16), np.uint64)
     for i in range(n_deals):
-        play_random_deal(seed + np.uint64(i), level_a, level_b, dealer, declare_first, deck, hands, opts, buf,
-                         eff, strength, suit_kinds, strength_kinds, out[i])
+        play_random_deal(
+            seed + np.uint64(i),
+            level_a,
+            level_b,
+            dealer,
+            declare_first,
+            deck,
+            hands,
+            opts,
+            buf,
+            eff,
+            strength,
+            suit_kinds,
+            strength_kinds,
+            out[i],
+        )

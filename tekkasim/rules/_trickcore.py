@@ -126,6 +126,19 @@ def trick_winner(c0, c1, c2, c3, leader, trump, variant):
 
 
 __all__ = [
-    "B2H", "NOT_B2H", "NO_SUIT", "PRIME_RULES", "SUIT13", "TROUPE_RULES", "TWO_HEARTS", "lead_suit_of", "legal_mask",
-    "next_seat", "rule_suit", "seat_at", "strength", "trick_winner", "winning_play",
+    "B2H",
+    "NOT_B2H",
+    "NO_SUIT",
+    "PRIME_RULES",
+    "SUIT13",
+    "TROUPE_RULES",
+    "TWO_HEARTS",
+    "lead_suit_of",
+    "legal_mask",
+    "next_seat",
+    "rule_suit",
+    "seat_at",
+    "strength",
+    "trick_winner",
+    "winning_play",
 ]

@@ -108,8 +108,15 @@ def freeze(value: Any) -> Hashable:
     (('a', (('x', None),)), ('b', (1, 2)))
     """
     if isinstance(value, Observation):
-        return ("obs", value.seat, value.phase, value.to_move, freeze(value.hand), freeze(value.public),
-                freeze(value.private))
+        return (
+            "obs",
+            value.seat,
+            value.phase,
+            value.to_move,
+            freeze(value.hand),
+            freeze(value.public),
+            freeze(value.private),
+        )
     if isinstance(value, dict):
         return tuple((k, freeze(v)) for k, v in sorted(value.items(), key=lambda kv: str(kv[0])))
     if isinstance(value, list | tuple):

@@ -123,8 +123,12 @@ class Feskot(Trick52Game):
     returns_unit = "tricks"
     options_spec = (
         Option("play_out", False, None, "play all 13 tricks even after a team has 7"),
-        Option("deal", "shuffle", ("shuffle", "cut"),
-               "shuffle every game, or continue the last game's trick order with one cut"),
+        Option(
+            "deal",
+            "shuffle",
+            ("shuffle", "cut"),
+            "shuffle every game, or continue the last game's trick order with one cut",
+        ),
         Option("signals", True, None, "allow slam/drop signals on plays"),
     )
     ruleset_code = k.FESKOT
@@ -169,9 +173,22 @@ class Feskot(Trick52Game):
         n_tricks = np.zeros(n_deals, np.int64)
         k.feskot_random(n_deals, k.seed_u64(seed), first, self._options_flags()[0], tricks, prime, n_tricks)
         winner = (tricks[:, 1] > tricks[:, 0]).astype(np.int64)
-        return {"returns": tricks.astype(np.float64), "tricks": tricks, "winner": winner, "prime": prime,
-                "n_tricks": n_tricks}
+        return {
+            "returns": tricks.astype(np.float64),
+            "tricks": tricks,
+            "winner": winner,
+            "prime": prime,
+            "n_tricks": n_tricks,
+        }
 
 
-__all__ = ["Feskot", "FeskotState", "Trick52Game", "Trick52State", "action_text", "parse_action", "prime_action",
-           "with_signal"]
+__all__ = [
+    "Feskot",
+    "FeskotState",
+    "Trick52Game",
+    "Trick52State",
+    "action_text",
+    "parse_action",
+    "prime_action",
+    "with_signal",
+]

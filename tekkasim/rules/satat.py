@@ -213,9 +213,19 @@ def exchange_for(hands: list[list[int]], troupe: int, cards: int, loser: int) ->
 class SatatState(State):
     """One Satat round. See the module docstring for phases, actions and the array layout (``arrays``)."""
 
-    def __init__(self, game: Satat, dealer: int, caller: int, dealt: list[list[int]], score=(0, 0),
-                 exchange_due: tuple[int, int] | None = None, redeals: int = 0, chance=None,
-                 seed: int | None = None, draw: list[dict[int, int]] | None = None):
+    def __init__(
+        self,
+        game: Satat,
+        dealer: int,
+        caller: int,
+        dealt: list[list[int]],
+        score=(0, 0),
+        exchange_due: tuple[int, int] | None = None,
+        redeals: int = 0,
+        chance=None,
+        seed: int | None = None,
+        draw: list[dict[int, int]] | None = None,
+    ):
         self.game = game
         self.dealer, self.caller = dealer, caller
         self.score_before = (int(score[0]), int(score[1]))
@@ -379,8 +389,7 @@ class SatatState(State):
             self._accuse(*decode_accusation(a))
         elif a == COLLECT:
             if not self._decided():
-                raise IllegalAction("nothing to collect: only the trick that decides the round is collected",
-                                    "collect")
+                raise IllegalAction("nothing to collect: only the trick that decides the round is collected", "collect")
             K.collect(self._st)
         elif self._troupe < 0:
             self._choose(a)
@@ -420,13 +429,19 @@ class SatatState(State):
         seat = int(self._st[K.TO_MOVE])
         if self._st[K.DECIDED] != K.NONE:
             kind = KIND_NAMES[int(self._st[K.DECIDED])]
-            raise IllegalAction(f"trick {int(self._st[K.TRICK]) + 1} decided the round ({kind}): no more cards; "
-                                f"{seat_name(seat)} collects it unless someone accuses", "round-decided")
+            raise IllegalAction(
+                f"trick {int(self._st[K.TRICK]) + 1} decided the round ({kind}): no more cards; "
+                f"{seat_name(seat)} collects it unless someone accuses",
+                "round-decided",
+            )
         if not int(self._hands[seat]) >> c & 1:
             holder = next((s for s in range(4) if int(self._hands[s]) >> c & 1), None)
             if holder is not None:
-                raise IllegalAction(f"{seat_name(seat)} does not hold {card_name(c)} ({seat_name(holder)} does); "
-                                    f"it is {seat_name(seat)}'s turn", "not-in-hand")
+                raise IllegalAction(
+                    f"{seat_name(seat)} does not hold {card_name(c)} ({seat_name(holder)} does); "
+                    f"it is {seat_name(seat)}'s turn",
+                    "not-in-hand",
+                )
             raise IllegalAction(f"{card_name(c)} was already played", "not-in-hand")
         K.play_card(self._hands, self._st, c)
 
@@ -450,10 +465,12 @@ class SatatState(State):
         if not self._over():
             raise TekkasimError(f"the deal is not over ({self.where()}): no result yet")
         st = self._st
-        return {"tricks": {"A": int(st[K.WON_A]), "B": int(st[K.WON_B])},
-                "kind": KIND_NAMES[int(st[K.KIND])],
-                "points": {"A": int(st[K.POINTS_A]), "B": int(st[K.POINTS_B])},
-                "renonces": [[t, seat_name(s)] for t, s in self.renonces()]}
+        return {
+            "tricks": {"A": int(st[K.WON_A]), "B": int(st[K.WON_B])},
+            "kind": KIND_NAMES[int(st[K.KIND])],
+            "points": {"A": int(st[K.POINTS_A]), "B": int(st[K.POINTS_B])},
+            "renonces": [[t, seat_name(s)] for t, s in self.renonces()],
+        }
 
     def returns(self) -> tuple[float, float]:
         if not self._over():
@@ -486,8 +503,12 @@ class SatatState(State):
         if kind in (K.KOT, K.KOT52):
             exchange = {"cards": 1 if kind == K.KOT else 2, "loser": "AB"[1 - winner]}
         a, b = self.score_after()
-        return {"dealer": seat_name(dealer), "caller": seat_name(caller), "score": {"A": a, "B": b},
-                "exchange": exchange}
+        return {
+            "dealer": seat_name(dealer),
+            "caller": seat_name(caller),
+            "score": {"A": a, "B": b},
+            "exchange": exchange,
+        }
 
     def match_winner(self) -> int | None:
         if not self._over():
@@ -520,21 +541,32 @@ class SatatState(State):
         tricks = []
         for t in range(self._n_tricks()):
             w = int(self._st[K.WINNERS + t])
-            tricks.append({"leader": int(self._st[K.LEADERS + t]), "plays": self._trick_plays(t),
-                           "winner": None if w < 0 else w})
+            tricks.append(
+                {"leader": int(self._st[K.LEADERS + t]), "plays": self._trick_plays(t), "winner": None if w < 0 else w}
+            )
         st = self._st
-        public = {"trump": self.troupe, "tricks": tricks, "score": self.score_before,
-                  "won": (int(st[K.WON_A]), int(st[K.WON_B])) if chosen else (0, 0),
-                  "hand_sizes": [int(self._hands[s]).bit_count() for s in range(4)] if chosen else [5] * 4,
-                  "voids": self._apparent_voids() if chosen else [0] * 4,
-                  "dealer": self.dealer, "caller": self.caller, "redeals": self.redeals, "draw": self.draw,
-                  "exchange_due": self.exchange_due, "table": self.table(),
-                  "kot": int(st[K.KOT_TEAM]) if chosen and st[K.KOT_TEAM] >= 0 else None,
-                  "decided": KIND_NAMES[int(st[K.DECIDED])] if self._decided() else None,
-                  "accusation": self.accusation()}
-        private = {"gave": [c for g, _, c in self._exchange if g == seat],
-                   "received": [c for _, r, c in self._exchange if r == seat],
-                   "redealt": [list(d[seat][:5]) for d in self._abandoned]}
+        public = {
+            "trump": self.troupe,
+            "tricks": tricks,
+            "score": self.score_before,
+            "won": (int(st[K.WON_A]), int(st[K.WON_B])) if chosen else (0, 0),
+            "hand_sizes": [int(self._hands[s]).bit_count() for s in range(4)] if chosen else [5] * 4,
+            "voids": self._apparent_voids() if chosen else [0] * 4,
+            "dealer": self.dealer,
+            "caller": self.caller,
+            "redeals": self.redeals,
+            "draw": self.draw,
+            "exchange_due": self.exchange_due,
+            "table": self.table(),
+            "kot": int(st[K.KOT_TEAM]) if chosen and st[K.KOT_TEAM] >= 0 else None,
+            "decided": KIND_NAMES[int(st[K.DECIDED])] if self._decided() else None,
+            "accusation": self.accusation(),
+        }
+        private = {
+            "gave": [c for g, _, c in self._exchange if g == seat],
+            "received": [c for _, r, c in self._exchange if r == seat],
+            "redealt": [list(d[seat][:5]) for d in self._abandoned],
+        }
         return Observation(seat, self.phase(), self.current_player(), hand, public, private)
 
     def resample(self, seat: int, rng) -> SatatState:
@@ -545,8 +577,9 @@ class SatatState(State):
         five of each."""
         seat = parse_seat(seat)
         if not (isinstance(rng, np.ndarray) and rng.dtype == np.uint64 and rng.shape == (1,)):
-            raise OptionError(f"resample needs a kernel RNG state, tekkasim.bits.new_rng(seed), "
-                              f"not {type(rng).__name__}")
+            raise OptionError(
+                f"resample needs a kernel RNG state, tekkasim.bits.new_rng(seed), not {type(rng).__name__}"
+            )
         world = self.clone()
         world.seed = None  # the true deal's seed would give its hidden cards and its redeals away
         world._script = []
@@ -611,8 +644,10 @@ class SatatState(State):
 
     def action_to_string(self, action) -> str:
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
-            raise IllegalAction(f"{shorten(repr(action))} is not a satat action (expected an int 0 .. {N_ACTIONS - 1})",
-                                "unknown-action")
+            raise IllegalAction(
+                f"{shorten(repr(action))} is not a satat action (expected an int 0 .. {N_ACTIONS - 1})",
+                "unknown-action",
+            )
         a = int(action)
         if 0 <= a < 52:
             return card_name(a)
@@ -625,8 +660,9 @@ class SatatState(State):
         if ACCUSE <= a < N_ACTIONS:
             accused, by, c = decode_accusation(a)
             return f"accuse:{seat_name(accused)}:by:{seat_name(by)}:{card_name(c)}"
-        raise IllegalAction(f"{a} is not a satat action (expected 0 .. 57 or {ACCUSE} .. {N_ACTIONS - 1})",
-                            "unknown-action")
+        raise IllegalAction(
+            f"{a} is not a satat action (expected 0 .. 57 or {ACCUSE} .. {N_ACTIONS - 1})", "unknown-action"
+        )
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
@@ -640,12 +676,16 @@ class SatatState(State):
         if low.startswith("accuse"):
             parts = low.split(":")
             if len(parts) != 5 or parts[0] != "accuse" or parts[2] != "by":
-                raise IllegalAction(f"malformed accusation {shorten(repr(text))} (expected accuse:SEAT:by:SEAT:CARD)",
-                                    "unknown-action")
+                raise IllegalAction(
+                    f"malformed accusation {shorten(repr(text))} (expected accuse:SEAT:by:SEAT:CARD)", "unknown-action"
+                )
             return accuse_action(parse_seat(parts[1]), parse_seat(parts[3]), parse_card(parts[4]))
         if ":" in t:
-            raise IllegalAction(f"{shorten(repr(text))}: signals are only for Feskot and Tekka (a satat card is "
-                                "just the card, like 'TS')", "unknown-action")
+            raise IllegalAction(
+                f"{shorten(repr(text))}: signals are only for Feskot and Tekka (a satat card is "
+                "just the card, like 'TS')",
+                "unknown-action",
+            )
         if len(t) == 1:
             return TROUPE + parse_suit(t)
         return parse_card(t)
@@ -674,19 +714,22 @@ class SatatState(State):
         if self.draw:
             rec["draw"] = [{seat_name(s): card_name(c) for s, c in r.items()} for r in self.draw]
         if self._abandoned and not self._resampled:
-            rec["redealt"] = [{seat_name(s): [card_name(c) for c in deal[s]] for s in range(4)}
-                              for deal in self._abandoned]
+            rec["redealt"] = [
+                {seat_name(s): [card_name(c) for c in deal[s]] for s in range(4)} for deal in self._abandoned
+            ]
         rec["hands"] = {seat_name(s): [card_name(c) for c in self._dealt[s]] for s in range(4)}
         if self._troupe >= 0:
             rec["trump"] = SUITS[self._troupe]
         if self._exchange and not self._resampled:
-            rec["exchange"] = [{"from": seat_name(g), "to": seat_name(r), "card": card_name(c)}
-                               for g, r, c in self._exchange]
+            rec["exchange"] = [
+                {"from": seat_name(g), "to": seat_name(r), "card": card_name(c)} for g, r, c in self._exchange
+            ]
         tricks: list[list] = [[card_name(c) for _, c in self._trick_plays(t)] for t in range(self._n_tricks())]
         acc = self.accusation()
         if acc is not None:
-            tricks[-1].append({"accuse": seat_name(acc["accused"]), "by": seat_name(acc["by"]),
-                               "card": card_name(acc["card"])})
+            tricks[-1].append(
+                {"accuse": seat_name(acc["accused"]), "by": seat_name(acc["by"]), "card": card_name(acc["card"])}
+            )
         rec["tricks"] = tricks
         if self._over():
             rec["result"] = self.result()
@@ -695,8 +738,10 @@ class SatatState(State):
         return rec
 
     def render(self) -> str:
-        lines = [f"satat  dealer {seat_name(self.dealer)}, caller {seat_name(self.caller)}, "
-                 f"redeals {self.redeals}, score before A {self.score_before[0]} - B {self.score_before[1]}"]
+        lines = [
+            f"satat  dealer {seat_name(self.dealer)}, caller {seat_name(self.caller)}, "
+            f"redeals {self.redeals}, score before A {self.score_before[0]} - B {self.score_before[1]}"
+        ]
         if self.draw:
             for i, r in enumerate(self.draw):
                 lines.append(f"draw {i + 1}: " + ", ".join(f"{seat_name(s)} {card_symbol(c)}" for s, c in r.items()))
@@ -705,27 +750,36 @@ class SatatState(State):
             first, rest = (" ".join(map(card_symbol, part)) for part in (self._dealt[s][:5], self._dealt[s][5:]))
             lines.append(f"  {seat_name(s):>6}: {first} | {rest}")
         if self._exchange:
-            lines.append("exchange: " + "; ".join(f"{seat_name(g)} -> {seat_name(r)} {card_symbol(c)}"
-                                                  for g, r, c in self._exchange))
+            lines.append(
+                "exchange: "
+                + "; ".join(f"{seat_name(g)} -> {seat_name(r)} {card_symbol(c)}" for g, r, c in self._exchange)
+            )
         flags = set(self.renonces())
         for t in range(self._n_tricks()):
             plays = self._trick_plays(t)
-            shown = "  ".join(f"{seat_name(s)} {card_symbol(c)}{' (RENONCE)' if (t, s) in flags else ''}"
-                              for s, c in plays)
+            shown = "  ".join(
+                f"{seat_name(s)} {card_symbol(c)}{' (RENONCE)' if (t, s) in flags else ''}" for s, c in plays
+            )
             w = int(self._st[K.WINNERS + t])
             end = f" -> {seat_name(w)}" if w >= 0 else (" -> nobody" if len(plays) == 4 else "")
             lines.append(f"trick {t + 1:>2} (leads {seat_name(plays[0][0])}): {shown}{end}")
         acc = self.accusation()
         if acc is not None:
-            lines.append(f"accusation: {seat_name(acc['by'])} accuses {seat_name(acc['accused'])} "
-                         f"({card_symbol(acc['card'])}): {'correct' if acc['correct'] else 'wrong'}")
+            lines.append(
+                f"accusation: {seat_name(acc['by'])} accuses {seat_name(acc['accused'])} "
+                f"({card_symbol(acc['card'])}): {'correct' if acc['correct'] else 'wrong'}"
+            )
         if self._decided():
-            lines.append(f"decided: {KIND_NAMES[int(self._st[K.DECIDED])]} (the trick on the table is not "
-                         "collected yet: accusations are still open)")
+            lines.append(
+                f"decided: {KIND_NAMES[int(self._st[K.DECIDED])]} (the trick on the table is not "
+                "collected yet: accusations are still open)"
+            )
         if self._over():
             r = self.result()
-            lines.append(f"result: {r['kind']}, tricks A {r['tricks']['A']} - B {r['tricks']['B']}, "
-                         f"points A {r['points']['A']} - B {r['points']['B']}")
+            lines.append(
+                f"result: {r['kind']}, tricks A {r['tricks']['A']} - B {r['tricks']['B']}, "
+                f"points A {r['points']['A']} - B {r['points']['B']}"
+            )
         else:
             lines.append(f"next: {self.where()}")
         return "\n".join(lines)
@@ -765,8 +819,11 @@ def _redraw_deal(seen: list[int], seat: int, caller: int, faces: str | None, rng
             pool = _shuffled(rest, rng)
             if any(FACES >> c & 1 for c in pool[:5]):
                 break
-    order = [caller] + [s for s in range(4) if s not in (seat, caller)] if seat != caller else \
-        [s for s in range(4) if s != seat]
+    order = (
+        [caller] + [s for s in range(4) if s not in (seat, caller)]
+        if seat != caller
+        else [s for s in range(4) if s != seat]
+    )
     first = {seat: list(seen)}
     for s in order:
         first[s], pool = pool[:5], pool[5:]
@@ -865,15 +922,27 @@ class Satat(Game):
         hands = np.empty(4, dtype=np.uint64)
         K.deal(rng, deck, caller, hands)
         score = _score(context["score"]) if context.get("score") is not None else (0, 0)
-        return SatatState(self, dealer, caller, _hands_from_deck(deck, caller), score,
-                          _exchange_due(context.get("exchange")), 0, rng, seed, draw)
+        return SatatState(
+            self,
+            dealer,
+            caller,
+            _hands_from_deck(deck, caller),
+            score,
+            _exchange_due(context.get("exchange")),
+            0,
+            rng,
+            seed,
+            draw,
+        )
 
     def from_record(self, record: dict) -> tuple[SatatState, list[str]]:
         dealer = _record_seat(record, "dealer")
         caller = _record_seat(record, "caller")
         if caller != next_cw(dealer):
-            raise RecordError(f"field 'caller': {seat_name(caller)} is not the next seat clockwise from "
-                              f"the dealer {seat_name(dealer)}")
+            raise RecordError(
+                f"field 'caller': {seat_name(caller)} is not the next seat clockwise from "
+                f"the dealer {seat_name(dealer)}"
+            )
         redeals = record.get("redeals", 0)
         if isinstance(redeals, bool) or not isinstance(redeals, int) or not 0 <= redeals <= 2:
             raise RecordError(f"field 'redeals' must be 0, 1 or 2, not {redeals!r}")
@@ -937,8 +1006,14 @@ class Satat(Game):
         caller = np.zeros(n, dtype=np.int64)
         troupe = np.zeros(n, dtype=np.int64)
         K.play_random_kernel(np.uint64(check_seed(seed)), tricks, kind, points, caller, troupe)
-        return {"tricks": tricks, "kind": kind, "points": points, "returns": points.astype(np.float64),
-                "caller": caller, "troupe": troupe}
+        return {
+            "tricks": tricks,
+            "kind": kind,
+            "points": points,
+            "returns": points.astype(np.float64),
+            "caller": caller,
+            "troupe": troupe,
+        }
 
 
 def _record_draw(given, caller: int) -> list[dict[int, int]] | None:
@@ -955,8 +1030,10 @@ def _record_draw(given, caller: int) -> list[dict[int, int]] | None:
         except TekkasimError as exc:
             raise RecordError(f"field 'draw', round {i + 1}: {exc}") from None
         if set(rnd) != drawing:
-            raise RecordError(f"field 'draw', round {i + 1}: drawn by {', '.join(seat_name(s) for s in sorted(rnd))}"
-                              f", expected {', '.join(seat_name(s) for s in sorted(drawing))}")
+            raise RecordError(
+                f"field 'draw', round {i + 1}: drawn by {', '.join(seat_name(s) for s in sorted(rnd))}"
+                f", expected {', '.join(seat_name(s) for s in sorted(drawing))}"
+            )
         if len(set(rnd.values())) != len(rnd):
             raise RecordError(f"field 'draw', round {i + 1}: a card drawn twice")
         rounds.append(dict(sorted(rnd.items())))
@@ -1006,7 +1083,7 @@ def _record_exchange(record: dict, hands: list[list[int]], troupe: int | None) -
     moves = []
     for i, e in enumerate(entries):
         if not isinstance(e, dict) or set(e) != {"from", "to", "card"}:
-            raise RecordError(f"field 'exchange', entry {i + 1}: expected {{\"from\", \"to\", \"card\"}}")
+            raise RecordError(f'field \'exchange\', entry {i + 1}: expected {{"from", "to", "card"}}')
         try:
             moves.append((parse_seat(e["from"]), parse_seat(e["to"]), parse_card(e["card"])))
         except TekkasimError as exc:
@@ -1019,8 +1096,10 @@ def _record_exchange(record: dict, hands: list[list[int]], troupe: int | None) -
     elif taker == next_ccw(giver):
         loser = 1 - team_of(giver)
     else:
-        raise RecordError(f"field 'exchange': {seat_name(giver)} and {seat_name(taker)} do not swap "
-                          "(each loser swaps with the opponent on its left)")
+        raise RecordError(
+            f"field 'exchange': {seat_name(giver)} and {seat_name(taker)} do not swap "
+            "(each loser swaps with the opponent on its left)"
+        )
     cards = len(moves) // 4
     expected = exchange_for(hands, troupe, cards, loser)
     for g in range(4):
@@ -1029,8 +1108,10 @@ def _record_exchange(record: dict, hands: list[list[int]], troupe: int | None) -
         got = sorted(c for a, b, c in moves if a == g and b == r)
         if want != got or sum(1 for a, _, _ in moves if a == g) != cards:
             shown = " ".join(card_name(c) for c in got) or "nothing"
-            raise RecordError(f"field 'exchange': {seat_name(g)} must give {' '.join(card_name(c) for c in want)} "
-                              f"to {seat_name(r)}, not {shown}")
+            raise RecordError(
+                f"field 'exchange': {seat_name(g)} must give {' '.join(card_name(c) for c in want)} "
+                f"to {seat_name(r)}, not {shown}"
+            )
     return cards, loser
 
 
@@ -1059,8 +1140,7 @@ def _with_collect(state: SatatState, actions: list[str], unfinished: bool) -> li
 
 def _accusation_text(play: dict, t: int, p: int) -> str:
     if set(play) != {"accuse", "by", "card"} or not all(isinstance(v, str) for v in play.values()):
-        raise RecordError(f"trick {t + 1}, play {p + 1}: an accusation is {{\"accuse\": seat, \"by\": seat, "
-                          "\"card\": card}")
+        raise RecordError(f'trick {t + 1}, play {p + 1}: an accusation is {{"accuse": seat, "by": seat, "card": card}}')
     try:
         accused, by, c = parse_seat(play["accuse"]), parse_seat(play["by"]), parse_card(play["card"])
     except TekkasimError as exc:
@@ -1068,5 +1148,14 @@ def _accusation_text(play: dict, t: int, p: int) -> str:
     return f"accuse:{seat_name(accused)}:by:{seat_name(by)}:{card_name(c)}"
 
 
-__all__ = ["ACCUSE", "COLLECT", "REDEAL", "TROUPE", "Satat", "SatatState", "accuse_action", "decode_accusation",
-           "exchange_for"]
+__all__ = [
+    "ACCUSE",
+    "COLLECT",
+    "REDEAL",
+    "TROUPE",
+    "Satat",
+    "SatatState",
+    "accuse_action",
+    "decode_accusation",
+    "exchange_for",
+]

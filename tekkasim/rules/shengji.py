@@ -250,8 +250,16 @@ class ShengjiState(State):
     tables ``eff``, ``strength``, ``suit_kinds``, ``strength_kinds`` of ``_shengji_kernels``.
     """
 
-    def __init__(self, game: Shengji, dealt: list[list[int]], kitty: list[int], levels: tuple[int, int],
-                 dealer: int | None, declare_first: int, seed: int | None = None):
+    def __init__(
+        self,
+        game: Shengji,
+        dealt: list[list[int]],
+        kitty: list[int],
+        levels: tuple[int, int],
+        dealer: int | None,
+        declare_first: int,
+        seed: int | None = None,
+    ):
         self.game = game
         self.seed = seed
         self.dealt = [list(h) for h in dealt]
@@ -396,7 +404,8 @@ class ShengjiState(State):
     @staticmethod
     def _normalize(action) -> tuple[int, ...]:
         if not isinstance(action, tuple | list) or not all(
-                isinstance(k, int | np.integer) and not isinstance(k, bool) and 0 <= k < 54 for k in action):
+            isinstance(k, int | np.integer) and not isinstance(k, bool) and 0 <= k < 54 for k in action
+        ):
             raise IllegalAction(f"an action is a tuple of card kinds 0..53, not {shorten(repr(action))}", "malformed")
         return tuple(sorted(int(k) for k in action))
 
@@ -406,17 +415,22 @@ class ShengjiState(State):
             shown = " ".join(card_name(k) for k in call)
             level_card = all(k < 52 and k % 13 == self.level for k in call)
             joker_pair = len(call) == 2 and call[0] == call[1] and call[0] >= 52
-            if not (len(call) == 1 and level_card or len(call) == 2 and call[0] == call[1] and level_card
-                    or joker_pair):
-                raise IllegalAction(f"{shown} is no call: a call is one level card ({RANKS[self.level]}), two "
-                                    "identical level cards or a joker pair", "declare-form")
+            if not (
+                len(call) == 1 and level_card or len(call) == 2 and call[0] == call[1] and level_card or joker_pair
+            ):
+                raise IllegalAction(
+                    f"{shown} is no call: a call is one level card ({RANKS[self.level]}), two "
+                    "identical level cards or a joker pair",
+                    "declare-form",
+                )
             hand = self._hand_counter(seat)
             if any(hand[k] < call.count(k) for k in call):
                 raise IllegalAction(f"{SEATS[seat]} does not hold {shown}", "not-in-hand")
             strength = int(K.call_strength(call[0], len(call) == 2))
             if strength <= self.standing:
-                raise IllegalAction(f"{shown} does not overcall the standing call (a call must be strictly "
-                                    "stronger)", "outbid")
+                raise IllegalAction(
+                    f"{shown} does not overcall the standing call (a call must be strictly stronger)", "outbid"
+                )
             self.standing, self.caller, self.passes = strength, seat, 0
             self.trump = NO_TRUMP if call[0] >= 52 else call[0] // 13
         else:
@@ -435,11 +449,17 @@ class ShengjiState(State):
             self.dealer = self.caller if self.caller is not None else self.declare_first
         expected = self._expect
         if "dealer" in expected and expected["dealer"] != self.dealer:
-            raise IllegalAction(f"the record's dealer is {SEATS[expected['dealer']]}, but the declarations make "
-                                f"{SEATS[self.dealer]} the dealer", "record-dealer")
+            raise IllegalAction(
+                f"the record's dealer is {SEATS[expected['dealer']]}, but the declarations make "
+                f"{SEATS[self.dealer]} the dealer",
+                "record-dealer",
+            )
         if "trump" in expected and expected["trump"] != self.trump:
-            raise IllegalAction(f"the record's trump is {_trump_text(expected['trump'])}, but the declarations "
-                                f"give {_trump_text(self.trump)}", "record-trump")
+            raise IllegalAction(
+                f"the record's trump is {_trump_text(expected['trump'])}, but the declarations "
+                f"give {_trump_text(self.trump)}",
+                "record-trump",
+            )
         self.tables = K.new_tables(self.trump, self.level)
         d = self.dealer
         self.hands[d] = K.add(self.hands[d, 0], self.hands[d, 1], self.hands[4, 0], self.hands[4, 1])
@@ -530,9 +550,14 @@ class ShengjiState(State):
     def result(self) -> dict:
         self._require_terminal("result")
         _, after, next_dealer, winner = self._outcome()
-        return {"defenders": "AB"[team_of(self.dealer)], "attacker_points": self.attacker_points,
-                "kitty_bonus": self.kitty_bonus, "levels_after": _levels_text(after),
-                "next_dealer": SEATS[next_dealer], "match_winner": None if winner is None else "AB"[winner]}
+        return {
+            "defenders": "AB"[team_of(self.dealer)],
+            "attacker_points": self.attacker_points,
+            "kitty_bonus": self.kitty_bonus,
+            "levels_after": _levels_text(after),
+            "next_dealer": SEATS[next_dealer],
+            "match_winner": None if winner is None else "AB"[winner],
+        }
 
     def returns(self) -> tuple[float, float]:
         """Levels gained by A and B in this deal (uncapped)."""
@@ -552,11 +577,13 @@ class ShengjiState(State):
     def observation(self, seat: int) -> Observation:
         """Exactly what ``seat`` sees (field names in the module docstring, "Observation and resampling")."""
         seat = parse_seat(seat)
+
         def plays(leader: int, trick: list) -> list[tuple[int, tuple[int, ...]]]:
             return [((leader + j) % 4, tuple(p)) for j, p in enumerate(trick)]
 
-        tricks = [{"leader": t["leader"], "plays": plays(t["leader"], t["plays"]), "winner": t["winner"]}
-                  for t in self.tricks]
+        tricks = [
+            {"leader": t["leader"], "plays": plays(t["leader"], t["plays"]), "winner": t["winner"]} for t in self.tricks
+        ]
         if self.trick:
             tricks.append({"leader": self.trick_leader, "plays": plays(self.trick_leader, self.trick), "winner": None})
         won = [0, 0]
@@ -569,7 +596,9 @@ class ShengjiState(State):
             "won": tuple(won),
             "hand_sizes": [int(self.hands[s, 0]).bit_count() + int(self.hands[s, 1]).bit_count() for s in range(4)],
             "voids": [sum(1 << e for e in range(5) if self.voids[s, e]) for s in range(4)],
-            "level": self.level, "dealer": self.dealer, "declare_first": self.declare_first,
+            "level": self.level,
+            "dealer": self.dealer,
+            "declare_first": self.declare_first,
             "declarations": [(s, c) for s, c in self.declarations],
             "kitty_turned_up": list(self.kitty) if self.turned_up else None,
             "buried_count": len(self.buried),
@@ -599,8 +628,9 @@ class ShengjiState(State):
         kind order, and no world carries the true deal's seed."""
         seat = parse_seat(seat)
         if not (isinstance(rng, np.ndarray) and rng.dtype == np.uint64 and rng.shape == (1,)):
-            raise OptionError(f"resample needs a kernel RNG state, tekkasim.bits.new_rng(seed), "
-                              f"not {type(rng).__name__}")
+            raise OptionError(
+                f"resample needs a kernel RNG state, tekkasim.bits.new_rng(seed), not {type(rng).__name__}"
+            )
         if isinstance(tries, bool) or not isinstance(tries, int) or tries < 0:
             raise OptionError(f"tries must be a non-negative int, not {tries!r}")
         if self._phase == "terminal" and seat == self.dealer:
@@ -646,16 +676,22 @@ class ShengjiState(State):
             for j in range(len(plays) - 1, -1, -1):
                 s = (leader + j) % 4
                 play = Counter(plays[j])
-                if j and pairs and s != seat and all(eff[k] == e for k in play) \
-                        and sum(1 for v in play.values() if v == 2) < pairs:
+                if (
+                    j
+                    and pairs
+                    and s != seat
+                    and all(eff[k] == e for k in play)
+                    and sum(1 for v in play.values() if v == 2) < pairs
+                ):
                     for k in kinds_of[e]:
                         if play[k] < 2:
                             caps[s][k] = max(0, min(caps[s].get(k, 2), 1 - play[k] - later[s][k]))
                 later[s].update(play)
         return caps
 
-    def _draw_world(self, o: int, rnd: random.Random, caps: list[dict[int, int]],
-                    replay: bool = True) -> ShengjiState | None:
+    def _draw_world(
+        self, o: int, rnd: random.Random, caps: list[dict[int, int]], replay: bool = True
+    ) -> ShengjiState | None:
         """One constrained draw (None when it fails). ``caps`` from :meth:`known_caps` (the fallback
         passes fewer); with ``replay`` the world is rebuilt from its deal and every action re-applied
         (a world some action of which is illegal is refused), else it is this state with the hidden
@@ -773,10 +809,11 @@ class ShengjiState(State):
                 world.hands[4] = _masks(buried_seq)
                 world.buried = list(buried_seq)
                 first = len(self.declarations)  # the history's burial actions must not name the true cards
-                world._history[first:first + len(buried_seq)] = [(k,) for k in buried_seq]
+                world._history[first : first + len(buried_seq)] = [(k,) for k in buried_seq]
             return world
-        world = ShengjiState(self.game, dealt, kitty, self.levels, None if self.first_deal else self.dealer,
-                             self.declare_first)
+        world = ShengjiState(
+            self.game, dealt, kitty, self.levels, None if self.first_deal else self.dealer, self.declare_first
+        )
         burials = iter(buried_seq)
         try:
             for action in self._history:
@@ -831,8 +868,10 @@ class ShengjiState(State):
         if not isinstance(text, str):
             raise CardError(f"an action is text like '7H 7H' or 'pass', not {shorten(repr(text))}")
         if ":" in text:
-            raise CardError(f"{shorten(repr(text))}: signals are only for Feskot and Tekka (a shengji play is "
-                            "just its cards, like '7H 7H')")
+            raise CardError(
+                f"{shorten(repr(text))}: signals are only for Feskot and Tekka (a shengji play is "
+                "just its cards, like '7H 7H')"
+            )
         if text.strip().lower() == "pass":
             if self._phase != "declare":
                 raise IllegalAction("'pass' is only a declaration", "malformed")
@@ -854,8 +893,11 @@ class ShengjiState(State):
 
     def to_record(self) -> dict:
         rec: dict[str, Any] = {
-            "format": FORMAT, "ruleset": "shengji", "levels": _levels_text(self.levels),
-            "level": RANKS[self.level], "first_deal": self.first_deal,
+            "format": FORMAT,
+            "ruleset": "shengji",
+            "levels": _levels_text(self.levels),
+            "level": RANKS[self.level],
+            "first_deal": self.first_deal,
             "dealer": None if self.dealer is None else SEATS[self.dealer],
             "declare_first": SEATS[self.declare_first],
             "hands": {SEATS[s]: [card_name(k) for k in self.dealt[s]] for s in range(4)},
@@ -878,9 +920,11 @@ class ShengjiState(State):
         return rec
 
     def render(self) -> str:
-        lines = [f"Shengji  level {RANKS[self.level]}  levels A {RANKS[self.levels[0]]} B {RANKS[self.levels[1]]}"
-                 f"  dealer {SEATS[self.dealer] if self.dealer is not None else '(first deal: not yet known)'}"
-                 f"  declaring from {SEATS[self.declare_first]}"]
+        lines = [
+            f"Shengji  level {RANKS[self.level]}  levels A {RANKS[self.levels[0]]} B {RANKS[self.levels[1]]}"
+            f"  dealer {SEATS[self.dealer] if self.dealer is not None else '(first deal: not yet known)'}"
+            f"  declaring from {SEATS[self.declare_first]}"
+        ]
         for s in range(4):
             cards = CardMultiset.from_cards(self.dealt[s]).cards()
             lines.append(f"  {SEATS[s]:>6} ({'AB'[team_of(s)]}): {' '.join(card_symbol(k) for k in cards)}")
@@ -895,20 +939,27 @@ class ShengjiState(State):
         if self.buried:
             lines.append(f"buried: {' '.join(card_symbol(k) for k in self.buried)}")
         for i, t in enumerate(self.tricks, 1):
-            plays = "  ".join(f"{SEATS[(t['leader'] + j) % 4][0].upper()}:"
-                              f"{' '.join(card_symbol(k) for k in p)}" for j, p in enumerate(t["plays"]))
-            lines.append(f"trick {i:>2}: {plays}  -> {SEATS[t['winner']]}"
-                         + (f" +{t['points']}" if t["points"] else ""))
+            plays = "  ".join(
+                f"{SEATS[(t['leader'] + j) % 4][0].upper()}:{' '.join(card_symbol(k) for k in p)}"
+                for j, p in enumerate(t["plays"])
+            )
+            lines.append(
+                f"trick {i:>2}: {plays}  -> {SEATS[t['winner']]}" + (f" +{t['points']}" if t["points"] else "")
+            )
         if self.trick:
-            plays = "  ".join(f"{SEATS[(self.trick_leader + j) % 4][0].upper()}:"
-                              f"{' '.join(card_symbol(k) for k in p)}" for j, p in enumerate(self.trick))
+            plays = "  ".join(
+                f"{SEATS[(self.trick_leader + j) % 4][0].upper()}:{' '.join(card_symbol(k) for k in p)}"
+                for j, p in enumerate(self.trick)
+            )
             lines.append(f"trick {len(self.tricks) + 1:>2}: {plays}  ...")
         if self._phase == "terminal":
             r = self.result()
-            lines.append(f"result: attackers {r['attacker_points']} points (kitty bonus {r['kitty_bonus']}); "
-                         f"levels after A {r['levels_after']['A']} B {r['levels_after']['B']}; "
-                         f"next dealer {r['next_dealer']}"
-                         + (f"; team {r['match_winner']} wins the match" if r["match_winner"] else ""))
+            lines.append(
+                f"result: attackers {r['attacker_points']} points (kitty bonus {r['kitty_bonus']}); "
+                f"levels after A {r['levels_after']['A']} B {r['levels_after']['B']}; "
+                f"next dealer {r['next_dealer']}"
+                + (f"; team {r['match_winner']} wins the match" if r["match_winner"] else "")
+            )
         else:
             lines.append(f"(in progress: {self.where()})")
         return "\n".join(lines)
@@ -1029,7 +1080,7 @@ class Shengji(Game):
         deck = np.empty(108, np.int64)
         K.deal_cards(new_rng(seed), deck)
         cards = [int(k) for k in deck]
-        hands = [cards[25 * s:25 * s + 25] for s in range(4)]
+        hands = [cards[25 * s : 25 * s + 25] for s in range(4)]
         return ShengjiState(self, hands, cards[100:], levels, dealer, declare_first, seed=int(seed))
 
     def from_cards(self, hands, kitty, **context: Any) -> ShengjiState:
@@ -1095,8 +1146,9 @@ class Shengji(Game):
                 raise RecordError(f"field {key!r} must be a list of strings")
             actions += items
         tricks = record.get("tricks", [])
-        if not isinstance(tricks, list) or not all(isinstance(t, list) and all(isinstance(p, str) for p in t)
-                                                   for t in tricks):
+        if not isinstance(tricks, list) or not all(
+            isinstance(t, list) and all(isinstance(p, str) for p in t) for t in tricks
+        ):
             raise RecordError("field 'tricks' must be a list of tricks, each a list of play strings")
         for t in tricks:
             actions += t
@@ -1112,12 +1164,22 @@ class Shengji(Game):
             raise OptionError(f"n_deals must be a whole number >= 0, not {shorten(repr(n_deals))}")
         n = int(n_deals)
         out = np.zeros((n, 13), np.int64)
-        K.play_random_many(n, np.uint64(check_seed(seed)), levels[0], levels[1],
-                           -1 if dealer is None else dealer, declare_first, out)
-        return {"returns": out[:, 6:8].astype(np.float64), "attacker_points": out[:, 4], "kitty_bonus": out[:, 5],
-                "trump": out[:, 0], "level": out[:, 1], "dealer": out[:, 2], "calls": out[:, 3],
-                "levels_after": out[:, 8:10].copy(), "next_dealer": out[:, 10], "match_winner": out[:, 11],
-                "tricks": out[:, 12]}
+        K.play_random_many(
+            n, np.uint64(check_seed(seed)), levels[0], levels[1], -1 if dealer is None else dealer, declare_first, out
+        )
+        return {
+            "returns": out[:, 6:8].astype(np.float64),
+            "attacker_points": out[:, 4],
+            "kitty_bonus": out[:, 5],
+            "trump": out[:, 0],
+            "level": out[:, 1],
+            "dealer": out[:, 2],
+            "calls": out[:, 3],
+            "levels_after": out[:, 8:10].copy(),
+            "next_dealer": out[:, 10],
+            "match_winner": out[:, 11],
+            "tricks": out[:, 12],
+        }
 
 
 def _all_ints(items) -> bool:

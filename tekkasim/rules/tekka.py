@@ -105,8 +105,11 @@ class TekkaState(Trick52State):
         declarer = self._i(k.I_DECLARER)
         if declarer < 0:
             return None
-        return {"declarer": declarer, "target": target_value(self._i(k.I_TARGET)),
-                "mandatory": bool(self._i(k.I_MANDATORY))}
+        return {
+            "declarer": declarer,
+            "target": target_value(self._i(k.I_TARGET)),
+            "mandatory": bool(self._i(k.I_MANDATORY)),
+        }
 
     def _explain_illegal(self, a: int, who: str) -> None:
         phase = self._i(k.I_PHASE)
@@ -119,16 +122,19 @@ class TekkaState(Trick52State):
             if not self._i(k.I_RAISES):
                 raise IllegalAction("raises are off in this game (option raises)", "raises-off")
             if phase != k.PH_PLAY:
-                raise IllegalAction(f"a raise is requested only on the declarer's turn to play (now: {self.phase()})",
-                                    "wrong-phase")
+                raise IllegalAction(
+                    f"a raise is requested only on the declarer's turn to play (now: {self.phase()})", "wrong-phase"
+                )
             if self._i(k.I_TO_MOVE) != self._i(k.I_DECLARER):
                 raise IllegalAction(f"only the declarer may request a raise, not {who}", "raise-not-declarer")
             if self._i(k.I_RAISED):
                 raise IllegalAction("one raise request per turn", "raise-once")
             if self._i(k.I_DECIDED):
                 raise IllegalAction("the deal's result is already decided", "raise-decided")
-            raise IllegalAction(f"{self.action_to_string(a)} is not above the contract "
-                                f"{call_text(self._i(k.I_TARGET))}", "raise-not-higher")
+            raise IllegalAction(
+                f"{self.action_to_string(a)} is not above the contract {call_text(self._i(k.I_TARGET))}",
+                "raise-not-higher",
+            )
         if a in (k.ACCEPT, k.REJECT):
             raise IllegalAction("no raise is waiting for an answer", "wrong-phase")
         super()._explain_illegal(a, who)
@@ -152,9 +158,15 @@ class TekkaState(Trick52State):
         made, a, b = self._score()
         declarer = self._i(k.I_DECLARER)
         ta, tb = self.team_tricks()
-        return {"declarer": SEATS[declarer], "target": target_value(self._i(k.I_TARGET)),
-                "mandatory": bool(self._i(k.I_MANDATORY)), "tricks": {"A": ta, "B": tb},
-                "declarer_tricks": self.seat_tricks()[declarer], "made": made, "score": {"A": a, "B": b}}
+        return {
+            "declarer": SEATS[declarer],
+            "target": target_value(self._i(k.I_TARGET)),
+            "mandatory": bool(self._i(k.I_MANDATORY)),
+            "tricks": {"A": ta, "B": tb},
+            "declarer_tricks": self.seat_tricks()[declarer],
+            "made": made,
+            "score": {"A": a, "B": b},
+        }
 
     def returns(self) -> tuple[float, float]:
         self._require_over("returns")
@@ -201,17 +213,26 @@ class TekkaState(Trick52State):
         public = super()._public()
         declarer = self._i(k.I_DECLARER)
         pending = self._i(k.I_PENDING)
-        public.update({
-            "calls": [((self.first + i) % 4, code) for i, code in enumerate(self.calls())],
-            "declarer": None if declarer < 0 else declarer,
-            "target": None if declarer < 0 else self._i(k.I_TARGET),
-            "mandatory": bool(self._i(k.I_MANDATORY)),
-            "raises": [{"by": r["by"], "trick": r["trick"], "play": r["play"],
-                        "target": k.D13 if r["target"] == "D13" else r["target"], "accepted": r.get("accepted")}
-                       for r in self.raises()],
-            "pending_raise": pending or None,
-            "raised": bool(self._i(k.I_RAISED)),
-        })
+        public.update(
+            {
+                "calls": [((self.first + i) % 4, code) for i, code in enumerate(self.calls())],
+                "declarer": None if declarer < 0 else declarer,
+                "target": None if declarer < 0 else self._i(k.I_TARGET),
+                "mandatory": bool(self._i(k.I_MANDATORY)),
+                "raises": [
+                    {
+                        "by": r["by"],
+                        "trick": r["trick"],
+                        "play": r["play"],
+                        "target": k.D13 if r["target"] == "D13" else r["target"],
+                        "accepted": r.get("accepted"),
+                    }
+                    for r in self.raises()
+                ],
+                "pending_raise": pending or None,
+                "raised": bool(self._i(k.I_RAISED)),
+            }
+        )
         return public
 
     # --- records -------------------------------------------------------------------------------------
@@ -238,15 +259,19 @@ class TekkaState(Trick52State):
         lines.append(f"Prime: {SUIT_SYMBOLS[prime] + ' ' + SUITS[prime] if prime is not None else '(not chosen)'}")
         for r in self.raises():
             answer = {True: "accepted", False: "rejected"}.get(r.get("accepted"), "awaiting an answer")
-            lines.append(f"  raise by {SEATS[r['by']]} to {r['target']} before trick {r['trick'] + 1} "
-                         f"play {r['play'] + 1}: {answer}")
+            lines.append(
+                f"  raise by {SEATS[r['by']]} to {r['target']} before trick {r['trick'] + 1} "
+                f"play {r['play'] + 1}: {answer}"
+            )
         self._render_tricks(lines)
         if self.is_terminal():
             res = self.result()
             verdict = "made" if res["made"] else "failed"
-            lines.append(f"Result: {res['declarer']} {res['target']} {verdict} with {res['tricks']['A']}-"
-                         f"{res['tricks']['B']} tricks (A-B); points A {res['score']['A']}, B {res['score']['B']}; "
-                         f"match A {self.score_after()[0]} - B {self.score_after()[1]}")
+            lines.append(
+                f"Result: {res['declarer']} {res['target']} {verdict} with {res['tricks']['A']}-"
+                f"{res['tricks']['B']} tricks (A-B); points A {res['score']['A']}, B {res['score']['B']}; "
+                f"match A {self.score_after()[0]} - B {self.score_after()[1]}"
+            )
         else:
             lines.append(f"Unfinished: next {self.where()}")
         return "\n".join(lines)
@@ -292,7 +317,7 @@ class Tekka(Trick52Game):
         unfinished = record.get("unfinished", False) is True
         auction = record.get("auction", [])
         if not isinstance(auction, list) or not all(isinstance(c, str) for c in auction):
-            raise RecordError("field 'auction' must be a list of calls like \"pass\", \"9\" or \"D13\"")
+            raise RecordError('field \'auction\' must be a list of calls like "pass", "9" or "D13"')
         if len(auction) > 4:
             raise RecordError(f"field 'auction' has {len(auction)} calls (one lap is 4)")
         if len(auction) < 4 and not unfinished:
@@ -310,8 +335,13 @@ class Tekka(Trick52Game):
         actions = list(auction) + ([trump] if trump else [])
         who: list[tuple[int, int, str] | None] = [None] * len(actions)  # raise index and seat, for the check below
         r = 0
-        for i, j, p in plays + [(len(tricks) if not tricks or len(tricks[-1]) == 4 else len(tricks) - 1,
-                                 len(tricks[-1]) % 4 if tricks else 0, None)]:
+        for i, j, p in plays + [
+            (
+                len(tricks) if not tricks or len(tricks[-1]) == 4 else len(tricks) - 1,
+                len(tricks[-1]) % 4 if tricks else 0,
+                None,
+            )
+        ]:
             while r < len(raises) and (raises[r]["trick"], raises[r]["play"]) == (i, j):
                 actions.append("raise " + str(raises[r]["target"]))
                 who.append((r, raises[r]["by"], "raise"))
@@ -324,8 +354,10 @@ class Tekka(Trick52Game):
                 who.append(None)
         if r < len(raises):
             bad = raises[r]
-            raise RecordError(f"raises[{r}] is at trick {bad['trick'] + 1}, play {bad['play'] + 1}, "
-                              "which the record's plays do not reach (or raises are out of order)")
+            raise RecordError(
+                f"raises[{r}] is at trick {bad['trick'] + 1}, play {bad['play'] + 1}, "
+                "which the record's plays do not reach (or raises are out of order)"
+            )
         seed = record.get("seed") if isinstance(record.get("seed"), int) else None
         state = self._start(dealt, first, seed, score=score)
         _check_raisers(state, actions, who)
@@ -348,11 +380,15 @@ class Tekka(Trick52Game):
         k.tekka_scores(info, made, score)
         declarer = info[:, k.I_DECLARER]
         return {
-            "returns": score.astype(np.float64), "made": made, "declarer": declarer.copy(),
-            "target": info[:, k.I_TARGET].copy(), "mandatory": info[:, k.I_MANDATORY].copy(),
-            "tricks": info[:, k.I_TEAM_TRICKS:k.I_TEAM_TRICKS + 2].copy(),
+            "returns": score.astype(np.float64),
+            "made": made,
+            "declarer": declarer.copy(),
+            "target": info[:, k.I_TARGET].copy(),
+            "mandatory": info[:, k.I_MANDATORY].copy(),
+            "tricks": info[:, k.I_TEAM_TRICKS : k.I_TEAM_TRICKS + 2].copy(),
             "declarer_tricks": info[np.arange(n_deals), k.I_SEAT_TRICKS + declarer],
-            "prime": info[:, k.I_PRIME].copy(), "n_tricks": info[:, k.I_TRICK].copy(),
+            "prime": info[:, k.I_PRIME].copy(),
+            "n_tricks": info[:, k.I_TRICK].copy(),
         }
 
 
@@ -375,7 +411,7 @@ def _parse_raises(raises, unfinished: bool) -> list[dict]:
         try:
             raise_action(str(target))
         except TekkasimError:
-            raise RecordError(f"raises[{n}].target must be 9 to 13 or \"D13\", not {target!r}") from None
+            raise RecordError(f'raises[{n}].target must be 9 to 13 or "D13", not {target!r}') from None
         entry = {"trick": r["trick"], "play": r["play"], "by": by, "target": str(target).upper()}
         if "accepted" in r and r["accepted"] is not None:
             if not isinstance(r["accepted"], bool):
@@ -396,8 +432,10 @@ def _check_raisers(state: TekkaState, actions: list[str], who: list) -> None:
         if trial.is_terminal():
             return
         if tag is not None and trial.current_player() != tag[1]:
-            raise RecordError(f"raises[{tag[0]}]: by {SEATS[tag[1]]}, but {SEATS[trial.current_player()]} is to act "
-                              f"at {trial.where()}")
+            raise RecordError(
+                f"raises[{tag[0]}]: by {SEATS[tag[1]]}, but {SEATS[trial.current_player()]} is to act "
+                f"at {trial.where()}"
+            )
         try:
             trial.apply_action(trial.string_to_action(text))
         except TekkasimError:

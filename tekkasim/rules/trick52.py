@@ -142,8 +142,9 @@ class Trick52State(State):
             leader = int(a.leader[t])
             if leader < 0 or a.plays[t, 0] < 0:
                 break
-            out.append([((leader + j) % 4, int(a.plays[t, j]), int(a.signal[t, j]))
-                        for j in range(4) if a.plays[t, j] >= 0])
+            out.append(
+                [((leader + j) % 4, int(a.plays[t, j]), int(a.signal[t, j])) for j in range(4) if a.plays[t, j] >= 0]
+            )
         return out
 
     def winners(self) -> list[int]:
@@ -190,16 +191,16 @@ class Trick52State(State):
         if 0 <= a < k.PRIME_BASE:
             c, signal = a % 52, a // 52
             if phase != k.PH_PLAY:
-                raise IllegalAction(f"a card cannot be played now: {who} must make a {self.phase()} choice",
-                                    "wrong-phase")
+                raise IllegalAction(
+                    f"a card cannot be played now: {who} must make a {self.phase()} choice", "wrong-phase"
+                )
             if signal and not self._i(k.I_SIGNALS):
                 raise IllegalAction("signals are off in this game", "signals-off")
             if not self.hand(seat) >> c & 1:
                 raise IllegalAction(f"{card_name(c)} is not in {who}'s hand", "not-in-hand")
             if not int(k.current_legal_mask(self.arrays)) >> c & 1:
                 led = SUITS[self.arrays.plays[self._i(k.I_TRICK), 0] // 13]
-                raise IllegalAction(f"{who} holds {led} and must follow suit, not play {card_name(c)}",
-                                    "follow-suit")
+                raise IllegalAction(f"{who} holds {led} and must follow suit, not play {card_name(c)}", "follow-suit")
             return a
         legal = self.legal_actions()
         if a in legal:
@@ -229,8 +230,9 @@ class Trick52State(State):
         winners = self.arrays.winner
         for t, trick in enumerate(self.tricks()):
             w = int(winners[t])
-            tricks.append({"leader": trick[0][0], "plays": [(s, c) for s, c, _ in trick],
-                           "winner": None if w < 0 else w})
+            tricks.append(
+                {"leader": trick[0][0], "plays": [(s, c) for s, c, _ in trick], "winner": None if w < 0 else w}
+            )
             signals.append([sig for _, _, sig in trick])
         return {
             "trump": self.prime,
@@ -246,8 +248,14 @@ class Trick52State(State):
 
     def observation(self, seat: int) -> Observation:
         seat = parse_seat(seat)
-        return Observation(seat=seat, phase=self.phase(), to_move=self.current_player(),
-                           hand=self._visible_hand(seat), public=self._public(), private={})
+        return Observation(
+            seat=seat,
+            phase=self.phase(),
+            to_move=self.current_player(),
+            hand=self._visible_hand(seat),
+            public=self._public(),
+            private={},
+        )
 
     def resample(self, seat: int, rng) -> State:
         """A full state that ``seat`` cannot tell from this one: every card it cannot see is redrawn
@@ -337,8 +345,11 @@ class Trick52State(State):
         rec["tricks"] = [[play_text(c, sig) for _, c, sig in trick] for trick in self.tricks()]
         if self.is_terminal():
             rec["result"] = self.result()
-        changed = {key: v for key, v in self.game.options.items()
-                   if v != next(o.default for o in self.game.options_spec if o.name == key)}
+        changed = {
+            key: v
+            for key, v in self.game.options.items()
+            if v != next(o.default for o in self.game.options_spec if o.name == key)
+        }
         if changed:
             rec["options"] = changed
         if self.seed is not None:
@@ -350,8 +361,10 @@ class Trick52State(State):
     def _render_tricks(self, lines: list[str]) -> None:
         winners = self.winners()
         for t, trick in enumerate(self.tricks()):
-            plays = "  ".join(f"{SEATS[s][0].upper()}:{card_symbol(c)}{'(' + SIGNAL_NAMES[sig] + ')' if sig else ''}"
-                              for s, c, sig in trick)
+            plays = "  ".join(
+                f"{SEATS[s][0].upper()}:{card_symbol(c)}{'(' + SIGNAL_NAMES[sig] + ')' if sig else ''}"
+                for s, c, sig in trick
+            )
             won = f"-> {SEATS[winners[t]]}" if t < len(winners) else "(in progress)"
             lines.append(f"  {t + 1:>2}. led by {SEATS[trick[0][0]]:<6} {plays:<40} {won}")
 
@@ -374,8 +387,11 @@ class Trick52Game(Game):
 
     def _options_flags(self) -> tuple[int, int, int]:
         """``(play_all, raises, signals)`` for the kernels."""
-        return (int(bool(self.options.get("play_out", False))), int(bool(self.options.get("raises", False))),
-                int(bool(self.options.get("signals", True))))
+        return (
+            int(bool(self.options.get("play_out", False))),
+            int(bool(self.options.get("raises", False))),
+            int(bool(self.options.get("signals", True))),
+        )
 
     def _start(self, dealt: np.ndarray, first: int, seed: int | None, play_all: int | None = None) -> Trick52State:
         arrays = k.new_arrays()
@@ -497,7 +513,6 @@ class Trick52Game(Game):
         return out
 
 
-
 def _short(text: str, limit: int = 60) -> str:
     """``text`` cut to ``limit`` characters for a one-line message."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -507,8 +522,11 @@ def _parse_score_pair(value) -> tuple[int, int]:
     """A match score: (team A, team B) or {"A": n, "B": n}, non-negative integers."""
     if isinstance(value, dict):
         value = (value.get("A"), value.get("B"))
-    if (not isinstance(value, list | tuple) or len(value) != 2
-            or not all(isinstance(v, int | np.integer) and not isinstance(v, bool) and v >= 0 for v in value)):
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) != 2
+        or not all(isinstance(v, int | np.integer) and not isinstance(v, bool) and v >= 0 for v in value)
+    ):
         raise TekkasimError(f"a score must be two non-negative integers (team A, team B), not {value!r}")
     return int(value[0]), int(value[1])
 
@@ -636,8 +654,10 @@ def _draw_counted(pool: int, caps: dict[int, int], void: dict[int, int], rng: np
             return 1 if all(r == 0 for r in room) else 0
         key = (s, room)
         if key not in memo:
-            memo[key] = sum(w * ways(s + 1, tuple(r - x for r, x in zip(room, counts, strict=True)))
-                            for counts, w in splits(s, room))
+            memo[key] = sum(
+                w * ways(s + 1, tuple(r - x for r, x in zip(room, counts, strict=True)))
+                for counts, w in splits(s, room)
+            )
         return memo[key]
 
     room = tuple(caps[s] for s in seats)
@@ -662,7 +682,7 @@ def _draw_counted(pool: int, caps: dict[int, int], void: dict[int, int], rng: np
         bits.shuffle(rng, cards)
         pos = 0
         for seat, x in zip(seats, counts, strict=True):
-            result[seat].extend(int(c) for c in cards[pos:pos + x])
+            result[seat].extend(int(c) for c in cards[pos : pos + x])
             pos += x
         room = rest
     # Within a seat the order of its hidden places carries no information: shuffle it too.
@@ -673,5 +693,16 @@ def _draw_counted(pool: int, caps: dict[int, int], void: dict[int, int], rng: np
     return result
 
 
-__all__ = ["PRIME_BASE", "SIGNAL_NAMES", "Trick52Game", "Trick52State", "action_text", "call_text", "parse_action",
-           "parse_call", "play_text", "prime_action", "with_signal"]
+__all__ = [
+    "PRIME_BASE",
+    "SIGNAL_NAMES",
+    "Trick52Game",
+    "Trick52State",
+    "action_text",
+    "call_text",
+    "parse_action",
+    "parse_call",
+    "play_text",
+    "prime_action",
+    "with_signal",
+]

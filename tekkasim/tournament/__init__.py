@@ -17,6 +17,24 @@ from .results import export_records, export_table, iter_records, load_run
 from .runner import RunSummary, default_out, run_tournament
 from .storage import Store
 
-__all__ = ["Config", "Job", "RunSummary", "Store", "Team", "TournamentError", "deal_seed", "default_out",
-           "export_records", "export_table", "iter_records", "load_run", "make_team", "play_block",
-           "read_config_file", "replay_table", "run_tournament", "split_bots", "to_toml"]
+__all__ = [
+    "Config",
+    "Job",
+    "RunSummary",
+    "Store",
+    "Team",
+    "TournamentError",
+    "deal_seed",
+    "default_out",
+    "export_records",
+    "export_table",
+    "iter_records",
+    "load_run",
+    "make_team",
+    "play_block",
+    "read_config_file",
+    "replay_table",
+    "run_tournament",
+    "split_bots",
+    "to_toml",
+]

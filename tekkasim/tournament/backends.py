@@ -55,8 +55,14 @@ def _worker_main(job: Job, conn) -> None:
             conn.send(("error", type(exc).__name__, str(exc)))
             continue
         except Exception as exc:  # a bug in a bot outside decide(), or in the engine: still one line
-            conn.send(("error", "TournamentError", f"worker failed on pairing {block[0]}, boards {block[1]}.."
-                       f"{block[2] - 1}: {type(exc).__name__}: {exc}"))
+            conn.send(
+                (
+                    "error",
+                    "TournamentError",
+                    f"worker failed on pairing {block[0]}, boards {block[1]}.."
+                    f"{block[2] - 1}: {type(exc).__name__}: {exc}",
+                )
+            )
             continue
         conn.send(("rows", block_id, rows))
 
@@ -88,8 +94,14 @@ class _Worker:
         self.conn.close()
 
 
-def run_local(job: Job, blocks: list[Block], workers: int, on_rows: Callable, timeout: float,
-              describe: Callable[[Block, int, int], str]) -> dict:
+def run_local(
+    job: Job,
+    blocks: list[Block],
+    workers: int,
+    on_rows: Callable,
+    timeout: float,
+    describe: Callable[[Block, int, int], str],
+) -> dict:
     """Play ``blocks`` on ``workers`` local processes; ``on_rows(block, rows)`` in this process as each
     block completes. Returns counters (``restarts``)."""
     import multiprocess
@@ -123,8 +135,10 @@ def run_local(job: Job, blocks: list[Block], workers: int, on_rows: Callable, ti
                     if w.blocks:  # its blocks go back to the front of the queue
                         n = deaths[w.blocks[0][0]] = deaths.get(w.blocks[0][0], 0) + 1
                         if n >= MAX_DEATHS_PER_BLOCK:
-                            raise TournamentError(f"a worker died {n} times on {w.where} "
-                                                  f"(exit code {w.proc.exitcode}); stored results are kept")
+                            raise TournamentError(
+                                f"a worker died {n} times on {w.where} "
+                                f"(exit code {w.proc.exitcode}); stored results are kept"
+                            )
                         queue.extendleft(reversed(w.blocks))
                     w.blocks.clear()
                     w.stop(kill=True)
@@ -133,8 +147,10 @@ def run_local(job: Job, blocks: list[Block], workers: int, on_rows: Callable, ti
             now = time.monotonic()
             for w in pool:
                 if w.blocks and now - w.beat > timeout:
-                    raise TournamentError(f"watchdog: no progress for {timeout:g} s at {w.where} (a bot hangs?); "
-                                          "stored results are kept, rerun to resume")
+                    raise TournamentError(
+                        f"watchdog: no progress for {timeout:g} s at {w.where} (a bot hangs?); "
+                        "stored results are kept, rerun to resume"
+                    )
     finally:
         for w in pool:
             w.stop(kill=True)
@@ -175,8 +191,9 @@ class DaskCluster:
                 first = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
                 raise TournamentError(f"cannot reach the Dask scheduler at {scheduler!r}: {first}") from None
         else:
-            self.cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                        dashboard_address=None, silence_logs=50)
+            self.cluster = LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+            )
             self.client = Client(self.cluster)
 
     def close(self) -> None:
@@ -200,8 +217,10 @@ def run_dask(job: Job, blocks: list[Block], cluster: DaskCluster, on_rows: Calla
             for fut in sorted(done, key=lambda f: futures[f]):
                 on_rows(futures[fut], fut.result())  # a TekkasimError raised in the task comes back here
     except TimeoutError:  # dask's own wait() raises it when nothing finished in time
-        raise TournamentError(f"watchdog: no block finished for {timeout:g} s on the Dask cluster (a bot hangs?); "
-                              "stored results are kept, rerun to resume") from None
+        raise TournamentError(
+            f"watchdog: no block finished for {timeout:g} s on the Dask cluster (a bot hangs?); "
+            "stored results are kept, rerun to resume"
+        ) from None
     finally:
         client.cancel(list(futures))
     return {"restarts": 0}

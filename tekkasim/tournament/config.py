@@ -25,8 +25,23 @@ SCHEDULES = ("round-robin", "gauntlet")
 UNITS = ("deal", "match")
 BACKENDS = ("local", "dask")
 # keys a TOML file may hold; the same names as the command's flags (dashes or underscores)
-FILE_KEYS = ("ruleset", "bots", "boards", "seed", "unit", "schedule", "workers", "backend", "scheduler", "out",
-             "options", "block", "timeout", "anchor", "quiet")
+FILE_KEYS = (
+    "ruleset",
+    "bots",
+    "boards",
+    "seed",
+    "unit",
+    "schedule",
+    "workers",
+    "backend",
+    "scheduler",
+    "out",
+    "options",
+    "block",
+    "timeout",
+    "anchor",
+    "quiet",
+)
 
 
 class TournamentError(TekkasimError):
@@ -157,14 +172,31 @@ class Config:
 
     def identity(self) -> dict:
         """What the stored results depend on; a rerun on the same DIR must give the same."""
-        return {"ruleset": self.ruleset, "options": self.options, "unit": self.unit, "schedule": self.schedule,
-                "boards": self.boards, "seed": self.seed, "teams": [list(t.labels) for t in self.teams]}
+        return {
+            "ruleset": self.ruleset,
+            "options": self.options,
+            "unit": self.unit,
+            "schedule": self.schedule,
+            "boards": self.boards,
+            "seed": self.seed,
+            "teams": [list(t.labels) for t in self.teams],
+        }
 
     def effective(self) -> dict:
         """The whole configuration as TOML-able values (``--dump-config``)."""
-        out = {"ruleset": self.ruleset, "bots": [t.name for t in self.teams], "boards": self.boards,
-               "seed": self.seed, "unit": self.unit, "schedule": self.schedule, "workers": self.workers,
-               "backend": self.backend, "block": self.block, "timeout": self.timeout, "options": self.options}
+        out = {
+            "ruleset": self.ruleset,
+            "bots": [t.name for t in self.teams],
+            "boards": self.boards,
+            "seed": self.seed,
+            "unit": self.unit,
+            "schedule": self.schedule,
+            "workers": self.workers,
+            "backend": self.backend,
+            "block": self.block,
+            "timeout": self.timeout,
+            "options": self.options,
+        }
         if self.scheduler:
             out["scheduler"] = self.scheduler
         return out

@@ -65,17 +65,27 @@ class Job:
 
     @classmethod
     def from_config(cls, cfg: Config, use_compiled: bool = True) -> Job:
-        return cls(cfg.ruleset, dict(cfg.options), cfg.unit, cfg.seed, tuple(t.bots for t in cfg.teams),
-                   tuple(t.labels for t in cfg.teams), tuple(cfg.pairings()), use_compiled)
+        return cls(
+            cfg.ruleset,
+            dict(cfg.options),
+            cfg.unit,
+            cfg.seed,
+            tuple(t.bots for t in cfg.teams),
+            tuple(t.labels for t in cfg.teams),
+            tuple(cfg.pairings()),
+            use_compiled,
+        )
 
     def team_name(self, team: int) -> str:
         a, b = self.labels[team]
         return a if a == b else f"{a}+{b}"
 
     def key(self) -> str:
-        return json.dumps([self.ruleset, self.options, self.unit, self.seed, self.labels, self.pairings,
-                           self.use_compiled],
-                          sort_keys=True, default=str)
+        return json.dumps(
+            [self.ruleset, self.options, self.unit, self.seed, self.labels, self.pairings, self.use_compiled],
+            sort_keys=True,
+            default=str,
+        )
 
 
 class _Context:
@@ -147,8 +157,10 @@ def play_table(ctx: _Context, pairing: int, board: int, table: int) -> tuple:
         try:
             play_deal_state(state, seats, seed, table)
         except BotError as exc:
-            raise BotError(f"{exc} at {job.team_name(x)} vs {job.team_name(y)}, board {board} (seed {board_seed})"
-                           f"{f', deal {j}' if job.unit == 'match' else ''}, table {table}") from None
+            raise BotError(
+                f"{exc} at {job.team_name(x)} vs {job.team_name(y)}, board {board} (seed {board_seed})"
+                f"{f', deal {j}' if job.unit == 'match' else ''}, table {table}"
+            ) from None
         ret = state.returns()
         deals.append([seed, float(ret[0]), float(ret[1]), _jsonable(state.history())])
         if job.unit == "deal":
@@ -160,8 +172,10 @@ def play_table(ctx: _Context, pairing: int, board: int, table: int) -> tuple:
             break
         context_kw = state.next_deal_context()
     else:
-        raise TournamentError(f"a match of {job.team_name(x)} vs {job.team_name(y)}, board {board}, table {table} "
-                              f"did not end within {MAX_MATCH_DEALS} deals")
+        raise TournamentError(
+            f"a match of {job.team_name(x)} vs {job.team_name(y)}, board {board}, table {table} "
+            f"did not end within {MAX_MATCH_DEALS} deals"
+        )
     payload = pack(deals)
     return (pairing, board, table, float(totals[x_side]), float(totals[1 - x_side]), len(deals), payload)
 
@@ -192,8 +206,18 @@ def _compiled_rows(ctx: _Context, pairing: int, boards: range) -> list[tuple] | 
         # every row's payload laid out in one numpy buffer (header + the longest action list), then cut
         # to each row's length: a few hundred nanoseconds a row instead of a Python pack per row
         n, width = actions.shape
-        rec = np.zeros(n, dtype=[("fmt", "u1"), ("deals", "<u2"), ("seed", "<i8"), ("ra", "<f8"), ("rb", "<f8"),
-                                 ("k", "<u2"), ("acts", "<i2", (width,))])
+        rec = np.zeros(
+            n,
+            dtype=[
+                ("fmt", "u1"),
+                ("deals", "<u2"),
+                ("seed", "<i8"),
+                ("ra", "<f8"),
+                ("rb", "<f8"),
+                ("k", "<u2"),
+                ("acts", "<i2", (width,)),
+            ],
+        )
         rec["fmt"], rec["deals"], rec["seed"], rec["k"] = BINARY, 1, seeds, lengths
         rec["ra"], rec["rb"], rec["acts"] = returns[:, 0], returns[:, 1], actions
         buf, size = rec.tobytes(), rec.itemsize

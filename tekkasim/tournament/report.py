@@ -13,8 +13,7 @@ from .results import pair_rows, team_names
 from .storage import Store
 
 
-def build_report(directory: str | os.PathLike, anchor: str | None = None, bootstrap: int = 200,
-                 seed: int = 0) -> dict:
+def build_report(directory: str | os.PathLike, anchor: str | None = None, bootstrap: int = 200, seed: int = 0) -> dict:
     """runs.md's report JSON (plus ``los``, ``dispersion`` and bootstrap bounds ``boot_lo``/``boot_hi``)."""
     with Store.read(directory) as store:
         identity = store.identity
@@ -38,16 +37,27 @@ def build_report(directory: str | os.PathLike, anchor: str | None = None, bootst
     for r in pairs:
         by_pairing.setdefault((r["x"], r["y"]), []).append(r["margin"])
     order = {n: i for i, n in enumerate(names)}
-    cross = crosstable([(a, b, m) for (a, b), m in sorted(by_pairing.items(), key=lambda kv: (order[kv[0][0]],
-                                                                                             order[kv[0][1]]))])
+    cross = crosstable(
+        [(a, b, m) for (a, b), m in sorted(by_pairing.items(), key=lambda kv: (order[kv[0][0]], order[kv[0][1]]))]
+    )
     table = sorted(fit.table(), key=lambda r: -r["elo"])
     los = fit.los()
-    return {"ruleset": identity["ruleset"], "unit": identity["unit"], "boards": identity["boards"],
-            "pairs": len(pairs), "anchor": anchor, "bots": table, "crosstable": cross,
-            "los": {a: {b: float(los[i, j]) for j, b in enumerate(fit.bots) if j != i} for i, a in enumerate(fit.bots)},
-            "dispersion": fit.dispersion, "bootstrap": bootstrap, "options": identity["options"],
-            "complete": len(pairs) == len(set((r[0], r[1]) for r in rows)) and len(rows) == 2 * identity["boards"]
-            * len({r[0] for r in rows}) and len({r[0] for r in rows}) == _n_pairings(identity)}
+    return {
+        "ruleset": identity["ruleset"],
+        "unit": identity["unit"],
+        "boards": identity["boards"],
+        "pairs": len(pairs),
+        "anchor": anchor,
+        "bots": table,
+        "crosstable": cross,
+        "los": {a: {b: float(los[i, j]) for j, b in enumerate(fit.bots) if j != i} for i, a in enumerate(fit.bots)},
+        "dispersion": fit.dispersion,
+        "bootstrap": bootstrap,
+        "options": identity["options"],
+        "complete": len(pairs) == len(set((r[0], r[1]) for r in rows))
+        and len(rows) == 2 * identity["boards"] * len({r[0] for r in rows})
+        and len({r[0] for r in rows}) == _n_pairings(identity),
+    }
 
 
 def _n_pairings(identity: dict) -> int:
@@ -58,12 +68,17 @@ def _n_pairings(identity: dict) -> int:
 def render_text(report: dict) -> str:
     """The Elo table and the crosstable as plain text."""
     unit = "match" if report["unit"] == "match" else "deal"
-    lines = [f"{report['ruleset']}: {report['pairs']} pairs ({report['boards']} boards per pairing, one {unit} "
-             f"per table), anchor {report['anchor']} = 0"
-             + ("" if report.get("complete", True) else "  [run incomplete]"), ""]
+    lines = [
+        f"{report['ruleset']}: {report['pairs']} pairs ({report['boards']} boards per pairing, one {unit} "
+        f"per table), anchor {report['anchor']} = 0" + ("" if report.get("complete", True) else "  [run incomplete]"),
+        "",
+    ]
     boot = report["bots"] and "boot_lo" in report["bots"][0]
-    lines.append(f"{'bot':<28} {'Elo':>7} {'95% (likelihood)':>18}" + (f" {'95% (bootstrap)':>18}" if boot else "")
-                 + f" {'pairs':>6}")
+    lines.append(
+        f"{'bot':<28} {'Elo':>7} {'95% (likelihood)':>18}"
+        + (f" {'95% (bootstrap)':>18}" if boot else "")
+        + f" {'pairs':>6}"
+    )
     for r in report["bots"]:
         line = f"{r['name'][:28]:<28} {r['elo']:7.0f} {_iv(r['lo'], r['hi']):>18}"
         if boot:
@@ -138,8 +153,20 @@ def write_plots(report: dict, directory: str | os.PathLike, margins: dict[tuple[
     paths.append(_save(fig, out / "margins.png"))
 
     summary = out / "summary.md"
-    text = [f"# {report['ruleset']} tournament", "", "```", render_text(report), "```", "",
-            "![Elo ladder](elo.png)", "", "![head to head](heatmap.png)", "", "![margins](margins.png)", ""]
+    text = [
+        f"# {report['ruleset']} tournament",
+        "",
+        "```",
+        render_text(report),
+        "```",
+        "",
+        "![Elo ladder](elo.png)",
+        "",
+        "![head to head](heatmap.png)",
+        "",
+        "![margins](margins.png)",
+        "",
+    ]
     summary.write_text("\n".join(text), encoding="utf-8")
     paths.append(summary)
     return paths

@@ -43,9 +43,17 @@ def pair_rows(identity: dict, rows: list[tuple]) -> list[dict]:
             halves[key] = xr - yr
             continue
         x, y = pairs_[p]
-        out.append({"pairing": p, "board": board, "x": names[x], "y": names[y],
-                    "x_bots": tuple(identity["teams"][x]), "y_bots": tuple(identity["teams"][y]),
-                    "margin": halves.pop(key) + xr - yr})
+        out.append(
+            {
+                "pairing": p,
+                "board": board,
+                "x": names[x],
+                "y": names[y],
+                "x_bots": tuple(identity["teams"][x]),
+                "y_bots": tuple(identity["teams"][y]),
+                "margin": halves.pop(key) + xr - yr,
+            }
+        )
     return out
 
 
@@ -75,13 +83,28 @@ def load_run(directory: str | os.PathLike):
                 xr, yr = (ra, rb) if table == 0 else (rb, ra)
                 records.append((p, names[x], names[y], board, table, j, seed, ra, rb, xr, yr, *seat.values(), tx))
         totals = {(r[0], r[1], r[2]): (r[3], r[4]) for r in store.results()}
-    cols = ["pairing", "x", "y", "board", "table", "deal_no", "seed", "return_a", "return_b", "x_return", "y_return",
-            *SEAT_NAMES, "_tx"]
+    cols = [
+        "pairing",
+        "x",
+        "y",
+        "board",
+        "table",
+        "deal_no",
+        "seed",
+        "return_a",
+        "return_b",
+        "x_return",
+        "y_return",
+        *SEAT_NAMES,
+        "_tx",
+    ]
     frame = pd.DataFrame.from_records(records, columns=cols)
-    frame["table_x_return"] = [totals[(p, b, t)][0] for p, b, t in zip(frame.pairing, frame.board, frame.table,
-                                                                        strict=True)]
-    frame["table_y_return"] = [totals[(p, b, t)][1] for p, b, t in zip(frame.pairing, frame.board, frame.table,
-                                                                        strict=True)]
+    frame["table_x_return"] = [
+        totals[(p, b, t)][0] for p, b, t in zip(frame.pairing, frame.board, frame.table, strict=True)
+    ]
+    frame["table_y_return"] = [
+        totals[(p, b, t)][1] for p, b, t in zip(frame.pairing, frame.board, frame.table, strict=True)
+    ]
     return frame.drop(columns="_tx")
 
 
@@ -128,8 +151,9 @@ def export_table(directory: str | os.PathLike, out: str | os.PathLike) -> int:
             try:
                 import pyarrow  # noqa: F401
             except ImportError:
-                raise TournamentError("Parquet export needs pyarrow (pip install pyarrow); "
-                                      "use --csv FILE.csv") from None
+                raise TournamentError(
+                    "Parquet export needs pyarrow (pip install pyarrow); use --csv FILE.csv"
+                ) from None
             frame.to_parquet(tmp, index=False)
         else:
             frame.to_csv(tmp, index=False)

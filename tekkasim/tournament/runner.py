@@ -157,16 +157,20 @@ def _warm_up(job: Job) -> bool:
                 play_deal_state(state, [bot] * 4, job.seed, 0)
         except Exception:  # noqa: BLE001 - a failing bot is reported where it fails in the run, with its board
             pass
-    compiled = ctx.compiled is not None and job.unit == "deal" and all(
-        has_compiled_form(b) and team[0].label == team[1].label for team in ctx.bots for b in team)
+    compiled = (
+        ctx.compiled is not None
+        and job.unit == "deal"
+        and all(has_compiled_form(b) and team[0].label == team[1].label for team in ctx.bots for b in team)
+    )
     if compiled:  # compile (or load) the whole-deal loop once here, not in every worker
         x = ctx.bots[0][0]
         ctx.compiled(ctx.game, x, x, [job.seed], 0)
     return compiled
 
 
-def run_tournament(cfg: Config, out: str | Path | None = None, quiet: bool = False,
-                   use_compiled: bool = True) -> RunSummary:
+def run_tournament(
+    cfg: Config, out: str | Path | None = None, quiet: bool = False, use_compiled: bool = True
+) -> RunSummary:
     """Play (or resume) ``cfg`` into DIR ``out``; raises ``TekkasimError`` subclasses with one line.
     ``use_compiled=False`` plays every match-up through the State API (the same results, slower)."""
     directory = Path(out) if out is not None else default_out(cfg)
@@ -187,8 +191,12 @@ def _run(cfg: Config, job: Job, directory: Path, workers: int, cluster, quiet: b
         done = {r[:3] for r in done_rows}
         total = len(cfg.pairings()) * cfg.boards * 2
         compiled = _warm_up(job)
-        missing = sum(1 for p in range(len(cfg.pairings())) for b in range(cfg.boards)
-                      if (p, b, 0) not in done or (p, b, 1) not in done)
+        missing = sum(
+            1
+            for p in range(len(cfg.pairings()))
+            for b in range(cfg.boards)
+            if (p, b, 0) not in done or (p, b, 1) not in done
+        )
         blocks = missing_blocks(cfg, done, _block_size(cfg, missing, workers, compiled))
         # the slowest match-ups (search bots) first, so that the run does not end waiting on one of them
         ctx = context(job)

@@ -16,13 +16,34 @@ from .play import Job
 from .runner import _warm_up
 
 
-def run_sprt(ruleset: str, bot_a: str, bot_b: str, elo0: float, elo1: float, alpha: float = 0.05,
-             beta: float = 0.05, seed: int = 1, max_pairs: int = 20000, workers: int = 0,
-             options: dict | None = None, block: int = 8, timeout: float = 300.0,
-             on_batch: Callable[[SPRT], None] | None = None) -> SPRT:
+def run_sprt(
+    ruleset: str,
+    bot_a: str,
+    bot_b: str,
+    elo0: float,
+    elo1: float,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    seed: int = 1,
+    max_pairs: int = 20000,
+    workers: int = 0,
+    options: dict | None = None,
+    block: int = 8,
+    timeout: float = 300.0,
+    on_batch: Callable[[SPRT], None] | None = None,
+) -> SPRT:
     test = SPRT(elo0, elo1, alpha, beta)
-    cfg = Config.build(ruleset=ruleset, bots=[bot_a, bot_b], boards=max_pairs, seed=seed, options=options or {},
-                       schedule="gauntlet", workers=workers, block=block, timeout=timeout)
+    cfg = Config.build(
+        ruleset=ruleset,
+        bots=[bot_a, bot_b],
+        boards=max_pairs,
+        seed=seed,
+        options=options or {},
+        schedule="gauntlet",
+        workers=workers,
+        block=block,
+        timeout=timeout,
+    )
     job = Job.from_config(cfg)
     workers = cfg.workers or default_workers()
     _warm_up(job)

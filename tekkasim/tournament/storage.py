@@ -80,8 +80,10 @@ class Store:
         if has_run:
             stored = read_identity(d)
             if stored != identity:
-                raise TournamentError(f"{d} holds a run of another configuration ({_differences(stored, identity)});"
-                                      " use another --out DIR")
+                raise TournamentError(
+                    f"{d} holds a run of another configuration ({_differences(stored, identity)});"
+                    " use another --out DIR"
+                )
         elif d.exists() and any(d.iterdir()):
             raise TournamentError(f"{d} is not empty and holds no tournament run; use another --out DIR")
         d.mkdir(parents=True, exist_ok=True)
@@ -102,8 +104,10 @@ class Store:
                     conn.execute("INSERT INTO meta VALUES ('format', ?)", (str(FORMAT),))
                 _write_config(d, identity)
             elif json.loads(row[0]) != identity:
-                raise TournamentError(f"{d}: the database holds a run of another configuration "
-                                      f"({_differences(json.loads(row[0]), identity)})")
+                raise TournamentError(
+                    f"{d}: the database holds a run of another configuration "
+                    f"({_differences(json.loads(row[0]), identity)})"
+                )
             elif not (d / CONFIG_NAME).exists():
                 _write_config(d, identity)
         except sqlite3.DatabaseError as exc:
@@ -164,8 +168,9 @@ class Store:
 
     def results(self) -> list[tuple]:
         """``(pairing, board, table, x_return, y_return, deals)`` of every stored table, in key order."""
-        return self._query("SELECT pairing, board, tab, x_return, y_return, deals FROM tables "
-                           "ORDER BY pairing, board, tab")
+        return self._query(
+            "SELECT pairing, board, tab, x_return, y_return, deals FROM tables ORDER BY pairing, board, tab"
+        )
 
     def payloads(self) -> Iterator[tuple]:
         """``(pairing, board, table, payload)`` in key order, one at a time."""

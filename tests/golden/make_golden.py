@@ -38,8 +38,12 @@ def golden_lines(name: str, options: dict, deals: int, seed: int) -> list[str]:
     return [json.dumps(r, sort_keys=True, separators=(",", ":")) for r in play_records(game, deals, seed, match=True)]
 
 
-KERNEL_CASES = [("feskot", {}, 20_000, 11), ("tekka", {"raises": True}, 20_000, 12), ("satat", {}, 20_000, 13),
-                ("shengji", {}, 5_000, 14)]
+KERNEL_CASES = [
+    ("feskot", {}, 20_000, 11),
+    ("tekka", {"raises": True}, 20_000, 12),
+    ("satat", {}, 20_000, 13),
+    ("shengji", {}, 5_000, 14),
+]
 KERNEL_FILE = HERE / "kernels.json"
 
 
