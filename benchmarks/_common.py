@@ -3,18 +3,39 @@
 from __future__ import annotations
 
 import random
-import time
+
+from tekkasim.bits import below, new_rng
+from tekkasim.bots import decide
+from tekkasim.throughput import best_rate  # noqa: F401  (the benchmarks' one timing helper)
 
 
-def best_rate(fn, n: int, repeats: int = 3) -> float:
-    """Best rate (items per second) of ``fn(n, r)`` over ``repeats`` runs (``r`` = repeat index, so each
-    run can use fresh seeds)."""
-    best = float("inf")
-    for r in range(repeats):
-        t0 = time.perf_counter()
-        fn(n, r)
-        best = min(best, time.perf_counter() - t0)
-    return n / best
+def random_states(game, n: int, seed: int, max_steps: int) -> list:
+    """``n`` unfinished states of seeded random deals (deal seeds ``seed ..``), each a random number of
+    actions (below ``max_steps``) in: the positions the bots' decision benchmarks time."""
+    rng = new_rng(seed)
+    out = []
+    while len(out) < n:
+        state = game.new_deal(len(out) + seed)
+        for _ in range(int(below(rng, max_steps))):
+            legal = state.legal_actions()
+            state.apply_action(legal[int(below(rng, len(legal)))])
+            if state.is_terminal():
+                break
+        if not state.is_terminal():
+            out.append(state)
+    return out
+
+
+def decisions_rate(bot, states) -> float:
+    """Decisions per second of ``bot`` through ``bots.decide`` (the tournaments' path) on ``states``."""
+    seats = [s.current_player() for s in states]
+    decide(bot, states[0], seats[0], 0)  # compile / load from the cache
+
+    def run(n, r):
+        for i in range(n):
+            decide(bot, states[i], seats[i], r * n + i)
+
+    return best_rate(run, len(states), repeats=2)
 
 
 def state_api(game, n: int, seed: int) -> None:

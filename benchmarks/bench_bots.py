@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import time
 
-from benchmarks._common import best_rate
-from tekkasim.bits import below, new_rng
-from tekkasim.bots import decide, get_bot
+from benchmarks._common import best_rate, decisions_rate, random_states
+from tekkasim.bots import get_bot
 from tekkasim.bots.compiled import play_boards
 from tekkasim.rules import get_game
 
@@ -22,44 +21,17 @@ BOTS = ("RANDOM", "GREEDY", "KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA", "JANGARA
 DEALS_GOAL = 100_000
 
 
-def _states(game, n: int, seed: int) -> list:
-    """``n`` states of seeded random deals, each a random number of actions in."""
-    rng = new_rng(seed)
-    out = []
-    while len(out) < n:
-        state = game.new_deal(len(out) + seed)
-        for _ in range(int(below(rng, 40))):
-            legal = state.legal_actions()
-            state.apply_action(legal[int(below(rng, len(legal)))])
-            if state.is_terminal():
-                break
-        if not state.is_terminal():
-            out.append(state)
-    return out
-
-
-def _decisions_rate(bot, states) -> float:
-    seats = [s.current_player() for s in states]
-    decide(bot, states[0], seats[0], 0)  # compile / load from the cache
-
-    def run(n, r):
-        for i in range(n):
-            decide(bot, states[i], seats[i], r * n + i)
-
-    return best_rate(run, len(states), repeats=2)
-
-
 def run(quick: bool = False) -> list[dict]:
     rows = []
     n_states = 300 if quick else 3000
     for name in ("feskot", "tekka"):
         game = get_game(name)
-        states = _states(game, n_states, 7)
+        states = random_states(game, n_states, 7, 40)
         for bot in BOTS:
             rows.append(
                 {
                     "name": f"{name} {bot} decisions (Python path)",
-                    "value": _decisions_rate(get_bot(bot), states),
+                    "value": decisions_rate(get_bot(bot), states),
                     "unit": "decisions/s",
                 }
             )

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import time
 
-from benchmarks._common import best_rate
-from tekkasim.bits import below, new_rng
+from benchmarks._common import best_rate, decisions_rate, random_states
 from tekkasim.bots import decide, get_bot, mix_seed
 from tekkasim.bots.satat import play_rounds
 from tekkasim.rules import get_game
@@ -23,32 +22,6 @@ ZELZELA_GOAL_MS = 100.0
 
 def _bot(name):
     return get_bot(name) if name in ("RANDOM", "ATOUTE", "ZORGE") else get_bot(name, ruleset="satat")
-
-
-def _states(game, n: int, seed: int) -> list:
-    rng = new_rng(seed)
-    out = []
-    while len(out) < n:
-        state = game.new_deal(len(out) + seed)
-        for _ in range(int(below(rng, 50))):
-            legal = state.legal_actions()
-            state.apply_action(legal[int(below(rng, len(legal)))])
-            if state.is_terminal():
-                break
-        if not state.is_terminal():
-            out.append(state)
-    return out
-
-
-def _decisions_rate(bot, states) -> float:
-    seats = [s.current_player() for s in states]
-    decide(bot, states[0], seats[0], 0)
-
-    def run(n, r):
-        for i in range(n):
-            decide(bot, states[i], seats[i], r * n + i)
-
-    return best_rate(run, len(states), repeats=2)
 
 
 def _search_ms(name: str, rounds: int) -> tuple[float, int]:
@@ -90,12 +63,12 @@ def _search_ms(name: str, rounds: int) -> tuple[float, int]:
 def run(quick: bool = False) -> list[dict]:
     rows = []
     game = get_game("satat")
-    states = _states(game, 300 if quick else 3000, 7)
+    states = random_states(game, 300 if quick else 3000, 7, 50)
     for name in BOTS:
         rows.append(
             {
                 "name": f"satat {name} decisions (Python path)",
-                "value": _decisions_rate(_bot(name), states),
+                "value": decisions_rate(_bot(name), states),
                 "unit": "decisions/s",
             }
         )
