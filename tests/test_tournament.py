@@ -6,6 +6,8 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import pickle
+import random
 import signal
 import sqlite3
 import subprocess
@@ -21,6 +23,8 @@ from tekkasim.bots import RandomBot
 from tekkasim.cli import cli
 from tekkasim.errors import BotError
 from tekkasim.tournament import Config, Store, TournamentError, iter_records, load_run, run_tournament
+from tekkasim.tournament.play import Job, play_block
+from tekkasim.tournament.runner import missing_blocks
 from tekkasim.verify import verify_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -173,6 +177,28 @@ def test_resume_after_sigkill_equals_an_uninterrupted_run(tmp_path):
         quiet=True,
     )
     assert rows_of(killed) == rows_of(reference)
+
+
+def test_missing_blocks_cover_exactly_the_boards_lacking_a_table():
+    cfg = Config.build(ruleset="feskot", bots="RANDOM,GREEDY,KADO", boards=11, seed=1)
+    rng = random.Random(3)
+    for _ in range(200):
+        done = {(rng.randrange(3), rng.randrange(11), rng.randrange(2)) for _ in range(rng.randrange(60))}
+        size = rng.choice([1, 2, 3, 5, 64])
+        blocks = missing_blocks(cfg, done, size)
+        covered = [(p, b) for p, start, stop in blocks for b in range(start, stop)]
+        lacking = [(p, b) for p in range(3) for b in range(11) if not {(p, b, 0), (p, b, 1)} <= done]
+        assert covered == lacking and all(0 < stop - start <= size for _, start, stop in blocks)
+        # a block never spans a complete board
+        assert all(not {(p, b, 0), (p, b, 1)} <= done for p, start, stop in blocks for b in range(start, stop))
+
+
+def test_a_compiled_block_iterates_to_the_rows_the_state_api_stores():
+    cfg = Config.build(ruleset="feskot", bots="GREEDY,JANGARA", boards=6, seed=11)
+    compact = play_block(Job.from_config(cfg), (0, 4, 6), compact=True)
+    assert type(compact).__name__ == "CompiledRows" and len(compact) == 4
+    python = play_block(Job.from_config(cfg, use_compiled=False), (0, 4, 6))
+    assert sorted(compact) == sorted(python) == sorted(pickle.loads(pickle.dumps(compact)))
 
 
 def _tree(directory: Path) -> dict:

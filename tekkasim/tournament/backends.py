@@ -58,7 +58,7 @@ def _worker_main(job: Job, conn) -> None:
             return
         block_id, block = msg
         try:
-            rows = play_block(job, block, beat)
+            rows = play_block(job, block, beat, compact=True)
         except TekkasimError as exc:
             _send(conn, ("error", type(exc).__name__, str(exc)))
             continue

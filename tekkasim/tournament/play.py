@@ -25,6 +25,7 @@ import json
 import struct
 import zlib
 from dataclasses import dataclass
+from itertools import chain, repeat
 from typing import Any
 
 import numpy as np
@@ -184,7 +185,41 @@ def _jsonable(actions: list) -> list:
     return [list(a) if isinstance(a, tuple) else int(a) for a in actions]
 
 
-def _compiled_rows(ctx: _Context, pairing: int, boards: range) -> list[tuple] | None:
+class CompiledRows:
+    """A compiled block's rows kept as a few numpy columns and one buffer until they are stored.
+
+    Iterating gives the same ``(pairing, board, table, x_return, y_return, deals, payload)`` tuples as
+    ``play_table`` would, table 0 of every board first. A worker sends this instead of a list of rows:
+    the block pickles as a handful of arrays (no per-row object crosses the pipe), and the rows are made
+    one at a time as SQLite takes them, in the parent, where a one-worker run has a core to spare."""
+
+    def __init__(self, pairing: int, boards: range, tables: list[tuple]):
+        self.pairing = pairing
+        self.boards = (boards.start, boards.stop)
+        self.tables = tables  # per table: (table, x_returns, y_returns, buffer, starts, ends)
+
+    def __len__(self) -> int:
+        return 2 * (self.boards[1] - self.boards[0])
+
+    def __iter__(self):
+        return chain.from_iterable(self._table_rows(*t) for t in self.tables)
+
+    def _table_rows(self, table, xr, yr, buf, starts, ends):
+        n = len(xr)
+        payloads = map(buf.__getitem__, map(slice, starts.tolist(), ends.tolist()))
+        return zip(
+            repeat(self.pairing, n),
+            range(*self.boards),
+            repeat(table, n),
+            xr.tolist(),
+            yr.tolist(),
+            repeat(1, n),
+            payloads,
+            strict=True,
+        )
+
+
+def _compiled_rows(ctx: _Context, pairing: int, boards: range) -> CompiledRows | None:
     """Rows of a whole block through the bots' compiled forms, when both teams are one bot each with a
     compiled form and the unit is a deal; else None."""
     job = ctx.job
@@ -196,15 +231,15 @@ def _compiled_rows(ctx: _Context, pairing: int, boards: range) -> list[tuple] | 
         return None
     if not (has_compiled_form(xb[0]) and has_compiled_form(yb[0])):
         return None
-    seeds = np.array([job.seed + b for b in boards], dtype=np.int64)
-    rows = []
+    seeds = list(range(job.seed + boards.start, job.seed + boards.stop))  # Python ints: play_boards checks each
+    tables = []
     for table in (0, 1):
         out = ctx.compiled(ctx.game, xb[0], yb[0], seeds, table)
         returns, actions, lengths = out["returns"], out["actions"], out["n_actions"]
         if actions.size and (actions.max() > 32767 or actions.min() < -1):
             raise TournamentError(f"compiled actions outside int16 in {job.ruleset}")
-        # every row's payload laid out in one numpy buffer (header + the longest action list), then cut
-        # to each row's length: a few hundred nanoseconds a row instead of a Python pack per row
+        # every row's payload laid out in one numpy buffer (header + the longest action list); a row's
+        # payload is its record cut to its own length, with no Python pack per row
         n, width = actions.shape
         rec = np.zeros(
             n,
@@ -220,23 +255,22 @@ def _compiled_rows(ctx: _Context, pairing: int, boards: range) -> list[tuple] | 
         )
         rec["fmt"], rec["deals"], rec["seed"], rec["k"] = BINARY, 1, seeds, lengths
         rec["ra"], rec["rb"], rec["acts"] = returns[:, 0], returns[:, 1], actions
-        buf, size = rec.tobytes(), rec.itemsize
-        ends = (np.arange(n) * size + _ONE.size + 2 * lengths).tolist()
-        starts = range(0, n * size, size)
-        payloads = [buf[s:e] for s, e in zip(starts, ends, strict=True)]
+        starts = np.arange(n, dtype=np.int64) * rec.itemsize
+        ends = starts + _ONE.size + 2 * lengths
         xr, yr = (returns[:, 0], returns[:, 1]) if table == 0 else (returns[:, 1], returns[:, 0])
-        rows += zip([pairing] * n, boards, [table] * n, xr.tolist(), yr.tolist(), [1] * n, payloads, strict=True)
-    return rows
+        tables.append((table, xr.copy(), yr.copy(), rec.tobytes(), starts, ends))
+    return CompiledRows(pairing, boards, tables)
 
 
-def play_block(job: Job, block: tuple[int, int, int], progress=None) -> list[tuple]:
+def play_block(job: Job, block: tuple[int, int, int], progress=None, compact: bool = False) -> list[tuple]:
     """Every table of boards ``start .. stop-1`` of one pairing: ``block = (pairing, start, stop)``.
-    ``progress(board, table)`` is called before each table (the watchdog's heartbeat)."""
+    ``progress(board, table)`` is called before each table (the watchdog's heartbeat). With ``compact``,
+    a compiled block comes back as :class:`CompiledRows` (the same rows, made when iterated)."""
     ctx = context(job)
     pairing, start, stop = block
     rows = _compiled_rows(ctx, pairing, range(start, stop))
     if rows is not None:
-        return rows
+        return rows if compact else list(rows)
     rows = []
     for board in range(start, stop):
         for table in (0, 1):
