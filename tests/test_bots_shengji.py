@@ -141,6 +141,9 @@ def test_observation_arrays_agree_with_the_true_state():
         sp.S_TPTS,
         sp.S_ATT,
         sp.S_TRICKS,
+        sp.S_GONE1,
+        sp.S_GONE2,
+        *range(sp.S_VOID0, sp.S_VOID0 + 4),
     ]
     checked = 0
     for seed in range(150):

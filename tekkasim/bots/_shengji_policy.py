@@ -2,9 +2,10 @@
 
 A decision is :func:`decide` on a parameter vector ``p`` (``P_*`` fields) and the deciding seat's
 information only: its hand, the public table scalars ``st`` (``S_*`` fields: phase, trump, level, dealer,
-the standing call, the trick in progress and its current winner, the attackers' points), the public count
-of cards played (``gone``), the public voids, the plays of the trick in progress (``tplays``, by position)
-and, for the dealer alone, the buried cards. ``bots.shengji`` builds exactly these arrays from a seat's
+the standing call, the trick in progress and its current winner, the attackers' points, the cards played
+as the two masks of a multiset (``S_GONE1``, ``S_GONE2``) and the public voids (``S_VOID0 + seat``, a bit
+per effective suit)) and, for the dealer alone, the buried cards. The loop also keeps the plays of the
+trick in progress (``tplays``, by position). ``bots.shengji`` builds exactly these arrays from a seat's
 observation; :func:`play_from` keeps them up to date while it plays a deal to its end, so the Python bot
 and the compiled loop make the same decisions (tested on whole deals).
 
@@ -84,8 +85,11 @@ MEM_NONE, MEM_TRICK, MEM_FULL = 0, 1, 2
     S_FIRST_DEAL,
     S_TRICKS,
     S_TURNUP_SUIT,
-) = range(27)
-S_N = 27
+    S_GONE1,
+    S_GONE2,
+    S_VOID0,
+) = range(30)
+S_N = 33  # S_VOID0 + seat: the public voids of each seat, one bit per effective suit
 PH_DECLARE, PH_BURY, PH_PLAY, PH_END = 0, 1, 2, 3
 MAX_ACTIONS = 160  # declaration turns (<= 4 calls and their passes) + 8 burials + at most 100 plays
 
@@ -128,9 +132,28 @@ def _card_points(k):
     return 5 if r == 3 else (10 if r == 8 or r == 11 else 0)
 
 
+C_WEAK, C_DUMP, C_FEED = 0, 1, 2
+
+
+@njit(cache=True, inline="always")
+def _cost(which, k, hand2, eff, strength):
+    """Cost ``which`` of kind ``k`` in a hand whose pairs are ``hand2``: ``C_DUMP`` (keep points and high
+    cards and pairs), ``C_FEED`` (give points, keep trumps) or ``C_WEAK`` (GREEDY's weakest: trumps, then
+    points, then strength)."""
+    t = 1.0 if eff[k] == TRUMP else 0.0
+    pts = _card_points(k)
+    s = strength[k]
+    if which == C_WEAK:
+        return 1e6 * t + 1000.0 * pts + s
+    pair = 1.0 if (hand2 >> np.uint64(k)) & ONE else 0.0
+    if which == C_DUMP:
+        return 300.0 * t + 45.0 * pts + 3.0 * s + 20.0 * pair + (30.0 if t == 0 and s == 11 else 0.0)
+    return 300.0 * t - 45.0 * pts + 3.0 * s + 20.0 * pair + (30.0 if s == 11 else 0.0)
+
+
 @njit(cache=True)
-def _pick(one, two, r, cost):
-    """The ``r`` physical cards of ``(one, two)`` of least ``cost`` (ties: lowest kind), as masks."""
+def _pick(one, two, r, which, hand2, eff, strength):
+    """The ``r`` physical cards of ``(one, two)`` of least cost ``which`` (ties: lowest kind), as masks."""
     po = ZERO
     pt = ZERO
     for _ in range(r):
@@ -140,8 +163,9 @@ def _pick(one, two, r, cost):
         while m:
             k = lowest(m)
             m &= m - ONE
-            if cost[k] < bc:
-                bc = cost[k]
+            c = _cost(which, k, hand2, eff, strength)
+            if c < bc:
+                bc = c
                 best = k
         if best < 0:
             break
@@ -152,8 +176,8 @@ def _pick(one, two, r, cost):
 
 
 @njit(cache=True)
-def _pick_pairs(two, q, cost):
-    """``q`` pairs of ``two`` of least cost."""
+def _pick_pairs(two, q, which, hand2, eff, strength):
+    """``q`` pairs of ``two`` of least cost ``which``."""
     out = ZERO
     for _ in range(q):
         best = -1
@@ -162,8 +186,9 @@ def _pick_pairs(two, q, cost):
         while m:
             k = lowest(m)
             m &= m - ONE
-            if cost[k] < bc:
-                bc = cost[k]
+            c = _cost(which, k, hand2, eff, strength)
+            if c < bc:
+                bc = c
                 best = k
         if best < 0:
             break
@@ -171,31 +196,30 @@ def _pick_pairs(two, q, cost):
     return out
 
 
-@njit(cache=True)
-def _outstanding(k, h1, h2, gone, b1, b2, memory):
-    """Copies of kind ``k`` that another seat may hold, as far as the seat's memory knows."""
-    c = 2 - _count(h1, h2, k) - _count(b1, b2, k)
-    if memory >= MEM_FULL:
-        c -= gone[k]
-    return c if c > 0 else 0
+FULL54 = np.uint64((1 << N_KINDS) - 1)
 
 
 @njit(cache=True)
-def _fill_tops(h1, h2, gone, b1, b2, memory, eff, strength, tops):
+def _fill_tops(st, h1, h2, b1, b2, memory, strength_kinds, tops):
     """``tops[0, e]`` / ``tops[1, e]``: the highest strength of effective suit e of which a single / a pair
-    may be outside the seat's hand (and its burial), as far as its memory knows (-1: none)."""
+    may be outside the seat's hand (and its burial), as far as its memory knows (-1: none). The copies
+    outside are the 108 cards less the hand, the burial and (full memory) the cards played, as masks."""
+    o1, o2 = remove(FULL54, FULL54, h1, h2)
+    o1, o2 = remove(o1, o2, b1, b2)
+    if memory >= MEM_FULL:
+        o1, o2 = remove(o1, o2, np.uint64(st[S_GONE1]), np.uint64(st[S_GONE2]))
     for e in range(5):
-        tops[0, e] = -1
-        tops[1, e] = -1
-    for k in range(N_KINDS):
-        c = _outstanding(k, h1, h2, gone, b1, b2, memory)
-        if c >= 1:
-            e = eff[k]
-            s = strength[k]
-            if s > tops[0, e]:
-                tops[0, e] = s
-            if c >= 2 and s > tops[1, e]:
-                tops[1, e] = s
+        t1 = -1
+        t2 = -1
+        for s in range(15, -1, -1):
+            m = strength_kinds[e, s]
+            if t1 < 0 and (o1 & m) != ZERO:
+                t1 = s
+            if (o2 & m) != ZERO:
+                t2 = s
+                break
+        tops[0, e] = t1
+        tops[1, e] = t2
 
 
 @njit(cache=True, inline="always")
@@ -205,7 +229,7 @@ def _higher_out(tops, e, s, need):
 
 
 @njit(cache=True)
-def _secure(e, shape, key, seats_after, p, tops, voids):
+def _secure(e, shape, key, seats_after, p, tops, st):
     """Whether a play of ``shape`` with rank ``key`` in a trick led in ``e`` cannot be beaten by the seats
     still to play (``seats_after``: bit per seat), as far as the seat knows."""
     if seats_after == 0:
@@ -218,7 +242,8 @@ def _secure(e, shape, key, seats_after, p, tops, voids):
         return False
     if p[P_INFER] > 0:
         for t in range(4):
-            if (seats_after >> t) & 1 and (voids[t] >> e) & 1 and not (voids[t] >> TRUMP) & 1:
+            v = st[S_VOID0 + t]
+            if (seats_after >> t) & 1 and (v >> e) & 1 and not (v >> TRUMP) & 1:
                 return False  # a seat void in the led suit may ruff
     return True
 
@@ -319,15 +344,10 @@ def _declare(p, st, seat, h1, h2, opts):
 
 
 @njit(cache=True)
-def _bury(p, st, h1, h2, eff, strength):
-    cost = np.empty(N_KINDS, np.float64)
+def _bury(p, st, h1, h2, eff, strength, suit_kinds):
     smart = p[P_BURY] > 0 and p[P_MODE] == MODE_HEURISTIC
-    length = np.zeros(5, np.int64)
-    m = h1
-    while m:
-        k = lowest(m)
-        m &= m - ONE
-        length[eff[k]] += _count(h1, h2, k)
+    bk = -1
+    bc = 1e18
     m = h1
     while m:
         k = lowest(m)
@@ -335,45 +355,22 @@ def _bury(p, st, h1, h2, eff, strength):
         t = 1 if eff[k] == TRUMP else 0
         pts = _card_points(k)
         if not smart:
-            cost[k] = 1e6 * t + 1000.0 * pts + strength[k]
+            c = 1e6 * t + 1000.0 * pts + strength[k]
         else:
-            c = 10000.0 * t + 60.0 * pts + 10.0 * strength[k] + 25.0 * length[eff[k]]
+            e = eff[k]
+            c = 10000.0 * t + 60.0 * pts + 10.0 * strength[k] + 25.0 * size(h1 & suit_kinds[e], h2 & suit_kinds[e])
             if (h2 >> np.uint64(k)) & ONE:
                 c += 250.0  # keep pairs: they win pair and tractor tricks
             if strength[k] == 11 and t == 0:
                 c += 300.0  # a side Ace is a master
-            cost[k] = c
-    bk = -1
-    bc = 1e18
-    m = h1
-    while m:
-        k = lowest(m)
-        m &= m - ONE
-        if cost[k] < bc:
-            bc = cost[k]
+        if c < bc:
+            bc = c
             bk = k
     return _bit(bk), ZERO
 
 
 @njit(cache=True)
-def _costs(p, h1, h2, eff, strength, feed, dump, weak):
-    """Per-kind costs: ``dump`` (keep points and high cards and pairs), ``feed`` (give points, keep
-    trumps) and ``weak`` (GREEDY's weakest: trumps, then points, then strength)."""
-    m = h1
-    while m:
-        k = lowest(m)
-        m &= m - ONE
-        t = 1.0 if eff[k] == TRUMP else 0.0
-        pts = _card_points(k)
-        pair = 1.0 if (h2 >> np.uint64(k)) & ONE else 0.0
-        s = strength[k]
-        weak[k] = 1e6 * t + 1000.0 * pts + s
-        dump[k] = 300.0 * t + 45.0 * pts + 3.0 * s + 20.0 * pair + (30.0 if t == 0 and s == 11 else 0.0)
-        feed[k] = 300.0 * t - 45.0 * pts + 3.0 * s + 20.0 * pair + (30.0 if s == 11 else 0.0)
-
-
-@njit(cache=True)
-def _lead(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_kinds, buf, weak):
+def _lead(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds, buf):
     greedy = p[P_MODE] == MODE_GREEDY
     trump = st[S_TRUMP]
     if greedy or p[P_LEADS] == 0:
@@ -384,7 +381,7 @@ def _lead(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_
             m &= m - ONE
             if k < 52 and k % 13 == 12 and eff[k] != TRUMP:
                 return _bit(k), ZERO
-        return _pick(h1, ZERO, 1, weak)
+        return _pick(h1, ZERO, 1, C_WEAK, h2, eff, strength)
     defenders = (seat & 1) == (st[S_DEALER] & 1)
     opp = (1 << ((seat + 1) % 4)) | (1 << ((seat + 3) % 4))
     infer = p[P_INFER] > 0
@@ -399,7 +396,8 @@ def _lead(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_
         ruffable = False
         if e != TRUMP and infer:
             for t in range(4):
-                if (opp >> t) & 1 and (voids[t] >> e) & 1 and not (voids[t] >> TRUMP) & 1:
+                v = st[S_VOID0 + t]
+                if (opp >> t) & 1 and (v >> e) & 1 and not (v >> TRUMP) & 1:
                     ruffable = True
         v = 100.0 * ln + (500.0 if master and not ruffable else 0.0) + (0.0 if e == TRUMP else 50.0) + buf[i, 2]
         if v > best_v:
@@ -425,7 +423,8 @@ def _lead(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_
             if e != TRUMP and infer:
                 bad = False
                 for t in range(4):
-                    if (opp >> t) & 1 and (voids[t] >> e) & 1 and not (voids[t] >> TRUMP) & 1:
+                    v = st[S_VOID0 + t]
+                    if (opp >> t) & 1 and (v >> e) & 1 and not (v >> TRUMP) & 1:
                         bad = True
                 if bad:
                     continue
@@ -460,11 +459,11 @@ def _lead(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_
             bk = k
     if bk >= 0:
         return _bit(bk), ZERO
-    return _pick(h1, ZERO, 1, weak)
+    return _pick(h1, ZERO, 1, C_WEAK, h2, eff, strength)
 
 
 @njit(cache=True)
-def _follow(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_kinds, buf, feed, dump, weak):
+def _follow(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds, buf):
     greedy = p[P_MODE] == MODE_GREEDY
     memory = int(p[P_MEMORY])
     n = st[S_LEAD_N]
@@ -486,11 +485,11 @@ def _follow(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strengt
     # how sure partner's lead of the trick is
     sure = False
     if partner_winning:
-        sure = _secure(e, shape, best_key, seats_after, p, tops, voids)
+        sure = _secure(e, shape, best_key, seats_after, p, tops, st)
     point_play = p[P_POINTS] > 0 and not greedy
-    cost = weak if greedy or not point_play else dump
+    cost = C_WEAK if greedy or not point_play else C_DUMP
     if point_play and partner_winning and sure:
-        cost = feed
+        cost = C_FEED
     want_win = False
     if greedy:
         want_win = True
@@ -503,7 +502,7 @@ def _follow(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strengt
             if h == n:
                 return po, pt
             r1, r2 = remove(h1, h2, so, st2)
-            fo, ft = _pick(r1, r2, n - h, cost)
+            fo, ft = _pick(r1, r2, n - h, cost, h2, eff, strength)
             return add(po, pt, fo, ft)
         # void: ruff with the cheapest winning trump play of the lead's shape, or discard
         if want_win and e != TRUMP:
@@ -519,7 +518,7 @@ def _follow(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strengt
                     ruff = pts >= 5 or (p[P_KITTY] > 0 and size(h1, h2) <= 2 * n) or ntr >= 8 or p[P_POINTS] == 0
                 if ruff:
                     return wo, wt
-        return _pick(h1, h2, n, cost)
+        return _pick(h1, h2, n, cost, h2, eff, strength)
     # long in the led suit: n cards of it, with the pairs the lead asks for
     if memory == MEM_NONE and not greedy and shape == 0:
         # no view of the trick: the top of the suit if it is a master by its own hand, else low
@@ -542,7 +541,7 @@ def _follow(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strengt
             # prefer the cheapest winner nobody after us can beat; second hand plays low otherwise
             k2 = key
             while True:
-                if _secure(e, shape, k2, seats_after, p, tops, voids):
+                if _secure(e, shape, k2, seats_after, p, tops, st):
                     return wo, wt
                 f2, o2, t2_, k3 = _win_play(so, st2, shape, npairs, e, k2, strength_kinds, strength, buf)
                 if not f2:
@@ -552,18 +551,16 @@ def _follow(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strengt
                 found, wo, wt, key = _win_play(so, st2, shape, npairs, e, best_key, strength_kinds, strength, buf)
                 return wo, wt
     q = min(npairs, popcount(st2))
-    pairs = _pick_pairs(st2, q, cost)
+    pairs = _pick_pairs(st2, q, cost, h2, eff, strength)
     r1, r2 = remove(so, st2, pairs, pairs)
-    fo, ft = _pick(r1, r2, n - 2 * q, cost)
+    fo, ft = _pick(r1, r2, n - 2 * q, cost, h2, eff, strength)
     return add(pairs, pairs, fo, ft)
 
 
 @njit(cache=True)
-def decide(
-    p, st, seat, h1, h2, gone, voids, b1, b2, eff, strength, suit_kinds, strength_kinds, buf, opts, work, tops, rng
-):
+def decide(p, st, seat, h1, h2, b1, b2, eff, strength, suit_kinds, strength_kinds, buf, opts, tops, rng):
     """The action of policy ``p`` for ``seat`` to move, as masks ``(one, two)`` (a pass is ``(0, 0)``).
-    ``buf``, ``opts``, ``work`` (float64 (3, 54)) and ``tops`` (int64 (2, 5)) are scratch space."""
+    ``buf``, ``opts`` and ``tops`` (int64 (2, 5)) are scratch space."""
     phase = st[S_PHASE]
     rate = p[P_MISTAKE]
     mistake = p[P_MODE] == MODE_RANDOM
@@ -582,26 +579,22 @@ def decide(
     if phase == PH_BURY:
         if mistake:
             return _bit(kth(h1, below(rng, popcount(h1)))), ZERO
-        return _bury(p, st, h1, h2, eff, strength)
+        return _bury(p, st, h1, h2, eff, strength, suit_kinds)
     if mistake:
         if st[S_TN] == 0:
             return random_lead(rng, h1, h2, strength_kinds, buf)
         return random_follow(rng, h1, h2, st[S_LEAD_N], st[S_LEAD_PAIRS], st[S_LEAD_SUIT], suit_kinds)
-    feed = work[0]
-    dump = work[1]
-    weak = work[2]
-    _costs(p, h1, h2, eff, strength, feed, dump, weak)
-    _fill_tops(h1, h2, gone, b1, b2, int(p[P_MEMORY]), eff, strength, tops)
+    _fill_tops(st, h1, h2, b1, b2, int(p[P_MEMORY]), strength_kinds, tops)
     if st[S_TN] == 0:
-        return _lead(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_kinds, buf, weak)
-    return _follow(p, st, seat, h1, h2, tops, voids, eff, strength, suit_kinds, strength_kinds, buf, feed, dump, weak)
+        return _lead(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds, buf)
+    return _follow(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds, buf)
 
 
 # --- the rules, on the arrays -------------------------------------------------------------------------------
 
 
 @njit(cache=True)
-def apply(st, hands, gone, voids, tplays, eff, strength, suit_kinds, strength_kinds, one, two):
+def apply(st, hands, tplays, eff, strength, suit_kinds, strength_kinds, one, two):
     """Apply the action ``(one, two)`` of the seat to move (assumed legal), exactly as ``ShengjiState``."""
     phase = st[S_PHASE]
     seat = st[S_TO_MOVE]
@@ -665,13 +658,11 @@ def apply(st, hands, gone, voids, tplays, eff, strength, suit_kinds, strength_ki
             st[S_BEST_KEY] = key
             st[S_BEST_SEAT] = seat
         if size(one & suit_kinds[e], two & suit_kinds[e]) < st[S_LEAD_N]:
-            voids[seat] |= 1 << e
+            st[S_VOID0 + seat] |= 1 << e
     st[S_TPTS] += points(one, two)
-    m = one
-    while m:
-        k = lowest(m)
-        m &= m - ONE
-        gone[k] += 2 if (two >> np.uint64(k)) & ONE else 1
+    g1, g2 = add(np.uint64(st[S_GONE1]), np.uint64(st[S_GONE2]), one, two)
+    st[S_GONE1] = np.int64(g1)
+    st[S_GONE2] = np.int64(g2)
     tplays[tn, 0] = one
     tplays[tn, 1] = two
     hands[seat, 0], hands[seat, 1] = remove(h1, h2, one, two)
@@ -695,7 +686,7 @@ def apply(st, hands, gone, voids, tplays, eff, strength, suit_kinds, strength_ki
 
 
 @njit(cache=True)
-def _decide_seat(p, st, hands, gone, voids, eff, strength, suit_kinds, strength_kinds, buf, opts, work, tops, rng):
+def _decide_seat(p, st, hands, eff, strength, suit_kinds, strength_kinds, buf, opts, tops, rng):
     seat = st[S_TO_MOVE]
     b1 = ZERO
     b2 = ZERO
@@ -708,8 +699,6 @@ def _decide_seat(p, st, hands, gone, voids, eff, strength, suit_kinds, strength_
         seat,
         hands[seat, 0],
         hands[seat, 1],
-        gone,
-        voids,
         b1,
         b2,
         eff,
@@ -718,25 +707,23 @@ def _decide_seat(p, st, hands, gone, voids, eff, strength, suit_kinds, strength_
         strength_kinds,
         buf,
         opts,
-        work,
         tops,
         rng,
     )
 
 
 @njit(cache=True)
-def play_from(params, st, hands, gone, voids, tplays, eff, strength, suit_kinds, strength_kinds, rng):
+def play_from(params, st, hands, tplays, eff, strength, suit_kinds, strength_kinds, rng):
     """Play the state to its end, seat s deciding by ``params[s]`` with the running ``rng`` (rollouts)."""
     buf = np.empty((TRACTOR_CAP, 4), np.int64)
     opts = np.empty(16, np.int64)
-    work = np.empty((3, N_KINDS), np.float64)
     tops = np.empty((2, 5), np.int64)
     while st[S_PHASE] != PH_END:
         s = st[S_TO_MOVE]
         one, two = _decide_seat(
-            params[s], st, hands, gone, voids, eff, strength, suit_kinds, strength_kinds, buf, opts, work, tops, rng
+            params[s], st, hands, eff, strength, suit_kinds, strength_kinds, buf, opts, tops, rng
         )
-        apply(st, hands, gone, voids, tplays, eff, strength, suit_kinds, strength_kinds, one, two)
+        apply(st, hands, tplays, eff, strength, suit_kinds, strength_kinds, one, two)
 
 
 @njit(cache=True)
@@ -749,7 +736,7 @@ def gains(st):
 
 
 @njit(cache=True)
-def new_deal_arrays(seed, level_a, level_b, dealer, declare_first, st, hands, gone, voids):
+def new_deal_arrays(seed, level_a, level_b, dealer, declare_first, st, hands):
     """Deal ``seed`` as ``Shengji.new_deal`` does into fresh arrays (``dealer`` -1: a first deal)."""
     rng = np.empty(1, np.uint64)
     rng[0] = np.uint64(seed)
@@ -770,8 +757,6 @@ def new_deal_arrays(seed, level_a, level_b, dealer, declare_first, st, hands, go
         if deck[i] < 52:
             st[S_TURNUP_SUIT] = deck[i] // 13
             break
-    gone[:] = 0
-    voids[:] = 0
     st[S_LEVEL_A] = level_a
     st[S_LEVEL_B] = level_b
     st[S_FIRST_DEAL] = 1 if dealer < 0 else 0
@@ -791,8 +776,6 @@ def play_deal(params, seed, table, level_a, level_b, dealer, declare_first, hist
     gain B, attacker points, kitty bonus, dealer, trump, number of actions)."""
     st = np.empty(S_N, np.int64)
     hands = np.empty((5, 2), np.uint64)
-    gone = np.zeros(N_KINDS, np.int64)
-    voids = np.zeros(4, np.int64)
     tplays = np.zeros((4, 2), np.uint64)
     eff = np.zeros(N_KINDS, np.int64)
     strength = np.zeros(N_KINDS, np.int64)
@@ -800,21 +783,20 @@ def play_deal(params, seed, table, level_a, level_b, dealer, declare_first, hist
     strength_kinds = np.zeros((5, 16), np.uint64)
     buf = np.empty((TRACTOR_CAP, 4), np.int64)
     opts = np.empty(16, np.int64)
-    work = np.empty((3, N_KINDS), np.float64)
     tops = np.empty((2, 5), np.int64)
     rng = np.empty(1, np.uint64)
-    new_deal_arrays(seed, level_a, level_b, dealer, declare_first, st, hands, gone, voids)
+    new_deal_arrays(seed, level_a, level_b, dealer, declare_first, st, hands)
     i = 0
     while st[S_PHASE] != PH_END:
         rng[0] = mix_seed(seed, table, i)
         s = st[S_TO_MOVE]
         one, two = _decide_seat(
-            params[s], st, hands, gone, voids, eff, strength, suit_kinds, strength_kinds, buf, opts, work, tops, rng
+            params[s], st, hands, eff, strength, suit_kinds, strength_kinds, buf, opts, tops, rng
         )
         if i < hist.shape[0]:
             hist[i, 0] = one
             hist[i, 1] = two
-        apply(st, hands, gone, voids, tplays, eff, strength, suit_kinds, strength_kinds, one, two)
+        apply(st, hands, tplays, eff, strength, suit_kinds, strength_kinds, one, two)
         i += 1
     ga, gb = gains(st)
     out[0] = ga

@@ -117,6 +117,13 @@ def _kinds(one: int, two: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _set_gone_voids(st: np.ndarray, gone: np.ndarray, voids: np.ndarray) -> None:
+    """The kernel's copies of the cards played (as the masks of a multiset) and of the public voids."""
+    st[sp.S_GONE1] = sum(1 << k for k in range(N_KINDS) if gone[k] >= 1)
+    st[sp.S_GONE2] = sum(1 << k for k in range(N_KINDS) if gone[k] >= 2)
+    st[sp.S_VOID0 : sp.S_VOID0 + 4] = voids
+
+
 def policy_input(obs) -> dict:
     """The arrays ``_shengji_policy.decide`` reads, from one seat's observation only."""
     pub = obs.public
@@ -178,6 +185,7 @@ def policy_input(obs) -> dict:
         st[sp.S_TPTS] = pts
     elif pub["tricks"]:
         st[sp.S_LEADER] = pub["tricks"][-1]["winner"]
+    _set_gone_voids(st, gone, voids)
     b1 = b2 = 0
     if obs.phase == "play" and obs.seat == pub["dealer"]:
         b1, b2 = _masks(obs.private.get("buried", ()))
@@ -203,8 +211,6 @@ def compiled_decide(p: np.ndarray, obs, rng: np.ndarray) -> tuple[int, ...]:
         obs.seat,
         np.uint64(a["hand"][0]),
         np.uint64(a["hand"][1]),
-        a["gone"],
-        a["voids"],
         np.uint64(a["buried"][0]),
         np.uint64(a["buried"][1]),
         eff,
@@ -213,7 +219,6 @@ def compiled_decide(p: np.ndarray, obs, rng: np.ndarray) -> tuple[int, ...]:
         strength_kinds,
         buf,
         opts,
-        np.empty((3, N_KINDS)),
         np.empty((2, 5), np.int64),
         rng,
     )
@@ -445,6 +450,7 @@ def state_arrays(state) -> dict:
         st[sp.S_BEST_KEY], st[sp.S_BEST_SEAT] = state._best
         st[sp.S_TPTS] = sum(int(K.points(*(np.uint64(x) for x in _masks(p)))) for p in state.trick)
     voids = np.array([sum(1 << e for e in range(5) if state.voids[s, e]) for s in range(4)], np.int64)
+    _set_gone_voids(st, gone, voids)
     if state.tables is not None:
         tables = tuple(np.array(t) for t in state.tables)
     else:
@@ -468,13 +474,11 @@ def rollout_values(arrays: dict, candidates: list, seat: int, params: np.ndarray
     for i, action in enumerate(candidates):
         st = arrays["st"].copy()
         hands = arrays["hands"].copy()
-        gone = arrays["gone"].copy()
-        voids = arrays["voids"].copy()
         tplays = arrays["tplays"].copy()
         e2, s2, sk2, skk2 = eff.copy(), strength.copy(), suit_kinds.copy(), strength_kinds.copy()
         one, two = _masks(action)
-        sp.apply(st, hands, gone, voids, tplays, e2, s2, sk2, skk2, np.uint64(one), np.uint64(two))
-        sp.play_from(params, st, hands, gone, voids, tplays, e2, s2, sk2, skk2, rng)
+        sp.apply(st, hands, tplays, e2, s2, sk2, skk2, np.uint64(one), np.uint64(two))
+        sp.play_from(params, st, hands, tplays, e2, s2, sk2, skk2, rng)
         out[i] = _value(st, seat)
     return out
 
