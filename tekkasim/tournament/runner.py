@@ -139,13 +139,23 @@ class Progress:
 
 
 def _warm_up(job: Job) -> bool:
-    """Build the game and bots and play a deal with each built-in bot in all four seats in this process (a
-    search bot: one decision), so that forked workers start with every kernel compiled or loaded instead
-    of each compiling its own. A user's bot is not run here: one that hangs must meet the watchdog, in a
-    worker. Returns whether compiled match-ups are available."""
+    """Build the game and bots and load their kernels in this process, so that forked workers start with
+    every kernel compiled or loaded instead of each compiling its own: when every match-up plays in the
+    compiled whole-deal loop, that loop on one board; else a deal with each built-in bot in all four seats
+    (a search bot: one decision). A user's bot is not run here: one that hangs must meet the watchdog, in
+    a worker. Returns whether every match-up is compiled."""
     from ..bots import decide, get_bot
 
     ctx = context(job)
+    compiled = (
+        ctx.compiled is not None
+        and job.unit == "deal"
+        and all(has_compiled_form(b) and team[0].label == team[1].label for team in ctx.bots for b in team)
+    )
+    if compiled:  # the State API is never used then: its ~60 ms warm-up would be a start-up cost only
+        x = ctx.bots[0][0]
+        ctx.compiled(ctx.game, x, x, [job.seed], 0)
+        return True
     rnd = get_bot("RANDOM")
     play_deal_state(ctx.game.new_deal(job.seed), [rnd] * 4, job.seed, 0)
     seen = set()
@@ -161,15 +171,7 @@ def _warm_up(job: Job) -> bool:
                 play_deal_state(state, [bot] * 4, job.seed, 0)
         except Exception:  # noqa: BLE001 - a failing bot is reported where it fails in the run, with its board
             pass
-    compiled = (
-        ctx.compiled is not None
-        and job.unit == "deal"
-        and all(has_compiled_form(b) and team[0].label == team[1].label for team in ctx.bots for b in team)
-    )
-    if compiled:  # compile (or load) the whole-deal loop once here, not in every worker
-        x = ctx.bots[0][0]
-        ctx.compiled(ctx.game, x, x, [job.seed], 0)
-    return compiled
+    return False
 
 
 def run_tournament(
