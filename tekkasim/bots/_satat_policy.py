@@ -131,34 +131,50 @@ def _first_remembered(p, pub):
     return n
 
 
-@njit(cache=True)
-def _gone(p, pub, hand):
-    """Cards known to be out of play (remembered plays) or held: masters are judged against it."""
-    g = hand
-    for t in range(_first_remembered(p, pub), _n_started(pub)):
-        for j in range(4):
-            c = pub[V_PLAYS + 4 * t + j]
-            if c >= 0:
-                g |= bit(c)
-    return g
+OTHER_SIDE = (0xF0F0, 0x0F0F)  # the apparent-void nibbles (below) of the seats not of team 0 / team 1
+OTHER_SEATS = (0b1010, 0b0101)  # the seat bits of the seats not of team 0 / team 1
+
+
+@njit(cache=True, inline="always")
+def _learn(troupe, lead, j, seat, c, played, voids, proven):
+    """The public knowledge after play ``j`` (0 the lead) of a trick led with card ``lead``: ``c`` by
+    ``seat``. ``played`` the cards seen (mask), ``voids`` the apparent voids (4 bits per seat: it failed
+    to follow that suit), ``proven`` the seats (4 bits) whose card showed a suit they had failed to follow
+    earlier: a proven Renonce. The compiled loop applies it after every card; :func:`knowledge` replays
+    the history with it."""
+    if c != TWO_HEARTS:
+        if (voids >> (4 * seat + c // 13)) & 1:
+            proven |= 1 << seat
+        if j > 0:
+            need = _need(lead, troupe)
+            if c // 13 != need:
+                voids |= 1 << (4 * seat + need)
+    return played | bit(c), voids, proven
 
 
 @njit(cache=True)
-def _voids(p, pub):
-    """Apparent voids (4 bits per seat) from the remembered tricks: a seat that did not follow."""
-    v = 0
+def knowledge(pub, first):
+    """(played, voids, proven) of :func:`_learn` from the tricks ``first`` .. the current one."""
+    played, voids, proven = ZERO, 0, 0
     troupe = pub[V_TROUPE]
-    for t in range(_first_remembered(p, pub), _n_started(pub)):
-        lead = pub[V_PLAYS + 4 * t]
-        need = _need(lead, troupe)
+    for t in range(first, _n_started(pub)):
         leader = pub[V_LEADERS + t]
-        for j in range(1, 4):
+        lead = pub[V_PLAYS + 4 * t]
+        for j in range(4):
             c = pub[V_PLAYS + 4 * t + j]
             if c < 0:
                 break
-            if c != TWO_HEARTS and c // 13 != need:
-                v |= 1 << (4 * _seat_at(leader, j) + need)
-    return v
+            played, voids, proven = _learn(troupe, lead, j, _seat_at(leader, j), c, played, voids, proven)
+    return played, voids, proven
+
+
+@njit(cache=True, inline="always")
+def _remembered(p, pub, played, voids, proven):
+    """The knowledge of the tricks policy ``p`` remembers, given the whole round's (``played``, ``voids``,
+    ``proven``): the whole round's for full memory, else replayed from the remembered tricks (at most two)."""
+    if p[P_MEMORY] >= MEM_FULL:
+        return played, voids, proven
+    return knowledge(pub, _first_remembered(p, pub))
 
 
 @njit(cache=True, inline="always")
@@ -377,7 +393,16 @@ def accuse_decide(p, hand, pub, seat):
     """An accusation by ``seat`` of an opponent's card on the table, or -1 to decline. Proof-based for every
     detecting policy; with ``P_KOT`` (round and match pressure) by expected points, a wrong accusation
     giving the point away (a KOT of the other side is cut to 1 point; a decided seven of theirs costs
-    nothing to contest: the accused is then the opponent who did not follow on that trick, if any)."""
+    nothing to contest: the accused is then the opponent who did not follow on that trick, if any).
+    :func:`accuse_decide_k` with the round's knowledge replayed from ``pub``."""
+    played, voids, proven = knowledge(pub, 0)
+    return accuse_decide_k(p, hand, pub, seat, played, voids, proven)
+
+
+@njit(cache=True)
+def accuse_decide_k(p, hand, pub, seat, played, voids, proven):
+    """:func:`accuse_decide` given the whole round's knowledge (``knowledge(pub, 0)``, which the compiled loop
+    keeps up to date play by play)."""
     if p[P_MODE] != MODE_HEURISTIC or p[P_DETECT] == 0.0 or pub[V_OVER] != 0:
         return -1
     n = pub[V_N_TABLE]
@@ -386,37 +411,46 @@ def accuse_decide(p, hand, pub, seat):
     t = pub[V_TRICK]
     leader = pub[V_LEADERS + t]
     team = seat & 1
+    _, voids, proven = _remembered(p, pub, played, voids, proven)
     # any remembered failure to follow by the other side? (without one nothing is proven or suspected)
-    troupe = pub[V_TROUPE]
-    failed = False
-    for u in range(_first_remembered(p, pub), _n_started(pub)):
-        lu = pub[V_LEADERS + u]
-        need_u = _need(pub[V_PLAYS + 4 * u], troupe)
-        for j in range(1, 4):
-            c = pub[V_PLAYS + 4 * u + j]
-            if c < 0:
-                break
-            if (_seat_at(lu, j) & 1) != team and c != TWO_HEARTS and c // 13 != need_u:
-                failed = True
-    if not failed and p[P_KOT] == 0.0:
+    failed = (voids & OTHER_SIDE[team]) != 0
+    kot = p[P_KOT] != 0.0
+    if not failed and not kot:
         return -1
+    prior = p[P_SUSPICION]
+    if prior == 0.0 and pub[V_DECIDED] == 0 and pub[V_KOT] < 0:
+        # only a proof can make it accuse: without one the best chance is 1e-9, a gain of about -1,
+        # below what the round is worth (tanh of the trick margin / 3 > -0.9997)
+        if not failed:
+            return -1
+        on_table = 0
+        for j in range(n):
+            on_table |= 1 << _seat_at(leader, j)
+        if (proven & on_table & OTHER_SEATS[team]) == 0:
+            return -1
+    need = _need(pub[V_PLAYS + 4 * t], pub[V_TROUPE])
     best_a, best_p, best_proven = -1, -1.0, False
     for j in range(n):
         s = _seat_at(leader, j)
         if (s & 1) == team:
             continue
         c = pub[V_PLAYS + 4 * t + j]
-        proven, prob = _suspicion(p, pub, hand, s, p[P_SUSPICION]) if failed else (False, 0.0)
-        if proven:
+        if not failed:
+            is_proven, prob = False, 0.0
+        elif prior > 0.0:
+            is_proven, prob = _suspicion(p, pub, hand, s, prior)
+        else:
+            is_proven, prob = ((proven >> s) & 1) != 0, 0.0
+        if is_proven:
             prob = 1.0
-        if j > 0 and c != TWO_HEARTS and c // 13 != _need(pub[V_PLAYS + 4 * t], pub[V_TROUPE]):
+        if j > 0 and c != TWO_HEARTS and c // 13 != need:
             prob += 1e-9  # among equals: a seat that did not follow on this trick
         if prob > best_p:
-            best_p, best_proven = prob, proven
+            best_p, best_proven = prob, is_proven
             best_a = ACCUSE + (s * 4 + seat) * 52 + c
     if best_a < 0:
         return -1
-    if p[P_KOT] == 0.0:
+    if not kot:
         return best_a if best_proven and not _ours_decided(pub, team) else -1
     gain = 2.0 * min(best_p, 1.0) - 1.0
     cont = _team_points_now(pub, team)
@@ -503,21 +537,15 @@ def _discard(hand, lm, troupe, gone):
 
 
 @njit(cache=True)
-def _bluffed_this_round(pub, hand, seat):
-    """Whether ``seat`` already failed to follow this round (it knows its own past hands)."""
-    troupe = pub[V_TROUPE]
-    later = hand
-    for t in range(_n_started(pub) - 1, -1, -1):
-        leader = pub[V_LEADERS + t]
-        lead = pub[V_PLAYS + 4 * t]
-        need = _need(lead, troupe)
-        for j in range(3, -1, -1):
-            c = pub[V_PLAYS + 4 * t + j]
-            if c < 0 or _seat_at(leader, j) != seat:
-                continue
-            later |= bit(c)
-            if j > 0 and c != TWO_HEARTS and c // 13 != need and (later & _follow_mask(need)) != ZERO:
-                return True
+def _bluffed_this_round(hand, seat, voids, proven):
+    """Whether ``seat`` already failed to follow this round while holding the suit (it knows its own past
+    hands): a failure that a later card of its own proves, or one of a suit it still holds. ``voids`` and
+    ``proven``: the whole round's knowledge (:func:`knowledge`)."""
+    if (proven >> seat) & 1:
+        return True
+    for s in range(4):
+        if (voids >> (4 * seat + s)) & 1 and (hand & _follow_mask(s)) != ZERO:
+            return True
     return False
 
 
@@ -535,13 +563,14 @@ def bluff_allowed(p, pub, seat, total):
 
 
 @njit(cache=True)
-def _bluff_card(p, hand, pub, seat, total, lm):
+def _bluff_card(p, hand, pub, seat, total, lm, played, voids, proven):
     """A deliberate Renonce, or -1: a Troupe card played while holding the suit led (a ruff), to win a trick
     the other side is winning and no legal card of ours can win. ATOUTE ruffs only the trick that gives her
     side its seventh trick (it decides the round: no later card of hers can prove the Renonce, only a
     probability accusation during the collect can catch it); ZORGE ruffs to stop the other side's seventh
     trick, and play goes on, so a later card may expose him. Once per round, at most two cards of the suit
-    led in hand, from the fourth trick on, in the bluff window (:func:`bluff_allowed`)."""
+    led in hand, from the fourth trick on, in the bluff window (:func:`bluff_allowed`). ``played``, ``voids``,
+    ``proven``: the whole round's knowledge (a seat knows its own past plays whatever it remembers)."""
     n, leader, need, w, wp = _table_state(pub)
     if n == 0 or not bluff_allowed(p, pub, seat, total):
         return -1
@@ -566,23 +595,12 @@ def _bluff_card(p, hand, pub, seat, total, lm):
     elif theirs != 6 or ours == 0:
         return -1
     c = _cheapest_winner(hand & suit_mask(troupe) & ~B2H, wp, troupe, need)
-    if c < 0 or _bluffed_this_round(pub, hand, seat):
+    if c < 0 or _bluffed_this_round(hand, seat, voids, proven):
         return -1
     # the seats after us must not be able to beat it for sure: it is the last card, or a master Troupe
-    if n < 3 and not _is_master(c, hand | _played_mask(pub)):
+    if n < 3 and not _is_master(c, hand | played):
         return -1
     return c
-
-
-@njit(cache=True)
-def _played_mask(pub):
-    g = ZERO
-    for t in range(_n_started(pub)):
-        for j in range(4):
-            c = pub[V_PLAYS + 4 * t + j]
-            if c >= 0:
-                g |= bit(c)
-    return g
 
 
 @njit(cache=True)
@@ -714,7 +732,16 @@ def _longest_low(hand, troupe):
 
 @njit(cache=True)
 def card_decide(p, hand, pub, seat, total, rng):
-    """The card (or ``COLLECT``) of ``seat`` to move; a Renonce only from a bluffing policy."""
+    """The card (or ``COLLECT``) of ``seat`` to move; a Renonce only from a bluffing policy.
+    :func:`card_decide_k` with the round's knowledge replayed from ``pub``."""
+    played, voids, proven = knowledge(pub, 0)
+    return card_decide_k(p, hand, pub, seat, total, rng, played, voids, proven)
+
+
+@njit(cache=True)
+def card_decide_k(p, hand, pub, seat, total, rng, played, voids, proven):
+    """:func:`card_decide` given the whole round's knowledge (``knowledge(pub, 0)``, which the compiled loop
+    and the rollouts keep up to date play by play)."""
     if pub[V_DECIDED] != 0:
         return COLLECT
     mode = p[P_MODE]
@@ -729,15 +756,17 @@ def card_decide(p, hand, pub, seat, total, rng):
         return _kth_card(lm, below(rng, popcount(lm)))
     if popcount(lm) == 1 and p[P_BLUFF] == BLUFF_NONE:
         return lowest(lm)
-    gone = _gone(p, pub, hand)
-    voids = _voids(p, pub) if p[P_INFER] > 0.0 else 0
+    seen, seen_voids, _ = _remembered(p, pub, played, voids, proven)
+    gone = hand | seen
+    if p[P_INFER] <= 0.0:
+        seen_voids = 0
     n = pub[V_N_TABLE]
     if n == 0 or n == 4:
-        return _lead_card(p, hand, pub, seat, gone, voids)
-    b = _bluff_card(p, hand, pub, seat, total, lm)
+        return _lead_card(p, hand, pub, seat, gone, seen_voids)
+    b = _bluff_card(p, hand, pub, seat, total, lm, played, voids, proven)
     if b >= 0:
         return b
-    return _follow_card(p, hand, pub, seat, lm, gone, voids)
+    return _follow_card(p, hand, pub, seat, lm, gone, seen_voids)
 
 
 @njit(cache=True)
@@ -816,13 +845,14 @@ def play_round(px, py, x_side, hands, st, caller, deck, chance, seed, table, act
         break
     acc_x = px[P_MODE] == MODE_HEURISTIC and px[P_DETECT] != 0.0  # policies that ever accuse
     acc_y = py[P_MODE] == MODE_HEURISTIC and py[P_DETECT] != 0.0
+    played, voids, proven = ZERO, 0, 0  # knowledge(st, 0), kept up to date play by play
     while st[K.OVER] == 0:
         mover = st[K.TO_MOVE]
         a = -1
         if st[K.N_TABLE] > 0 and (acc_x or acc_y):  # out-of-turn seats first, in seat order
             for s in range(4):
                 if s != mover and (acc_x if (s & 1) == x_side else acc_y):
-                    a = accuse_decide(px if (s & 1) == x_side else py, hands[s], st, s)
+                    a = accuse_decide_k(px if (s & 1) == x_side else py, hands[s], st, s, played, voids, proven)
                     if a >= 0:
                         break
         if a < 0:
@@ -831,13 +861,22 @@ def play_round(px, py, x_side, hands, st, caller, deck, chance, seed, table, act
             if p[P_MODE] == MODE_RANDOM:
                 a = random_mover_action(hands[mover], st, mover, drng)
             else:
-                a = accuse_decide(p, hands[mover], st, mover)
+                a = accuse_decide_k(p, hands[mover], st, mover, played, voids, proven)
                 if a < 0:
-                    a = card_decide(p, hands[mover], st, mover, total, drng)
+                    a = card_decide_k(p, hands[mover], st, mover, total, drng, played, voids, proven)
         _apply(hands, st, a)
+        if a < TROUPE_BASE:
+            played, voids, proven = _learn_last(st, mover, a, played, voids, proven)
         actions[na] = a
         na += 1
     return na
+
+
+@njit(cache=True, inline="always")
+def _learn_last(st, seat, c, played, voids, proven):
+    """:func:`_learn` for card ``c`` just played by ``seat`` (the last play in ``st``)."""
+    t = st[K.TRICK]
+    return _learn(st[K.TROUPE], st[K.PLAYS + 4 * t], st[K.N_TABLE] - 1, seat, c, played, voids, proven)
 
 
 @njit(cache=True)
@@ -864,12 +903,15 @@ def play_rounds_kernel(seeds, table, px, py, returns, actions, n_actions):
 def rollout(p, hands, st, total, rng):
     """Play a world's round to its end with policy ``p`` at every seat (no accusations, the deciding trick
     collected): the rollout of the search bots. Returns team A's points minus team B's."""
+    played, voids, proven = knowledge(st, 0)
     while st[K.OVER] == 0:
         if st[K.DECIDED] != 0:
             K.collect(st)
             break
         mover = st[K.TO_MOVE]
-        K.play_card(hands, st, card_decide(p, hands[mover], st, mover, total, rng))
+        c = card_decide_k(p, hands[mover], st, mover, total, rng, played, voids, proven)
+        K.play_card(hands, st, c)
+        played, voids, proven = _learn_last(st, mover, c, played, voids, proven)
     return st[K.POINTS_A] - st[K.POINTS_B]
 
 
