@@ -111,6 +111,10 @@ def mix_seed(a, b, c):
 
 
 # --- small helpers ----------------------------------------------------------------------------------------
+# The decision kernels and ``apply`` allocate no arrays, so they are compiled without numba's reference
+# counting (``_nrt=False``): every array they see belongs to a caller that outlives the call, and the
+# atomic increment and decrement per array argument and call were half of the deal loop's time (measured
+# with perf in NRT_incref/NRT_decref). numba refuses to compile an allocation in such a kernel.
 
 
 @njit(cache=True, inline="always")
@@ -135,7 +139,7 @@ def _card_points(k):
 C_WEAK, C_DUMP, C_FEED = 0, 1, 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _cost(which, k, hand2, eff, strength):
     """Cost ``which`` of kind ``k`` in a hand whose pairs are ``hand2``: ``C_DUMP`` (keep points and high
     cards and pairs), ``C_FEED`` (give points, keep trumps) or ``C_WEAK`` (GREEDY's weakest: trumps, then
@@ -151,7 +155,7 @@ def _cost(which, k, hand2, eff, strength):
     return 300.0 * t - 45.0 * pts + 3.0 * s + 20.0 * pair + (30.0 if s == 11 else 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pick(one, two, r, which, hand2, eff, strength):
     """The ``r`` physical cards of ``(one, two)`` of least cost ``which`` (ties: lowest kind), as masks."""
     po = ZERO
@@ -175,7 +179,7 @@ def _pick(one, two, r, which, hand2, eff, strength):
     return po, pt
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pick_pairs(two, q, which, hand2, eff, strength):
     """``q`` pairs of ``two`` of least cost ``which``."""
     out = ZERO
@@ -199,7 +203,7 @@ def _pick_pairs(two, q, which, hand2, eff, strength):
 FULL54 = np.uint64((1 << N_KINDS) - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _fill_tops(st, h1, h2, b1, b2, memory, strength_kinds, tops):
     """``tops[0, e]`` / ``tops[1, e]``: the highest strength of effective suit e of which a single / a pair
     may be outside the seat's hand (and its burial), as far as its memory knows (-1: none). The copies
@@ -222,13 +226,13 @@ def _fill_tops(st, h1, h2, b1, b2, memory, strength_kinds, tops):
         tops[1, e] = t2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _higher_out(tops, e, s, need):
     """Whether some kind of effective suit ``e`` stronger than ``s`` has ``need`` (1 or 2) copies outside."""
     return tops[need - 1, e] > s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _secure(e, shape, key, seats_after, p, tops, st):
     """Whether a play of ``shape`` with rank ``key`` in a trick led in ``e`` cannot be beaten by the seats
     still to play (``seats_after``: bit per seat), as far as the seat knows."""
@@ -248,7 +252,7 @@ def _secure(e, shape, key, seats_after, p, tops, st):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _win_play(src1, src2, shape, npairs, e, best_key, strength_kinds, strength, buf):
     """The cheapest play of ``(src1, src2)`` (all of effective suit ``e``) of the lead's shape whose rank
     beats ``best_key``: ``(found, one, two, key)``."""
@@ -301,7 +305,7 @@ def _win_play(src1, src2, shape, npairs, e, best_key, strength_kinds, strength, 
 # --- the decisions ----------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _declare(p, st, seat, h1, h2, opts):
     level = st[S_LEVEL]
     standing = st[S_STANDING]
@@ -343,7 +347,7 @@ def _declare(p, st, seat, h1, h2, opts):
     return b, (b if best & 1 else ZERO)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _bury(p, st, h1, h2, eff, strength, suit_kinds):
     smart = p[P_BURY] > 0 and p[P_MODE] == MODE_HEURISTIC
     bk = -1
@@ -369,7 +373,7 @@ def _bury(p, st, h1, h2, eff, strength, suit_kinds):
     return _bit(bk), ZERO
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lead(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds, buf):
     greedy = p[P_MODE] == MODE_GREEDY
     trump = st[S_TRUMP]
@@ -462,7 +466,7 @@ def _lead(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds, 
     return _pick(h1, ZERO, 1, C_WEAK, h2, eff, strength)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _follow(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds, buf):
     greedy = p[P_MODE] == MODE_GREEDY
     memory = int(p[P_MEMORY])
@@ -557,7 +561,7 @@ def _follow(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds
     return add(pairs, pairs, fo, ft)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide(p, st, seat, h1, h2, b1, b2, eff, strength, suit_kinds, strength_kinds, buf, opts, tops, rng):
     """The action of policy ``p`` for ``seat`` to move, as masks ``(one, two)`` (a pass is ``(0, 0)``).
     ``buf``, ``opts`` and ``tops`` (int64 (2, 5)) are scratch space."""
@@ -593,7 +597,7 @@ def decide(p, st, seat, h1, h2, b1, b2, eff, strength, suit_kinds, strength_kind
 # --- the rules, on the arrays -------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply(st, hands, tplays, eff, strength, suit_kinds, strength_kinds, one, two):
     """Apply the action ``(one, two)`` of the seat to move (assumed legal), exactly as ``ShengjiState``."""
     phase = st[S_PHASE]
@@ -685,7 +689,7 @@ def apply(st, hands, tplays, eff, strength, suit_kinds, strength_kinds, one, two
             st[S_PHASE] = PH_END
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _decide_seat(p, st, hands, eff, strength, suit_kinds, strength_kinds, buf, opts, tops, rng):
     seat = st[S_TO_MOVE]
     b1 = ZERO
@@ -726,7 +730,7 @@ def play_from(params, st, hands, tplays, eff, strength, suit_kinds, strength_kin
         apply(st, hands, tplays, eff, strength, suit_kinds, strength_kinds, one, two)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gains(st):
     """``(gain A, gain B)`` of a finished deal."""
     d_gain, a_gain, take_over = level_change(st[S_ATT])
