@@ -22,6 +22,13 @@ The whole-round loop :func:`play_rounds_kernel` plays the first round of a match
 exactly as ``Satat.new_deal(seed)`` + ``tournament.play.play_deal_state`` do: out-of-turn seats are asked
 first in seat order (a declined accusation takes no RNG), then the seat to move with
 ``new_rng(mix_seed(seed, table, k))``.
+
+Speed: the loop keeps the round's public knowledge (:func:`knowledge`: cards seen, apparent voids, proven
+Renonces) up to date card by card (:func:`_learn`) and hands it to :func:`accuse_decide_k` and
+:func:`card_decide_k`, which never rescan the history for a Hard (full memory) policy; the Python forms
+replay it from ``pub``. The decision functions allocate nothing and are compiled without reference
+counting (``_nrt=False``): with it, every call paid atomic increments and decrements of the arrays passed,
+most of the loop's time.
 """
 
 from __future__ import annotations
@@ -152,7 +159,7 @@ def _learn(troupe, lead, j, seat, c, played, voids, proven):
     return played | bit(c), voids, proven
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def knowledge(pub, first):
     """(played, voids, proven) of :func:`_learn` from the tricks ``first`` .. the current one."""
     played, voids, proven = ZERO, 0, 0
@@ -191,7 +198,7 @@ def _is_master(c, gone):
     return (above & ~gone) == ZERO
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _low_key(c, troupe):
     """GREEDY's throw order: by rank, a side card before Troupe, then suit; 2♥ last."""
     if c == TWO_HEARTS:
@@ -274,7 +281,7 @@ def _kth_card(m, k):
 # --- Troupe and redeal ---------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _hcp(h, s):
     x = (h >> np.uint64(13 * s)) & np.uint64(0x1FFF)
     return np.int64(
@@ -285,7 +292,7 @@ def _hcp(h, s):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def troupe_decide(p, five, may_redeal, rng):
     """The caller's choice from its first five: ``52 + suit`` or ``REDEAL`` (56, only when ``may_redeal``)."""
     mode = p[P_MODE]
@@ -319,7 +326,7 @@ def troupe_decide(p, five, may_redeal, rng):
 # --- accusations -----------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _team_points_now(pub, team):
     """Expected points of ``team`` if play goes on, a rough public estimate (positive: ours)."""
     dec = pub[V_DECIDED]
@@ -336,7 +343,7 @@ def _team_points_now(pub, team):
     return np.tanh(troupe_won / 3.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _suspicion(p, pub, hand, accused, prior):
     """(proven, probability) that ``accused`` has committed a Renonce, from the remembered tricks: proven when
     a later card of the seat shows the suit it failed to follow; else, with ``prior`` > 0, the posterior of
@@ -388,7 +395,7 @@ def _suspicion(p, pub, hand, accused, prior):
     return proven, 1.0 - none_all
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def accuse_decide(p, hand, pub, seat):
     """An accusation by ``seat`` of an opponent's card on the table, or -1 to decline. Proof-based for every
     detecting policy; with ``P_KOT`` (round and match pressure) by expected points, a wrong accusation
@@ -399,7 +406,7 @@ def accuse_decide(p, hand, pub, seat):
     return accuse_decide_k(p, hand, pub, seat, played, voids, proven)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def accuse_decide_k(p, hand, pub, seat, played, voids, proven):
     """:func:`accuse_decide` given the whole round's knowledge (``knowledge(pub, 0)``, which the compiled loop
     keeps up to date play by play)."""
@@ -460,7 +467,7 @@ def accuse_decide_k(p, hand, pub, seat, played, voids, proven):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ours_decided(pub, team):
     dec = pub[V_DECIDED]
     if dec == 0:
@@ -518,7 +525,7 @@ def _gpower(c, troupe, need):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _discard(hand, lm, troupe, gone):
     """A card to throw: the lowest side card that is not a master, else the lowest side card, else the
     lowest Troupe; 2♥ last."""
@@ -536,7 +543,7 @@ def _discard(hand, lm, troupe, gone):
     return _lowest(lm, troupe)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _bluffed_this_round(hand, seat, voids, proven):
     """Whether ``seat`` already failed to follow this round while holding the suit (it knows its own past
     hands): a failure that a later card of its own proves, or one of a suit it still holds. ``voids`` and
@@ -549,7 +556,7 @@ def _bluffed_this_round(hand, seat, voids, proven):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bluff_allowed(p, pub, seat, total):
     """The bluff window of a bluffing policy: from the fourth trick on, in the round whose match total
     (points of both teams before it) is ``P_BLUFF_ROUND`` (every round of a match has a different total,
@@ -562,7 +569,7 @@ def bluff_allowed(p, pub, seat, total):
     return (seat >> 1) == 0 or p[P_BLUFF_TEAM] >= 2.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _bluff_card(p, hand, pub, seat, total, lm, played, voids, proven):
     """A deliberate Renonce, or -1: a Troupe card played while holding the suit led (a ruff), to win a trick
     the other side is winning and no legal card of ours can win. ATOUTE ruffs only the trick that gives her
@@ -603,7 +610,7 @@ def _bluff_card(p, hand, pub, seat, total, lm, played, voids, proven):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _follow_card(p, hand, pub, seat, lm, gone, voids):
     troupe = pub[V_TROUPE]
     n, leader, need, w, wp = _table_state(pub)
@@ -651,7 +658,7 @@ def _follow_card(p, hand, pub, seat, lm, gone, voids):
     return cw
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _lead_card(p, hand, pub, seat, gone, voids):
     troupe = pub[V_TROUPE]
     side = hand & ~B2H & ~suit_mask(troupe)
@@ -716,7 +723,7 @@ def _lead_card(p, hand, pub, seat, gone, voids):
     return _longest_low(hand, troupe)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _longest_low(hand, troupe):
     """Low from the longest side suit (ties: higher suit), else the lowest card."""
     side = hand & ~B2H & ~suit_mask(troupe)
@@ -730,7 +737,7 @@ def _longest_low(hand, troupe):
     return lowest(side & suit_mask(bs))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_decide(p, hand, pub, seat, total, rng):
     """The card (or ``COLLECT``) of ``seat`` to move; a Renonce only from a bluffing policy.
     :func:`card_decide_k` with the round's knowledge replayed from ``pub``."""
@@ -738,7 +745,7 @@ def card_decide(p, hand, pub, seat, total, rng):
     return card_decide_k(p, hand, pub, seat, total, rng, played, voids, proven)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_decide_k(p, hand, pub, seat, total, rng, played, voids, proven):
     """:func:`card_decide` given the whole round's knowledge (``knowledge(pub, 0)``, which the compiled loop
     and the rollouts keep up to date play by play)."""
@@ -769,47 +776,39 @@ def card_decide_k(p, hand, pub, seat, total, rng, played, voids, proven):
     return _follow_card(p, hand, pub, seat, lm, gone, seen_voids)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_mover_action(hand, pub, seat, rng):
     """RANDOM to move: a uniformly random action of the rules' ``legal_actions_for`` list (cards or
-    ``COLLECT``, then its own accusations, ascending)."""
+    ``COLLECT``, then its own accusations, ascending: by accused seat, each of which has at most one card
+    on the table)."""
     n = pub[V_N_TABLE]
-    buf = np.empty(20, np.int64)
-    k = 0
-    if pub[V_DECIDED] != 0:
-        buf[0] = COLLECT
-        k = 1
-    else:
-        x = legal_cards(hand, pub)
-        while x != ZERO:
-            buf[k] = lowest(x)
-            x &= x - ONE
-            k += 1
-    if n > 0:
-        t = pub[V_TRICK]
-        leader = pub[V_LEADERS + t]
-        for acc in range(4):
-            if (acc & 1) == (seat & 1):
-                continue
-            for j in range(n):
-                if _seat_at(leader, j) == acc:
-                    buf[k] = ACCUSE + (acc * 4 + seat) * 52 + pub[V_PLAYS + 4 * t + j]
-                    k += 1
-        # ascending by card within an accused seat, as sorted() gives
-        lo = 1 if pub[V_DECIDED] != 0 else popcount(legal_cards(hand, pub))
-        for i in range(lo, k):
-            for j2 in range(i + 1, k):
-                if buf[j2] < buf[i]:
-                    tmp = buf[i]
-                    buf[i] = buf[j2]
-                    buf[j2] = tmp
-    return buf[below(rng, k)]
+    lm = legal_cards(hand, pub)
+    k = 1 if pub[V_DECIDED] != 0 else popcount(lm)
+    t = pub[V_TRICK]
+    leader = pub[V_LEADERS + t]
+    n_acc = 0
+    for j in range(n):
+        if (_seat_at(leader, j) & 1) != (seat & 1):
+            n_acc += 1
+    i = below(rng, k + n_acc)
+    if i < k:
+        return COLLECT if pub[V_DECIDED] != 0 else _kth_card(lm, i)
+    i -= k
+    for acc in range(4):
+        if (acc & 1) == (seat & 1):
+            continue
+        for j in range(n):
+            if _seat_at(leader, j) == acc:
+                if i == 0:
+                    return ACCUSE + (acc * 4 + seat) * 52 + pub[V_PLAYS + 4 * t + j]
+                i -= 1
+    return -1
 
 
 # --- the whole-round loop ------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _apply(hands, st, a):
     if a >= ACCUSE:
         x = a - ACCUSE
@@ -820,13 +819,13 @@ def _apply(hands, st, a):
         K.play_card(hands, st, a)
 
 
-@njit(cache=True)
-def play_round(px, py, x_side, hands, st, caller, deck, chance, seed, table, actions, total):
+@njit(cache=True, _nrt=False)
+def play_round(px, py, x_side, hands, st, caller, deck, chance, seed, table, actions, total, drng):
     """Play one round from the deal in ``hands`` (the caller's first five are ``deck[0:5]``, ``chance`` the
     round's chance RNG for redeals): policy ``px`` at the seats of parity ``x_side``, ``py`` at the others;
-    writes every action into ``actions`` and returns how many."""
+    writes every action into ``actions`` and returns how many. ``drng``: a work RNG array for the
+    decisions."""
     na = 0
-    drng = np.zeros(1, np.uint64)
     redeals = 0
     while True:  # Troupe or a redeal
         five = ZERO
@@ -888,18 +887,19 @@ def play_rounds_kernel(seeds, table, px, py, returns, actions, n_actions):
     hands = np.empty(4, np.uint64)
     st = np.empty(K.ST_SIZE, np.int64)
     rng = np.zeros(1, np.uint64)
+    drng = np.zeros(1, np.uint64)
     for b in range(seeds.shape[0]):
         rng[0] = seeds[b]
         caller, _ = K.draw_caller(rng, deck, log)
         K.deal(rng, deck, caller, hands)
         n_actions[b] = play_round(
-            px, py, table, hands, st, caller, deck, rng, seeds[b], np.uint64(table), actions[b], 0
+            px, py, table, hands, st, caller, deck, rng, seeds[b], np.uint64(table), actions[b], 0, drng
         )
         returns[b, 0] = st[K.POINTS_A]
         returns[b, 1] = st[K.POINTS_B]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rollout(p, hands, st, total, rng):
     """Play a world's round to its end with policy ``p`` at every seat (no accusations, the deciding trick
     collected): the rollout of the search bots. Returns team A's points minus team B's."""
