@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bits import below, kth, lowest, popcount
+from ..bits import below, highest, kth, lowest, popcount
 from ..cards import BIG_JOKER, N_KINDS, SMALL_JOKER
 from ..rules._shengji_kernels import (
     NO_TRUMP,
@@ -203,8 +203,22 @@ def _pick_pairs(two, q, which, hand2, eff, strength):
 FULL54 = np.uint64((1 << N_KINDS) - 1)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _top_strength(m, e, strength, strength_kinds):
+    """The highest strength among the kinds ``m`` of effective suit ``e`` (-1: none). Within a side suit,
+    and among the trumps below the level cards (the trump suit's plain cards; in no-trump the level cards
+    and the jokers), strength rises with the kind, so the highest kind has it."""
+    if m == ZERO:
+        return -1
+    if e == TRUMP:
+        for s in range(15, 11, -1):
+            if (m & strength_kinds[TRUMP, s]) != ZERO:
+                return s
+    return strength[highest(m)]
+
+
 @njit(cache=True, _nrt=False)
-def _fill_tops(st, h1, h2, b1, b2, memory, strength_kinds, tops):
+def _fill_tops(st, h1, h2, b1, b2, memory, strength, suit_kinds, strength_kinds, tops):
     """``tops[0, e]`` / ``tops[1, e]``: the highest strength of effective suit e of which a single / a pair
     may be outside the seat's hand (and its burial), as far as its memory knows (-1: none). The copies
     outside are the 108 cards less the hand, the burial and (full memory) the cards played, as masks."""
@@ -213,17 +227,8 @@ def _fill_tops(st, h1, h2, b1, b2, memory, strength_kinds, tops):
     if memory >= MEM_FULL:
         o1, o2 = remove(o1, o2, np.uint64(st[S_GONE1]), np.uint64(st[S_GONE2]))
     for e in range(5):
-        t1 = -1
-        t2 = -1
-        for s in range(15, -1, -1):
-            m = strength_kinds[e, s]
-            if t1 < 0 and (o1 & m) != ZERO:
-                t1 = s
-            if (o2 & m) != ZERO:
-                t2 = s
-                break
-        tops[0, e] = t1
-        tops[1, e] = t2
+        tops[0, e] = _top_strength(o1 & suit_kinds[e], e, strength, strength_kinds)
+        tops[1, e] = _top_strength(o2 & suit_kinds[e], e, strength, strength_kinds)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -588,7 +593,7 @@ def decide(p, st, seat, h1, h2, b1, b2, eff, strength, suit_kinds, strength_kind
         if st[S_TN] == 0:
             return random_lead(rng, h1, h2, strength_kinds, buf)
         return random_follow(rng, h1, h2, st[S_LEAD_N], st[S_LEAD_PAIRS], st[S_LEAD_SUIT], suit_kinds)
-    _fill_tops(st, h1, h2, b1, b2, int(p[P_MEMORY]), strength_kinds, tops)
+    _fill_tops(st, h1, h2, b1, b2, int(p[P_MEMORY]), strength, suit_kinds, strength_kinds, tops)
     if st[S_TN] == 0:
         return _lead(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds, buf)
     return _follow(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds, buf)
