@@ -12,6 +12,7 @@ from tekkasim.analysis.bidding import (
     bidding_deals,
     bidding_json,
     bidding_plots,
+    declarer_takes_all,
     feature_table,
     hand_features,
     recommended_thresholds,
@@ -63,9 +64,70 @@ def test_deals_agree_with_the_exported_records(run):
         assert row.score == res["score"][side] - res["score"][other]
         # the double-dummy figures from the record's own position when play began
         state = state_at(rec)
-        t = 13 if row.target == "D13" else int(row.target)
-        assert row.dd_makeable == can_reach(state, t, side=row.declarer)
         assert row.dd_tricks == solve(state, side=row.declarer)
+        assert row.dd_13 == can_reach(state, 13, side=row.declarer) and (row.dd_13 or not row.dd_d13)
+        if row.dd_13:  # the declarer's own 13 tricks, from the same position
+            hands = [state.hand(s) for s in range(4)]
+            seat = "bottom right top left".split().index(row.declarer)
+            assert row.dd_d13 == declarer_takes_all(hands, state.prime, seat)
+        if row.target == "D13":
+            assert row.dd_makeable == row.dd_d13
+        else:
+            assert row.dd_makeable == can_reach(state, int(row.target), side=row.declarer)
+
+
+def _naive_takes_all(hands, prime, declarer):
+    """Every legal card of every seat, no equivalences, no memo: can the declarer win every trick?"""
+    order = [(declarer + i) % 4 for i in range(4)]
+
+    def legal(h, suit):
+        cards = [c for c in range(52) if h >> c & 1]
+        return [c for c in cards if c // 13 == suit] or cards
+
+    def wins(plays):  # the declarer's lead is beaten by no card
+        c = plays[0]
+        return not any((x // 13 == prime != c // 13) or (x // 13 == c // 13 and x > c) for x in plays[1:])
+
+    def trick(h, i, plays):
+        if i == 4:
+            return wins(plays) and rec(h)
+        seat = order[i]
+        options = legal(h[seat], plays[0] // 13)
+        go = [trick([m & ~(1 << x) if k == seat else m for k, m in enumerate(h)], i + 1, [*plays, x]) for x in options]
+        return any(go) if i == 2 else all(go)  # the partner chooses, the opponents resist
+
+    def rec(h):
+        if not h[order[0]]:
+            return True
+        lead = [c for c in range(52) if h[order[0]] >> c & 1]
+        return any(trick([m & ~(1 << c) if k == order[0] else m for k, m in enumerate(h)], 1, [c]) for c in lead)
+
+    return rec(list(hands))
+
+
+def test_declarer_takes_all_matches_a_plain_search():
+    rng = np.random.default_rng(3)
+    found = 0
+    for _ in range(250):
+        n = int(rng.integers(1, 4))
+        deck = rng.choice([s * 13 + r for s in range(4) for r in range(6, 13)], 4 * n, replace=False)
+        hands = [sum(1 << int(c) for c in deck[i * n : (i + 1) * n]) for i in range(4)]
+        prime, declarer = int(rng.integers(4)), int(rng.integers(4))
+        want = _naive_takes_all(hands, prime, declarer)
+        assert declarer_takes_all(hands, prime, declarer) == want
+        found += want
+    assert 5 < found < 245  # both answers occur
+
+
+def test_declarer_takes_all_needs_the_partner_to_duck():
+    h = lambda text: mask_of(parse_cards(text))  # noqa: E731
+    # bottom declares, no Prime card out (Prime spades); the side takes both tricks either way
+    forced = [h("AH 2H"), h("4C 5C"), h("KH 3H"), h("6C 7C")]  # the partner must overtake 2H with 3H or KH
+    assert solve(forced, "S", 0) == 2 and declarer_takes_all(forced, 3, 0) is False
+    ducks = [h("AH 2H"), h("4C 5C"), h("8C 3C"), h("6C 7C")]  # the partner discards clubs
+    assert declarer_takes_all(ducks, 3, 0) is True
+    assert declarer_takes_all([h("AH 2H"), h("KH 3H"), h("8C 4C"), h("6C 7C")], 3, 0) is False  # right keeps KH for 2H
+    assert declarer_takes_all([h("AH 2H"), h("KH 5C"), h("8C 3C"), h("6C 7C")], 3, 0) is True  # KH falls under AH
 
 
 def test_target_table_counts(run):
@@ -90,7 +152,7 @@ def test_thresholds_are_the_best_double_dummy_call(run):
         sub = deals[deals["longest"].astype(str) == row.longest]
         ev = {}
         for t in TARGETS:
-            made = sub["dd_tricks"] >= (13 if t == "D13" else int(t))
+            made = sub["dd_d13"] if t == "D13" else sub["dd_tricks"] >= int(t)
             value = (26 if t == "D13" else int(t)) * made - (52 if t == "D13" else 2 * int(t)) * ~made
             ev[t] = value.mean()
         assert ev[row.best_call] == max(ev.values()) == pytest.approx(row.dd_ev)

@@ -6,15 +6,16 @@ JANGARA when the bot is GREEDY: the runner needs two different teams), stored in
 ``tekkasim export DIR`` gives their records. Each deal is replayed to the moment play began (Prime
 chosen, no card played); there the declaring side's double-dummy value is read with the solver:
 ``dd_makeable`` = ``can_reach(state, target, side=declarer)`` (numbers), ``dd_tricks`` = the side's exact
-tricks with the Prime the declarer chose. For D13 the solver's question is whether the *side* can take
-all 13 tricks; the rule wants the declarer to take them personally, so D13's ``dd_makeable`` is an upper
-bound. Perfect play by all four is a yardstick, not a ceiling: real play can beat it when the defence
-errs.
+tricks with the Prime the declarer chose. D13 wants the declarer to win all 13 tricks *personally*,
+which the solver's team count cannot ask; where the side can take all 13 (necessary), a small exact
+search (:func:`declarer_takes_all`: partner helping, opponents resisting, every trick won by the
+declarer) decides it, so D13's ``dd_makeable`` is exact (``dd_d13``; ``dd_13`` keeps the side's figure).
+Perfect play by all four is a yardstick, not a ceiling: real play can beat it when the defence errs.
 
 Scores are the declaring side's points minus the opponents' in that deal (made: +target, or +26 for
 D13; failed: -2 x target, -8 for a failed mandatory 8, -52 for D13), so a mean is the expected value of
 the call for the side. Double-dummy EV of calling target t on a hand (``dd_ev_t``) scores t as made when
-``dd_tricks >= t`` (D13: when the side can take 13) with the same scoring: it is what
+``dd_tricks >= t`` (D13: when the declarer can win all 13 personally) with the same scoring: it is what
 :func:`recommended_thresholds` maximises per hand-feature bucket.
 
 Hand features (the dealt 13-card hands, known to the declarer only for its own hand): ``hcp`` (A 4, K 3,
@@ -80,6 +81,89 @@ def _score(target: str, mandatory: bool, made: bool) -> int:
     return t if made else (-8 if mandatory else -2 * t)
 
 
+def declarer_takes_all(hands, prime: int, declarer: int, max_nodes: int = 200_000) -> bool | None:
+    """Whether ``declarer``, on lead at a trick boundary, can win every remaining trick *personally*
+    (Tekka's Double 13: a trick won by the partner is a failure) with perfect play by all four: the
+    partner helps, the opponents resist. ``hands``: four 52-card masks (bottom, right, top, left), equal
+    sizes; ``prime``: the Prime suit 0..3. None when the search needs more than ``max_nodes`` nodes.
+
+    The double-dummy solver's target query counts a side's tricks, so it cannot ask this; but the
+    question is small: the declarer leads every trick (it won the last one), a lead ``c`` survives only
+    if no opponent can legally beat it and the partner has a card that does not, and the search is an
+    AND-OR tree over the opponents' and partner's replies, with cards equivalent for the rest of the
+    deal (adjacent in rank among all cards left, same hand) searched once and positions memoised. Call it
+    where the side can take all the tricks (the solver's ``can_reach(.., 13)``), which it implies."""
+    order = [declarer % 4, (declarer + 1) % 4, (declarer + 2) % 4, (declarer + 3) % 4]
+    memo: dict[tuple[int, int, int, int], bool] = {}
+    nodes = 0
+
+    def beats(x: int, c: int) -> bool:
+        return (x // 13 == prime and c // 13 != prime) or (x // 13 == c // 13 and x > c)
+
+    def reps(h: int, allowed: int, left: int) -> list[int]:
+        """The lowest card of each run of ``h & allowed`` (cards adjacent in rank among ``left``)."""
+        m, out, run = h & allowed, [], False
+        for c in range(52):
+            if c % 13 == 0:
+                run = False
+            if left >> c & 1:
+                mine = bool(m >> c & 1)
+                if mine and not run:
+                    out.append(c)
+                run = mine
+        return out
+
+    def legal(h: int, suit: int) -> int:
+        s = h & (0x1FFF << (13 * suit))
+        return s if s else h
+
+    def rec(h0: int, h1: int, h2: int, h3: int) -> bool:
+        nonlocal nodes
+        if not h0:
+            return True
+        key = (h0, h1, h2, h3)
+        if key in memo:
+            return memo[key]
+        nodes += 1
+        if nodes > max_nodes:
+            raise _Budget
+        left = h0 | h1 | h2 | h3
+        result = False
+        for c in reps(h0, h0, left):
+            s = c // 13
+            l1, l2, l3 = legal(h1, s), legal(h2, s), legal(h3, s)
+            if any(beats(x, c) for x in _cards(l1 | l3)):  # an opponent can beat the lead
+                continue
+            ducks = [b for b in reps(h2, l2, left) if not beats(b, c)]
+            if not ducks:  # the partner would have to win it
+                continue
+            if all(
+                any(
+                    all(rec(h0 & ~(1 << c), h1 & ~(1 << a), h2 & ~(1 << b), h3 & ~(1 << e)) for e in reps(h3, l3, left))
+                    for b in ducks
+                )
+                for a in reps(h1, l1, left)
+            ):
+                result = True
+                break
+        memo[key] = result
+        return result
+
+    h = [int(hands[i]) for i in order]
+    try:
+        return rec(*h)
+    except _Budget:
+        return None
+
+
+class _Budget(Exception):
+    pass
+
+
+def _cards(mask: int) -> list[int]:
+    return [c for c in range(52) if mask >> c & 1]
+
+
 def play_bidding_run(
     bot: str,
     boards: int,
@@ -115,7 +199,9 @@ def play_bidding_run(
 def bidding_deals(directory: str | os.PathLike, solver=None) -> pd.DataFrame:
     """One row per deal of a stored Tekka run: board, table, seed, declarer (seat name) and its bot,
     target, mandatory, made, score (declaring side minus opponents), the features (module docstring),
-    prime, dd_tricks, dd_makeable, dd_13 (the side can take every trick) and ``dd_ev_<t>`` per target."""
+    prime, dd_tricks, dd_makeable, dd_13 (the side can take every trick), dd_d13 (the declarer can win
+    every trick personally: :func:`declarer_takes_all`; ``dd_d13_exact`` False where its search ran out of
+    nodes and the side's figure stands in as an upper bound) and ``dd_ev_<t>`` per target."""
     from ..rules import get_game
     from ..solver import Solver
     from ..tournament.play import unpack
@@ -154,10 +240,16 @@ def _deal_row(game, sv, seed, actions, players, board, table, ret_a, ret_b) -> d
     calls = {(first + j) % 4: code for j, code in enumerate(state.calls())}
     feats = hand_features(hands[d])
     partner = hand_features(hands[(d + 2) % 4])
-    t = 13 if target == "D13" else int(target)
-    dd_makeable = sv.can_reach(state, t, side=d)
     dd_tricks = sv.solve(state, side=d)
     dd_13 = dd_tricks >= 13
+    # D13 wants the declarer to win every trick personally: only possible where the side takes all 13
+    dd_d13, exact = False, True
+    if dd_13:
+        if state.current_player() != d:
+            raise AnalysisError(f"deal {seed}: the declarer is not on lead when play begins")
+        found = declarer_takes_all([state.hand(s) for s in range(4)], state.prime, d)
+        dd_d13, exact = (dd_13, False) if found is None else (found, True)
+    dd_makeable = dd_d13 if target == "D13" else sv.can_reach(state, int(target), side=d)
     side_ret = (ret_a, ret_b)[d % 2] - (ret_a, ret_b)[1 - d % 2]
     row = {
         "board": board,
@@ -178,9 +270,11 @@ def _deal_row(game, sv, seed, actions, players, board, table, ret_a, ret_b) -> d
         "dd_tricks": dd_tricks,
         "dd_makeable": bool(dd_makeable),
         "dd_13": dd_13,
+        "dd_d13": dd_d13,
+        "dd_d13_exact": exact,
     }
     for tt in TARGETS:
-        ok = dd_13 if tt == "D13" else dd_tricks >= int(tt)
+        ok = dd_d13 if tt == "D13" else dd_tricks >= int(tt)
         row[f"dd_ev_{tt}"] = _score(tt, False, ok)
     return row
 
@@ -454,6 +548,7 @@ __all__ = [
     "bidding_errors",
     "bidding_json",
     "bidding_plots",
+    "declarer_takes_all",
     "ev_table",
     "feature_table",
     "hand_features",
