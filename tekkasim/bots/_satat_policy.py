@@ -844,23 +844,32 @@ def play_round(px, py, x_side, hands, st, caller, deck, chance, seed, table, act
         break
     acc_x = px[P_MODE] == MODE_HEURISTIC and px[P_DETECT] != 0.0  # policies that ever accuse
     acc_y = py[P_MODE] == MODE_HEURISTIC and py[P_DETECT] != 0.0
+    # proof-only accusers (no suspicion) skip the question when no opponent on the table is proven
+    proofs_x = acc_x and px[P_SUSPICION] == 0.0
+    proofs_y = acc_y and py[P_SUSPICION] == 0.0
     played, voids, proven = ZERO, 0, 0  # knowledge(st, 0), kept up to date play by play
     while st[K.OVER] == 0:
         mover = st[K.TO_MOVE]
         a = -1
-        if st[K.N_TABLE] > 0 and (acc_x or acc_y):  # out-of-turn seats first, in seat order
+        ask = (acc_x or acc_y) and st[K.N_TABLE] > 0
+        quiet = _no_proof_on_table(st, proven) if ask else 0
+        if ask:  # out-of-turn seats first, in seat order
             for s in range(4):
-                if s != mover and (acc_x if (s & 1) == x_side else acc_y):
-                    a = accuse_decide_k(px if (s & 1) == x_side else py, hands[s], st, s, played, voids, proven)
-                    if a >= 0:
-                        break
+                if s == mover or not (acc_x if (s & 1) == x_side else acc_y):
+                    continue
+                if (proofs_x if (s & 1) == x_side else proofs_y) and (quiet >> (s & 1)) & 1:
+                    continue
+                a = accuse_decide_k(px if (s & 1) == x_side else py, hands[s], st, s, played, voids, proven)
+                if a >= 0:
+                    break
         if a < 0:
             p = px if (mover & 1) == x_side else py
             drng[0] = mix_seed3(seed, table, np.uint64(na))
             if p[P_MODE] == MODE_RANDOM:
                 a = random_mover_action(hands[mover], st, mover, drng)
             else:
-                a = accuse_decide_k(p, hands[mover], st, mover, played, voids, proven)
+                if not ((proofs_x if (mover & 1) == x_side else proofs_y) and (quiet >> (mover & 1)) & 1):
+                    a = accuse_decide_k(p, hands[mover], st, mover, played, voids, proven)
                 if a < 0:
                     a = card_decide_k(p, hands[mover], st, mover, total, drng, played, voids, proven)
         _apply(hands, st, a)
@@ -869,6 +878,22 @@ def play_round(px, py, x_side, hands, st, caller, deck, chance, seed, table, act
         actions[na] = a
         na += 1
     return na
+
+
+@njit(cache=True, inline="always")
+def _no_proof_on_table(st, proven):
+    """Bit ``team`` set when no opponent of ``team`` on the table has a proven Renonce (in the whole round,
+    so neither in any remembered part of it) while no result is decided and no KOT runs: then a policy
+    without suspicion declines (:func:`accuse_decide_k`), whatever its memory."""
+    if st[K.DECIDED] != 0 or st[K.KOT_TEAM] >= 0:
+        return 0
+    t = st[K.TRICK]
+    leader = st[K.LEADERS + t]
+    on_table = 0
+    for j in range(st[K.N_TABLE]):
+        on_table |= 1 << _seat_at(leader, j)
+    pt = proven & on_table
+    return (1 if (pt & OTHER_SEATS[0]) == 0 else 0) | (2 if (pt & OTHER_SEATS[1]) == 0 else 0)
 
 
 @njit(cache=True, inline="always")

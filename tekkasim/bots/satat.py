@@ -667,9 +667,10 @@ def play_rounds(x_bot, y_bot, seeds, table: int) -> dict:
     at table 0, right/left at table 1), in the compiled loop: the same actions as ``Satat.new_deal(seed)``
     played through ``tournament.play.play_deal_state`` with these bots (tested).
 
+    ``seeds``: any iterable of seeds, or a 1-d integer array (checked at once, the fast form).
     Returns ``{"returns": (n, 2) team A/B points, "actions": (n, L) -1 padded, "n_actions": (n,)}``."""
     from ..errors import BotError
-    from ..rules.base import check_seed
+    from ..rules.base import MAX_SEED, check_seed
 
     if table not in (0, 1):
         raise BotError(f"table must be 0 or 1, not {table!r}")
@@ -677,7 +678,13 @@ def play_rounds(x_bot, y_bot, seeds, table: int) -> dict:
     for bot, p in ((x_bot, px), (y_bot, py)):
         if p is None:
             raise BotError(f"bot {getattr(bot, 'label', bot)} has no compiled Satat form")
-    arr = np.array([check_seed(s) for s in seeds], np.uint64)
+    if isinstance(seeds, np.ndarray) and seeds.dtype.kind in "iu" and seeds.ndim == 1:
+        # an integer array is checked as a whole (per seed check_seed costs ~0.4 µs, some 4% of a round)
+        if len(seeds) and (int(seeds.min()) < 0 or int(seeds.max()) > MAX_SEED):
+            check_seed(int(seeds.min()) if int(seeds.min()) < 0 else int(seeds.max()))
+        arr = seeds.astype(np.uint64)
+    else:
+        arr = np.array([check_seed(s) for s in seeds], np.uint64)
     n = len(arr)
     returns = np.zeros((n, 2), np.float64)
     actions = np.full((n, MAX_ROUND_ACTIONS), -1, np.int64)
