@@ -9,9 +9,12 @@ worker to two, and SQLite writes.
   ratios to the bare loop's CPU seconds: those hold on a loaded machine, where wall clocks do not.
 * Scaling: the same run with 1 and 2 workers, for the compiled match-up and for a match-up played
   through the State API (GREEDY against KADO with ``use_compiled=False``). Goal: >= 1.8x on two cores.
-  One parent stores every row, so with two busy workers its CPU comes out of theirs: the
-  ``ceiling`` row is the speed-up two idle cores could give at the measured CPU split,
-  ``max(W, P) / max((W + P) / 2, P)`` for worker CPU W and parent CPU P.
+  One parent stores every row, so with two busy workers its CPU comes out of theirs: each ``ceiling``
+  row is the speed-up two idle cores would give at the CPU seconds measured, ``max(W1, P1) /
+  max((W2 + P2) / 2, P2)`` for the workers' CPU W and the parent's P of the 1- and 2-worker runs. The
+  wall-clock speed-up means something only on an idle machine: Linux's autogroup scheduling
+  (``/proc/sys/kernel/sched_autogroup_enabled``) shares a busy machine between sessions, not processes,
+  so while other sessions keep both cores busy a second worker gets no more CPU than the first had.
 * SQLite: rows of the compiled match-up's size stored per second in the runner's blocks (1,024 boards,
   one transaction each), against the rate at which the runner with two workers produces them.
 
@@ -71,6 +74,13 @@ def _sqlite_rate(rows: list[tuple], copies: int, block_rows: int) -> float:
     return rate
 
 
+def _ceiling(one: list[tuple], two: list[tuple]) -> float:
+    """The 1 -> 2 worker speed-up two idle cores would give at the CPU seconds measured (best runs)."""
+    w1, p1 = min(r[2] for r in one), min(r[1] for r in one)
+    w2, p2 = min(r[2] for r in two), min(r[1] for r in two)
+    return max(w1, p1) / max((w2 + p2) / 2, p2)
+
+
 def _load() -> float:
     return os.getloadavg()[0]
 
@@ -121,16 +131,8 @@ def run(quick: bool) -> list[dict]:
             "ratio": parent_cpu / bare_cpu,
         }
     )
-    w, p = worker_cpu, parent_cpu
-    rows.append(
-        {
-            "name": "compiled match-up, 2-worker speed-up ceiling from CPU split",
-            "value": max(w, p) / max((w + p) / 2, p),
-            "unit": "x",
-        }
-    )
-
-    two_wall = min(_runner("GREEDY,JANGARA", boards, 7, 2)[0] for _ in range(repeats))
+    two = [_runner("GREEDY,JANGARA", boards, 7, 2) for _ in range(repeats)]
+    two_wall = min(r[0] for r in two)
     rows.append(
         {
             "name": "compiled match-up, 2 workers",
@@ -141,20 +143,41 @@ def run(quick: bool) -> list[dict]:
             "goal": ">= 1.8x",
         }
     )
-
-    py_boards = 200 if quick else 1500
-    py_one = min(_runner("GREEDY,KADO", py_boards, 7, 1, use_compiled=False)[0] for _ in range(repeats))
-    py_two = min(_runner("GREEDY,KADO", py_boards, 7, 2, use_compiled=False)[0] for _ in range(repeats))
     rows.append(
-        {"name": "State API match-up (GREEDY vs KADO), 1 worker", "value": 2 * py_boards / py_one, "unit": "deals/s"}
+        {
+            "name": "compiled match-up, 2-worker speed-up ceiling from CPU",
+            "value": _ceiling(one, two),
+            "unit": "x",
+            "goal": ">= 1.8x",
+        }
+    )
+
+    py_boards = 100 if quick else 600
+    py_one = [_runner("GREEDY,KADO", py_boards, 7, 1, use_compiled=False) for _ in range(repeats)]
+    py_two = [_runner("GREEDY,KADO", py_boards, 7, 2, use_compiled=False) for _ in range(repeats)]
+    py_one_wall, py_two_wall = min(r[0] for r in py_one), min(r[0] for r in py_two)
+    rows.append(
+        {
+            "name": "State API match-up (GREEDY vs KADO), 1 worker",
+            "value": 2 * py_boards / py_one_wall,
+            "unit": "deals/s",
+        }
     )
     rows.append(
         {
             "name": "State API match-up (GREEDY vs KADO), 2 workers",
-            "value": 2 * py_boards / py_two,
+            "value": 2 * py_boards / py_two_wall,
             "unit": "deals/s",
             "reference": "1 worker",
-            "ratio": py_one / py_two,
+            "ratio": py_one_wall / py_two_wall,
+            "goal": ">= 1.8x",
+        }
+    )
+    rows.append(
+        {
+            "name": "State API match-up, 2-worker speed-up ceiling from CPU",
+            "value": _ceiling(py_one, py_two),
+            "unit": "x",
             "goal": ">= 1.8x",
         }
     )
