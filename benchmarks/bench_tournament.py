@@ -15,7 +15,7 @@ worker to two, and SQLite writes.
   wall-clock speed-up means something only on an idle machine: Linux's autogroup scheduling
   (``/proc/sys/kernel/sched_autogroup_enabled``) shares a busy machine between sessions, not processes,
   so while other sessions keep both cores busy a second worker gets no more CPU than the first had.
-* SQLite: rows of the compiled match-up's size stored per second in the runner's blocks (1,024 boards,
+* SQLite: rows of the compiled match-up's size stored per second in the runner's blocks (2,048 boards,
   one transaction each), against the rate at which the runner with two workers produces them.
 
 Every figure is the best of its repeats; the one-minute load average before and after is in the rows,
@@ -184,10 +184,10 @@ def run(quick: bool) -> list[dict]:
 
     cfg = Config.build(ruleset="feskot", bots="GREEDY,JANGARA", boards=2048, seed=7)
     sample = play_block(Job.from_config(cfg), (0, 0, 2048))
-    stored = max(_sqlite_rate(sample, 2 if quick else 10, 2048) for _ in range(repeats))
+    stored = max(_sqlite_rate(sample, 2 if quick else 10, 4096) for _ in range(repeats))
     rows.append(
         {
-            "name": "SQLite stored tables (deals) per second, 1,024-board blocks",
+            "name": "SQLite stored tables (deals) per second, 2,048-board blocks",
             "value": stored,
             "unit": "rows/s",
             "reference": "runner, 2 workers",

@@ -54,10 +54,11 @@ def missing_blocks(cfg: Config, done: set, block: int) -> list[tuple[int, int, i
 def _block_size(cfg: Config, missing_boards: int, workers: int, compiled: bool) -> int:
     if cfg.block > 0:
         return cfg.block
-    # a compiled block (~20 us a deal) must outweigh the ~0.1 ms a block costs the pool, yet stay small
-    # enough that the last one, stored after every worker is done, is a sliver of the run; State API
-    # blocks stay small so that the last ones finish together
-    cap = 1024 if compiled else 8
+    # a compiled block (~10 us a deal) must outweigh what a block costs (~0.35 ms in the worker: two
+    # play_boards set-ups; a commit and a pipe message in the parent), yet stay small enough that the
+    # last one, stored after every worker is done (~5 us a row), is a sliver of the run: 2,048 boards is
+    # ~40 ms of play and ~20 ms of storing. State API blocks stay small so the last ones finish together
+    cap = 2048 if compiled else 8
     return max(1, min(cap, math.ceil(missing_boards / (workers * 6))))
 
 
