@@ -219,7 +219,7 @@ def run_dask(job: Job, blocks: list[Block], cluster: DaskCluster, on_rows: Calla
     futures: dict = {}
     try:
         job_f = client.scatter(job, broadcast=True)
-        futures = {client.submit(play_block, job_f, b, pure=False): b for b in blocks}
+        futures = {client.submit(play_block, job_f, b, compact=True, pure=False): b for b in blocks}
         pending = set(futures)
         while pending:
             done, pending = wait(pending, timeout=timeout, return_when="FIRST_COMPLETED")
