@@ -24,7 +24,7 @@ from tekkasim.cli import cli
 from tekkasim.errors import BotError
 from tekkasim.tournament import Config, Store, TournamentError, iter_records, load_run, run_tournament
 from tekkasim.tournament.play import Job, play_block
-from tekkasim.tournament.runner import missing_blocks
+from tekkasim.tournament.runner import Progress, missing_blocks
 from tekkasim.verify import verify_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -199,6 +199,12 @@ def test_a_compiled_block_iterates_to_the_rows_the_state_api_stores():
     assert type(compact).__name__ == "CompiledRows" and len(compact) == 4
     python = play_block(Job.from_config(cfg, use_compiled=False), (0, 4, 6))
     assert sorted(compact) == sorted(python) == sorted(pickle.loads(pickle.dumps(compact)))
+    assert list(compact.results()) == [r[:5] for r in compact]
+    shown, listed = (Progress(cfg, 12, [], enabled=True) for _ in range(2))
+    shown.update(compact)
+    listed.update(python)
+    assert (shown.score, shown.n, shown.count) == (listed.score, listed.n, listed.count)
+    assert shown.count == 4 and shown.n == [2, 2] and sum(shown.score) == 2  # two pairs, one score each
 
 
 def _tree(directory: Path) -> dict:

@@ -204,6 +204,14 @@ class CompiledRows:
     def __iter__(self):
         return chain.from_iterable(self._table_rows(*t) for t in self.tables)
 
+    def results(self):
+        """``(pairing, board, table, x_return, y_return)`` of each row, without making the payloads."""
+        boards = range(*self.boards)
+        return chain.from_iterable(
+            zip(repeat(self.pairing), boards, repeat(table), xr.tolist(), yr.tolist())
+            for table, xr, yr, *_ in self.tables
+        )
+
     def _table_rows(self, table, xr, yr, buf, starts, ends):
         n = len(xr)
         payloads = map(buf.__getitem__, map(slice, starts.tolist(), ends.tolist()))
