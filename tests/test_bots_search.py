@@ -124,25 +124,20 @@ def test_play_out_matches_twin(ruleset, seed, steps, policy, raises):
 
 
 @settings(max_examples=15)
-@given(seed=st.integers(0, 10**6), steps=st.integers(1, 30), reps=st.integers(1, 3))
-def test_rollout_scores_are_means_of_play_outs(seed, steps, reps):
+@given(
+    seed=st.integers(0, 10**6),
+    steps=st.integers(1, 30),
+    reps=st.integers(1, 3),
+    policy=st.sampled_from([S.RANDOM_POLICY, S.GREEDY_POLICY]),
+)
+def test_rollout_scores_are_means_of_play_outs(seed, steps, reps, policy):
     state = random_state("feskot", seed, steps)
     if state.phase() != "play":
         return
     legal = state.legal_actions()
     out = np.empty(len(legal))
     S.rollout_scores(
-        state.arrays,
-        state.arrays.copy(),
-        np.array(legal, np.int64),
-        len(legal),
-        reps,
-        S.RANDOM_POLICY,
-        BOT,
-        WORK,
-        0,
-        new_rng(seed),
-        out,
+        state.arrays, state.arrays.copy(), np.array(legal, np.int64), len(legal), reps, policy, 0, new_rng(seed), out
     )
     rng = new_rng(seed)
     for i, a in enumerate(legal):
@@ -150,7 +145,7 @@ def test_rollout_scores_are_means_of_play_outs(seed, steps, reps):
         for _ in range(reps):
             twin = state.clone()
             twin.apply_action(a)
-            twin_play_out(twin, S.RANDOM_POLICY, rng)
+            twin_play_out(twin, policy, rng)
             ta, tb = twin.team_tricks()
             total += ta - tb + S.WIN_BONUS * np.sign(ta - tb)
         assert out[i] == pytest.approx(total / reps)
@@ -159,7 +154,7 @@ def test_rollout_scores_are_means_of_play_outs(seed, steps, reps):
 def test_trick_counts_play_all_thirteen_tricks():
     state = get_game("tekka").new_deal(5)
     hist = np.zeros(14, np.int64)
-    S.trick_counts(state.arrays, state.arrays.copy(), 2, 3, 25, S.RANDOM_POLICY, BOT, WORK, 0, new_rng(1), hist)
+    S.trick_counts(state.arrays, state.arrays.copy(), 2, 3, 25, S.RANDOM_POLICY, 0, new_rng(1), hist)
     assert hist.sum() == 25
     twin_hist = np.zeros(14, np.int64)
     rng = new_rng(1)
@@ -345,6 +340,46 @@ def test_bot_rollouts_follow_the_bot(seed):
     while not twin.is_terminal():
         twin.apply_action(decide(jangara, twin, twin.current_player(), seed))
     assert np.array_equal(arrays.plays, twin.arrays.plays)
+    # the bot forms of the scoring kernels play the same rollouts (the bot here draws nothing from the rng)
+    legal = np.array(sorted({a % k.SIGNAL_MULT for a in state.legal_actions()}), np.int64)
+    out = np.empty(len(legal))
+    S.bot_rollout_scores(state.arrays, state.arrays.copy(), legal, len(legal), 1, BOT, WORK, 1, new_rng(seed), out)
+    hist = np.zeros(14, np.int64)
+    S.bot_trick_counts(state.arrays, state.arrays.copy(), -1, 0, 1, BOT, WORK, 1, new_rng(seed), hist)
+    for i, card in enumerate(legal):
+        after = state.clone()
+        after.apply_action(int(card))
+        arrays = after.arrays.copy()
+        S.play_out_with(arrays, S.POLICY_BOT, BOT, WORK, new_rng(seed))
+        assert out[i] == S.team_score(arrays.info, 1)
+    full = state.arrays.copy()
+    full.info[k.I_PLAY_ALL] = 1
+    S.play_out_with(full, S.POLICY_BOT, BOT, WORK, new_rng(seed))
+    assert hist[full.info[k.I_TEAM_TRICKS + 1]] == 1 and hist.sum() == 1
+
+
+@pytest.mark.parametrize("ruleset", ["feskot", "tekka"])
+def test_play_model_weighs_worlds_by_the_card_plays(ruleset):
+    """In JANGARA self-play the true deal explains every card by the JANGARA model (weight 1), while
+    resampled worlds often do not (weight ``miss`` per card the model would not have played)."""
+    from tekkasim.bots.search import play_likelihood
+
+    game = get_game(ruleset)
+    jangara = get_bot("JANGARA")
+    resampled = []
+    for seed in range(2):
+        state = game.new_deal(seed)
+        n = 0
+        while not state.is_terminal():
+            seat = state.current_player()
+            if state.phase() == "play" and n % 3 == 0:
+                assert play_likelihood(state, seat, 0.5, new_rng(n)) == 1.0
+                w = play_likelihood(state.resample(seat, new_rng(n)), seat, 0.5, new_rng(n))
+                assert w == 0.5 ** round(np.log(w) / np.log(0.5))  # a power of miss
+                resampled.append(w)
+            state.apply_action(decide(jangara, state, seat, mix_seed(seed, n)))
+            n += 1
+    assert min(resampled) < 1.0
 
 
 def test_override_needs_a_sure_difference():

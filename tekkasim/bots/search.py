@@ -77,6 +77,7 @@ DROP_LIE = 0.02  # weight of a world in which a seat that signalled drop still h
 SLAM_WEAK = 0.4  # weight of a world in which a seat that signalled slam holds no honour in the suit
 CALL_FLOOR = 0.02  # no call is ruled out entirely (bots make mistakes)
 EXACT_CARDS = 7  # from this many cards in hand the solver's exact card values score the cards
+TRICK_WEIGHT = 0.1  # with exact card values: score per trick beside the target terms
 
 _solver: Solver | None = None
 
@@ -168,13 +169,17 @@ def likelihood(world: State, seat: int) -> float:
     return w
 
 
-def sample_worlds(view: View, rng: np.ndarray, n: int, inference: bool, oversample: int) -> list[State]:
+def sample_worlds(
+    view: View, rng: np.ndarray, n: int, inference: bool, oversample: int, play_miss: float = 1.0
+) -> list[State]:
     """``n`` worlds for ``view``: uniform samples, or with ``inference`` the importance resample of
     ``n * oversample`` candidates weighted by :func:`likelihood` (systematic resampling)."""
     if not inference or oversample <= 1:
         return [view.sample(rng) for _ in range(n)]
     cands = [view.sample(rng) for _ in range(n * oversample)]
     weights = np.array([likelihood(c, view.seat) for c in cands])
+    if play_miss < 1.0:
+        weights *= [play_likelihood(c, view.seat, play_miss, rng) for c in cands]
     total = float(weights.sum())
     if not total > 0:
         return cands[:n]
@@ -182,6 +187,20 @@ def sample_worlds(view: View, rng: np.ndarray, n: int, inference: bool, oversamp
     u = (int(below(rng, 1 << 30)) + 0.5) / (1 << 30) / n
     picks = np.searchsorted(cum, u + np.arange(n) / n, side="left")
     return [cands[min(int(i), len(cands) - 1)] for i in picks]
+
+
+_PLAY_WORK: list = []
+
+
+def play_likelihood(world: State, seat: int, miss: float, rng: np.ndarray) -> float:
+    """How likely ``world`` makes the other seats' past card plays if they played like JANGARA (a card the
+    model would not have played there, nor one interchangeable with it, costs a factor ``miss``)."""
+    if not _PLAY_WORK:
+        _PLAY_WORK.extend([world.arrays.copy(), new_work()])
+    a = world.arrays
+    if int(a.info[k.I_PHASE]) not in (k.PH_PLAY, k.PH_RAISE) or int(a.leader[0]) < 0:
+        return 1.0
+    return float(S.play_weight(a, _PLAY_WORK[0], seat, _rollout_bot("jangara"), _PLAY_WORK[1], miss, rng))
 
 
 # --- what a team needs ---------------------------------------------------------------------------------
@@ -229,8 +248,10 @@ def card_classes(world: State, seat: int, cards: list[int]) -> list[list[int]]:
 class DoubleDummy:
     """Scores by the double-dummy solver's target queries (ZELZELA, ORACLE)."""
 
-    def __init__(self):
+    def __init__(self, exact_cards: int = EXACT_CARDS, trick_weight: float = TRICK_WEIGHT):
         self.sv = solver()
+        self.exact_cards = exact_cards
+        self.trick_weight = trick_weight
 
     def _reach(self, pos: Position, team: int, total: int) -> bool:
         """Can ``team`` end the deal from ``pos`` with at least ``total`` tricks (those won included)?"""
@@ -294,13 +315,14 @@ class DoubleDummy:
 
     def card_scores(self, world: State, actions: list[int], team: int) -> np.ndarray:
         a = world.arrays
-        if int(a.hand[int(a.info[k.I_TO_MOVE])]).bit_count() <= EXACT_CARDS:
-            # small enough for exact counts: the same target score, plus a tenth of a point per trick
+        if int(a.hand[int(a.info[k.I_TO_MOVE])]).bit_count() <= self.exact_cards:
+            # exact counts: the same target score, plus trick_weight per trick
             values = self.sv.card_values(self.position(a))
             target = team_target(a.info, team)
+            tw = self.trick_weight
             return np.array(
                 [
-                    4.0 * (v >= target) + (v >= target + 1) + (v >= target - 1) + 0.1 * v
+                    4.0 * (v >= target) + (v >= target + 1) + (v >= target - 1) + tw * v
                     for v in (values[c % k.SIGNAL_MULT] for c in actions)
                 ]
             )
@@ -347,20 +369,20 @@ class Rollouts:
     def card_scores(self, world: State, actions: list[int], team: int) -> np.ndarray:
         acts = np.array(actions, np.int64)
         out = np.empty(len(actions))
-        S.rollout_scores(
-            world.arrays,
-            world.arrays.copy(),
-            acts,
-            len(acts),
-            self.reps,
-            self.policy,
-            self.bot,
-            self.work,
-            team,
-            self.rng,
-            out,
-        )
+        a = world.arrays
+        if self.policy == S.POLICY_BOT:
+            S.bot_rollout_scores(a, a.copy(), acts, len(acts), self.reps, self.bot, self.work, team, self.rng, out)
+        else:
+            S.rollout_scores(a, a.copy(), acts, len(acts), self.reps, self.policy, team, self.rng, out)
         return out
+
+    def _counts(self, world: State, declarer: int, trump: int, team: int) -> None:
+        a = world.arrays
+        self.hist[:] = 0
+        if self.policy == S.POLICY_BOT:
+            S.bot_trick_counts(a, a.copy(), declarer, trump, self.reps, self.bot, self.work, team, self.rng, self.hist)
+        else:
+            S.trick_counts(a, a.copy(), declarer, trump, self.reps, self.policy, team, self.rng, self.hist)
 
     def _shares(self, totals: Sequence[int]) -> list[float]:
         n = max(1, int(self.hist.sum()))
@@ -368,37 +390,11 @@ class Rollouts:
         return [float(tail[x]) / n if 0 <= x <= 13 else float(x < 0) for x in totals]
 
     def opening_reach(self, world: State, seat: int, trump: int, totals: Sequence[int]) -> list[float]:
-        self.hist[:] = 0
-        S.trick_counts(
-            world.arrays,
-            world.arrays.copy(),
-            seat,
-            trump,
-            self.reps,
-            self.policy,
-            self.bot,
-            self.work,
-            seat & 1,
-            self.rng,
-            self.hist,
-        )
+        self._counts(world, seat, trump, seat & 1)
         return self._shares(totals)
 
     def current_reach(self, world: State, team: int, totals: Sequence[int]) -> list[float]:
-        self.hist[:] = 0
-        S.trick_counts(
-            world.arrays,
-            world.arrays.copy(),
-            -1,
-            0,
-            self.reps,
-            self.policy,
-            self.bot,
-            self.work,
-            team,
-            self.rng,
-            self.hist,
-        )
+        self._counts(world, -1, 0, team)
         return self._shares(totals)
 
 
@@ -406,8 +402,8 @@ class Hybrid:
     """ZELZELA's evaluator: the solver once the seat to decide holds at most ``dd_cards`` cards, GREEDY
     rollouts before (early double-dummy queries on 13-card hands cost tens of milliseconds each)."""
 
-    def __init__(self, dd_cards: int, rollouts: Rollouts):
-        self.dd = DoubleDummy()
+    def __init__(self, dd_cards: int, rollouts: Rollouts, dd: DoubleDummy | None = None):
+        self.dd = dd if dd is not None else DoubleDummy()
         self.ro = rollouts
         self.dd_cards = dd_cards
 
@@ -623,6 +619,25 @@ DD_CARDS = Param(
     0,
     13,
 )
+EXACT_CARDS_P = Param(
+    "exact_cards",
+    EXACT_CARDS,
+    "with evaluator='dd': from this many cards held on, the solver's exact card values score the cards "
+    "(target score plus trick_weight per trick); above it, target queries",
+    0,
+    13,
+)
+TRICK_WEIGHT_P = Param(
+    "trick_weight", TRICK_WEIGHT, "with exact card values: the score of one trick beside the target terms", 0.0, 10.0
+)
+PLAY_MISS = Param(
+    "play_miss",
+    1.0,
+    "with inference: the weight of a world per past card of another seat that the JANGARA model would not "
+    "have played there (1 = card plays not used)",
+    0.0,
+    1.0,
+)
 ROLLOUTS = Param(
     "rollouts", 1, "rollouts per world and action (random policy; a greedy rollout is deterministic, so one)", 1, 1024
 )
@@ -643,13 +658,18 @@ class SearchBot(Bot):
         ROLLOUT,
         ROLLOUTS,
         DD_CARDS,
+        EXACT_CARDS_P,
+        TRICK_WEIGHT_P,
+        PLAY_MISS,
         OVERRIDE_Z,
     )
 
     def evaluator(self, rng: np.ndarray):
         p = self.params
         rollouts = Rollouts(p["rollout"], p["rollouts"], rng)
-        return Hybrid(p["dd_cards"], rollouts) if p["evaluator"] == "dd" else rollouts
+        if p["evaluator"] != "dd":
+            return rollouts
+        return Hybrid(p["dd_cards"], rollouts, DoubleDummy(p["exact_cards"], p["trick_weight"]))
 
     def act(self, view: View, rng: np.ndarray):
         slip = maybe_mistake(self, view, rng)
@@ -664,8 +684,8 @@ class SearchBot(Bot):
         if p["time_ms"] > 0:
             deadline = time.perf_counter() + p["time_ms"] / 1000.0
             n = min(n, 4)
-            more = lambda: sample_worlds(view, rng, 4, p["inference"], p["oversample"])  # noqa: E731
-        worlds = sample_worlds(view, rng, n, p["inference"], p["oversample"])
+            more = lambda: sample_worlds(view, rng, 4, p["inference"], p["oversample"], p["play_miss"])  # noqa: E731
+        worlds = sample_worlds(view, rng, n, p["inference"], p["oversample"], p["play_miss"])
         search = Search(worlds, self.evaluator(rng), deadline, more, p["override_z"])
         return decide_search(view, search, view.seat)
 
