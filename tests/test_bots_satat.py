@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hyp
 
 from tekkasim.bits import below, new_rng
 from tekkasim.bots import BotError, decide, get_bot, mix_seed
@@ -301,3 +303,123 @@ def test_array_and_observation_forms_decide_alike(name):
             assert (None if got < 0 else got) == expect
             n += 1
     assert n > 100
+
+
+# --- a plain twin of the policy's public knowledge and of its accusations without suspicion ------------
+
+
+def _remembered_tricks(obs, memory):
+    """The tricks a policy remembers, from the observation: none, the last two started, or all."""
+    tricks = obs.public["tricks"]
+    if memory == "full":
+        return tricks
+    return tricks[-2:] if memory == "trick" else []
+
+
+def _knowledge_twin(obs, memory):
+    """(cards seen, apparent voids {(seat, suit)}, proven seats) of the remembered tricks, from the
+    observation's list of plays: a seat is proven when one of its cards (never 2♥) is of a suit it failed
+    to follow in an earlier remembered trick."""
+    troupe = obs.public["trump"]
+    plays = []  # (seat, card, suit to follow or None for a lead), in play order
+    for trick in _remembered_tricks(obs, memory):
+        lead = trick["plays"][0][1]
+        need = troupe if lead == 26 else lead // 13
+        plays += [(s, c, need if j else None) for j, (s, c) in enumerate(trick["plays"])]
+    seen = {c for _, c, _ in plays}
+    voids = {(s, need) for s, c, need in plays if need is not None and c != 26 and c // 13 != need}
+    proven = set()
+    for i, (s, c, need) in enumerate(plays):
+        if need is None or c == 26 or c // 13 == need:
+            continue
+        if any(s2 == s and c2 != 26 and c2 // 13 == need for s2, c2, _ in plays[i + 1 :]):
+            proven.add(s)
+    return seen, voids, proven
+
+
+def _accuse_twin(q, obs, seat):
+    """The accusation (or None) of a heuristic policy with parameters ``q`` (``suspicion`` 0) by ``seat``:
+    detectors accuse a proven opponent on the table unless their side has the round decided; with
+    ``kot_pressure`` they compare the chance the accusation is right (1 proven, else 0) with what the round
+    is worth to their side now (a decided result 1 / 2 / 3, a KOT run 2, else tanh(trick margin / 3)),
+    and always contest a decided result of the other side."""
+    p = obs.public
+    if not q["detect"] or obs.phase == "terminal" or not p["table"]:
+        return None
+    team = seat & 1
+    _, voids, proven = _knowledge_twin(obs, q["memory"])
+    failed = any(s & 1 != team for s, _ in voids)  # a remembered failure to follow of the other side
+    if not failed and not q["kot_pressure"]:
+        return None
+    lead = p["table"][0][1]
+    need = p["trump"] if lead == 26 else lead // 13
+    best, best_p = None, -1.0
+    for j, (s, c) in enumerate(p["table"]):
+        if s & 1 == team:
+            continue
+        prob = 1.0 if failed and s in proven else 0.0
+        if j and c != 26 and c // 13 != need:
+            prob += 1e-9
+        if prob > best_p:
+            best, best_p = ACCUSE + (s * 4 + seat) * 52 + c, prob
+    if best is None:
+        return None
+    decided = {None: 0, "seven": 1, "kot": 2, "kot52": 3}[p["decided"]]
+    if decided == 1:
+        winner_team = p["tricks"][-1]["winner"] & 1
+    else:
+        winner_team = p["kot"]
+    if not q["kot_pressure"]:
+        return best if best_p >= 1.0 and not (decided and winner_team == team) else None
+    if decided:
+        worth = decided if winner_team == team else -decided
+    elif p["kot"] is not None:
+        worth = 2.0 if p["kot"] == team else -2.0
+    else:
+        worth = float(np.tanh((p["won"][team] - p["won"][1 - team]) / 3.0))
+    gain = 2.0 * min(best_p, 1.0) - 1.0
+    return best if gain > worth + 1e-6 or (decided and gain >= worth - 1e-6) else None
+
+
+_TWIN_STATES = {}
+
+
+def _twin_states():
+    if not _TWIN_STATES:
+        _TWIN_STATES["s"] = [s for s in random_states(80, 13, renonce_rate=0.3) if s.phase() in ("play", "collect")]
+    return _TWIN_STATES["s"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(i=hyp.integers(0, 10_000), memory=hyp.sampled_from(["none", "trick", "full"]), kot=hyp.booleans())
+def test_knowledge_and_accusations_against_a_plain_twin(i, memory, kot):
+    """The compiled knowledge (``knowledge``: the whole round's and a memory's window) and proof-based
+    accusations (``accuse_decide``, no suspicion) equal the plain twins above on random states with
+    Renonces, and the compiled loop's card-by-card update (``_learn``) equals the replay."""
+    states = _twin_states()
+    state = states[i % len(states)]
+    q = bot("TANA", memory=memory, kot_pressure=kot).params
+    p = bot("TANA", memory=memory, kot_pressure=kot).satat_vector
+    for seat in range(4):
+        obs = state.observation(seat)
+        pub = public_from_observation(obs)
+        first = int(sp._first_remembered(p, pub))
+        played, voids, proven = sp.knowledge(pub, first)
+        seen, v2, pr2 = _knowledge_twin(obs, memory)
+        assert int(played) == sum(1 << c for c in seen)
+        assert int(voids) == sum(1 << (4 * s + need) for s, need in v2)
+        assert int(proven) == sum(1 << s for s in pr2)
+        hand = np.uint64(int(obs.hand))
+        got = int(sp.accuse_decide(p, hand, pub, seat))
+        assert (None if got < 0 else got) == _accuse_twin(q, obs, seat)
+    # the loop's update, card by card, against the replay of the whole round
+    _, st = state.arrays
+    k = (np.uint64(0), 0, 0)
+    troupe = int(st[sp.V_TROUPE])
+    for t in range(int(sp._n_started(st))):
+        leader, lead = int(st[sp.V_LEADERS + t]), int(st[sp.V_PLAYS + 4 * t])
+        for j in range(4):
+            c = int(st[sp.V_PLAYS + 4 * t + j])
+            if c >= 0:
+                k = sp._learn(troupe, lead, j, (leader + 3 * j) % 4, c, *k)
+    assert tuple(int(x) for x in k) == tuple(int(x) for x in sp.knowledge(st, 0))
