@@ -197,3 +197,29 @@ def test_policy_runs_the_same_as_plain_python(tmp_path):
     subprocess.run([sys.executable, "-c", _TWIN_SCRIPT, str(data), str(out)], check=True, env=env, timeout=600)
     assert np.load(out).tolist() == expect
     assert len(expect) > 120
+
+
+def _loop_lowest_card(h, trump):
+    """``_lowest_card`` card by card: lowest rank, a side card before Prime, then by suit."""
+    cards = [c for c in range(52) if h >> c & 1]
+    return min(cards, key=lambda c: ((c % 13) * 8 + (4 if c // 13 == trump else 0) + c // 13), default=-1)
+
+
+def _loop_power(c, led, trump):
+    s, r = c // 13, c % 13
+    return 39 + r if s == trump else 19 + r if s == led else -1
+
+
+@settings(max_examples=300)
+@given(st.integers(0, 2**52 - 1), st.integers(0, 2**52 - 1), st.integers(-1, 3), st.integers(0, 3), st.integers(-1, 51))
+def test_bit_helpers_equal_their_card_by_card_twins(h, gone, trump, led, wc):
+    """The mask forms of the policy helpers choose what a loop over the cards chooses."""
+    h64, gone64 = np.uint64(h), np.uint64(gone)
+    assert pk._lowest_card(h64, trump) == _loop_lowest_card(h, trump)
+    wpower = -1 if wc < 0 else _loop_power(wc, led, trump)
+    beats = [c for c in range(52) if h >> c & 1 and _loop_power(c, led, trump) > wpower]
+    expect = min(beats, key=lambda c: (_loop_power(c, led, trump), c), default=-1)
+    assert pk._cheapest_winner(h64, wpower, led, trump) == expect
+    for s in range(4):
+        masters = sum(1 << c for c in range(13 * s, 13 * s + 13) if all(gone >> x & 1 for x in range(c + 1, 13 * s + 13)))
+        assert int(pk._masters(s, gone64)) == masters

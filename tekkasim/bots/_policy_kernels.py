@@ -128,37 +128,64 @@ def _seen_by(d, seat):
 @njit(cache=True, _nrt=False, inline="always")
 def view_from_arrays(d, seat, cansig, v, m):
     """Fill the policy view of ``seat`` from the arrays of a deal (public fields and the seat's own hand)."""
+    view_clear(v, m)
+    for tt in range(d.info[k.I_TRICK]):
+        view_fold_trick(d, tt, v, m)
+    view_refresh(d, seat, cansig, v, m)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def view_clear(v, m):
+    """The history part of a view before any trick is complete (``view_fold_trick`` adds tricks)."""
+    for s in range(4):
+        v[V_DROPS + s] = 0
+        v[V_SLAM + s] = -1
+    m[M_PLAYED] = ZERO
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def view_fold_trick(d, tt, v, m):
+    """Add completed trick ``tt`` to the history part of a view: its cards to ``M_PLAYED``, its drops and
+    slams to ``V_DROPS``/``V_SLAM`` (tricks are folded in order, so the latest slam stays)."""
+    lead = d.leader[tt]
+    played = m[M_PLAYED]
+    for j in range(4):
+        c = d.plays[tt, j]
+        played |= bit(c)
+        sig = d.signal[tt, j]
+        if sig != 0:
+            who = (lead + j) & 3
+            if sig == k.DROP:
+                v[V_DROPS + who] |= 1 << (c // 13)
+            elif sig == k.SLAM:
+                v[V_SLAM + who] = c // 13
+    m[M_PLAYED] = played
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def view_refresh(d, seat, cansig, v, m):
+    """Every field of the view but its history part (``view_clear``/``view_fold_trick``): the whole-deal
+    loop folds each trick once as it completes instead of rereading every trick at every decision."""
     info = d.info
-    for i in range(N_V):
-        v[i] = -1
     v[V_SEAT] = seat
     v[V_PHASE] = info[k.I_PHASE]
     v[V_RULESET] = info[k.I_RULESET]
     v[V_TRUMP] = info[k.I_PRIME]
     t = info[k.I_TRICK]
     v[V_TRICK] = t
-    v[V_NPLAY] = info[k.I_PLAY] if t < 13 else 0
-    v[V_LEADER] = d.leader[t] if t < 13 and info[k.I_PLAY] > 0 else -1
+    np_ = info[k.I_PLAY] if t < 13 else 0
+    v[V_NPLAY] = np_
+    v[V_LEADER] = d.leader[t] if t < 13 and np_ > 0 else -1
     for j in range(4):
-        v[V_TS + j] = 0
-        if t < 13 and j < info[k.I_PLAY]:
+        if j < np_:
             v[V_TC + j] = d.plays[t, j]
             v[V_TS + j] = d.signal[t, j]
-    played = ZERO
+        else:
+            v[V_TC + j] = -1
+            v[V_TS + j] = 0
     for s in range(4):
         v[V_VOIDS + s] = info[k.I_VOIDS + s]
-        v[V_DROPS + s] = 0
         v[V_SEAT_WON + s] = info[k.I_SEAT_TRICKS + s]
-    for tt in range(t):
-        lead = d.leader[tt]
-        for j in range(4):
-            c = d.plays[tt, j]
-            played |= bit(c)
-            who = (lead + j) & 3
-            if d.signal[tt, j] == k.DROP:
-                v[V_DROPS + who] |= 1 << (c // 13)
-            elif d.signal[tt, j] == k.SLAM:
-                v[V_SLAM + who] = c // 13
     v[V_WON] = info[k.I_TEAM_TRICKS]
     v[V_WON + 1] = info[k.I_TEAM_TRICKS + 1]
     v[V_FIRST] = info[k.I_FIRST]
@@ -175,7 +202,6 @@ def view_from_arrays(d, seat, cansig, v, m):
     v[V_SIGOPT] = info[k.I_SIGNALS]
     v[V_CANSIG] = cansig if info[k.I_SIGNALS] == 1 else 0
     m[M_HAND] = _seen_by(d, seat)
-    m[M_PLAYED] = played
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -255,36 +281,66 @@ def _hcp(h, s):
     )
 
 
+@njit(cache=True, inline="always")
+def _masters(s, gone):
+    """The cards of suit ``s`` that are masters (``_is_master``): the highest card of the suit not in
+    ``gone`` and those above it."""
+    out = suit_mask(s) & ~gone
+    if out == ZERO:
+        return suit_mask(s)
+    return suit_mask(s) & ~(bit(highest(out)) - ONE)
+
+
+@njit(cache=True, inline="always")
+def _beaters(s, wpower, led, trump):
+    """The cards of suit ``s`` whose power (``_power``) is above ``wpower``: powers rise with rank within
+    a suit (Prime 39 + rank, the led suit 19 + rank, any other suit -1), so they are the suit's cards above
+    one rank."""
+    if s == trump:
+        base = 39
+    elif s == led:
+        base = 19
+    else:
+        return suit_mask(s) if wpower < -1 else ZERO
+    above = wpower - base  # the ranks above this one beat it
+    if above < 0:
+        return suit_mask(s)
+    if above >= 12:
+        return ZERO
+    return suit_mask(s) & ~((ONE << np.uint64(13 * s + above + 1)) - ONE)
+
+
 @njit(cache=True, _nrt=False)
 def _lowest_card(h, trump):
-    """The lowest card of ``h`` by rank, a non-Prime card before a Prime one of the same rank, then by suit."""
+    """The lowest card of ``h`` by rank, a non-Prime card before a Prime one of the same rank, then by suit
+    (-1 if none). Each suit's candidate is its lowest card, so four comparisons decide."""
     best = -1
     best_key = 1 << 20
-    x = h
-    while x != ZERO:
-        c = lowest(x)
-        x &= x - ONE
-        key = (c % 13) * 8 + (4 if c // 13 == trump else 0) + c // 13
-        if key < best_key:
-            best_key = key
-            best = c
+    for s in range(4):
+        x = h & suit_mask(s)
+        if x != ZERO:
+            c = lowest(x)
+            key = (c - 13 * s) * 8 + (4 if s == trump else 0) + s
+            if key < best_key:
+                best_key = key
+                best = c
     return best
 
 
 @njit(cache=True, _nrt=False)
 def _cheapest_winner(h, wpower, led, trump):
     """The card of ``h`` with the lowest power above ``wpower`` (-1 if none): a led-suit card before a
-    Prime card, the lowest of each."""
+    Prime card, the lowest of each. Each suit's candidate is its lowest card that beats ``wpower``."""
     best = -1
     best_p = 1 << 20
-    x = h
-    while x != ZERO:
-        c = lowest(x)
-        x &= x - ONE
-        p = _power(c, led, trump)
-        if wpower < p < best_p:
-            best_p = p
-            best = c
+    for s in range(4):
+        x = h & _beaters(s, wpower, led, trump)
+        if x != ZERO:
+            c = lowest(x)
+            p = _power(c, led, trump)
+            if p < best_p:
+                best_p = p
+                best = c
     return best
 
 
@@ -466,11 +522,42 @@ def decide(p, v, m, legal, n, rng):
         r = _raise_request(p, v, m, legal, n)
         if r >= 0:
             return r
-    lm = _legal_cards(legal, n)
+    return _play(p, v, m, _legal_cards(legal, n), mode)
+
+
+@njit(cache=True, _nrt=False)
+def decide_cards(p, v, m, lm, rng):
+    """``decide`` for a play decision whose legal actions are cards only (no raise request allowed), from
+    the mask ``lm`` of the legal cards: the whole-deal loop's path, which need not list them. The legal
+    list is then the cards ascending, so a random pick of index ``i`` is the ``i``-th card of ``lm``: the
+    same draws and the same decision as ``decide``."""
+    mode = int(p[P_MODE])
+    if mode == MODE_RANDOM:
+        return _nth_card(lm, below(rng, popcount(lm)))
+    rate = p[P_MISTAKE]
+    if rate > 0.0:
+        if below(rng, 1 << 30) < rate * (1 << 30):
+            return _nth_card(lm, below(rng, popcount(lm)))
+    return _play(p, v, m, lm, mode)
+
+
+@njit(cache=True, inline="always")
+def _nth_card(lm, i):
+    """The ``i``-th card (0 = the lowest) of the mask ``lm``."""
+    x = lm
+    for _ in range(i):
+        x &= x - ONE
+    return lowest(x)
+
+
+@njit(cache=True, _nrt=False)
+def _play(p, v, m, lm, mode):
+    """The card (with its signal) of a GREEDY or heuristic bot among the legal cards ``lm``."""
     if mode == MODE_GREEDY:
         return _greedy_card(v, m, lm)
-    c = _card(p, v, m, lm)
-    return c + k.SIGNAL_MULT * _signal(p, v, m, c)
+    gone = known_played(p, v, m) | m[M_HAND]  # what the bot counts as out of play: remembered cards and its own
+    c = _card(p, v, m, lm, gone)
+    return c + k.SIGNAL_MULT * _signal(p, v, m, c, gone)
 
 
 @njit(cache=True, _nrt=False)
@@ -623,13 +710,8 @@ def _discard(p, v, m, lm, gone):
     side = lm & ~suit_mask(trump) if trump >= 0 else lm
     if side == ZERO:
         return _lowest_card(lm, trump)
-    spare = ZERO
-    x = side
-    while x != ZERO:
-        c = lowest(x)
-        x &= x - ONE
-        if not _is_master(c, gone):
-            spare |= bit(c)
+    masters = _masters(0, gone) | _masters(1, gone) | _masters(2, gone) | _masters(3, gone)
+    spare = side & ~masters
     pool = spare if spare != ZERO else side
     if p[P_TRUMP] != 0.0 and trump >= 0 and h & suit_mask(trump):
         best = -1
@@ -646,14 +728,14 @@ def _discard(p, v, m, lm, gone):
 
 
 @njit(cache=True, _nrt=False)
-def _card(p, v, m, lm):
-    """The heuristic family's card (see ``heuristic.HeuristicBot`` for the rules in words)."""
+def _card(p, v, m, lm, gone):
+    """The heuristic family's card (see ``heuristic.HeuristicBot`` for the rules in words); ``gone`` is
+    ``known_played`` and the hand."""
     seat = v[V_SEAT]
     partner = seat ^ 2
     trump = v[V_TRUMP]
     h = m[M_HAND]
     mem = int(p[P_MEMORY])
-    gone = known_played(p, v, m) | h
     voids = known_voids(p, v)
     j = v[V_NPLAY]
     # Tekka: the partner of a D13 declarer must not take a trick
@@ -698,41 +780,35 @@ def _card(p, v, m, lm):
     if follow != ZERO:
         if partner_wins and (sure or j == 3):
             return lowest(follow)
-        beat = _cheapest_winner(follow, wp, led, trump)
-        if beat < 0:
+        beats = follow & _beaters(led, wp, led, trump)
+        if beats == ZERO:
             return lowest(follow)
         if j == 3:
-            return beat
+            return lowest(beats)  # the cheapest winner
         # the cheapest master that beats the trick, else third hand high / second hand low
-        x = follow
-        while x != ZERO:
-            c = lowest(x)
-            x &= x - ONE
-            if _power(c, led, trump) > wp and _is_master(c, gone):
-                return c
+        win_masters = beats & _masters(led, gone)
+        if win_masters != ZERO:
+            return lowest(win_masters)
         if partner_wins:
             return lowest(follow)
         if j == 2 or p[P_PARTNER] == 0.0:
-            return beat
+            return lowest(beats)
         return lowest(follow)
     # void in the led suit
     if partner_wins and (sure or j == 3):
         return _discard(p, v, m, lm, gone)
     tr = lm & suit_mask(trump) if trump >= 0 else ZERO
     if tr != ZERO and led != trump:
-        c = _cheapest_winner(tr, wp, led, trump)
-        if c >= 0:
+        ruffs = tr & _beaters(trump, wp, led, trump)
+        if ruffs != ZERO:
             if p[P_TRUMP] != 0.0 and j < 3:
                 # keep control: ruff with a master Prime if the seat after may overruff (void in the suit)
                 nxt = (seat + 1) & 3
                 if (nxt & 1) != (seat & 1) and _void(voids, nxt, led):
-                    y = tr
-                    while y != ZERO:
-                        t = lowest(y)
-                        y &= y - ONE
-                        if _power(t, led, trump) > wp and _is_master(t, gone):
-                            return t
-            return c
+                    master_ruffs = ruffs & _masters(trump, gone)
+                    if master_ruffs != ZERO:
+                        return lowest(master_ruffs)
+            return lowest(ruffs)  # the cheapest ruff that wins
     return _discard(p, v, m, lm, gone)
 
 
@@ -826,9 +902,10 @@ def _lead(p, v, m, lm, gone, voids):
 
 
 @njit(cache=True, _nrt=False)
-def _signal(p, v, m, c):
+def _signal(p, v, m, c, gone):
     """With ``signals`` (and the game accepting them): ``drop`` on the last card of a suit, ``slam`` on a
-    side-suit card when the hand still holds that suit's master afterwards; both always true."""
+    side-suit card when the hand still holds that suit's master afterwards; both always true. ``gone`` is
+    ``known_played`` and the hand (as before ``c`` is played)."""
     if p[P_SIGNALS] == 0.0 or v[V_CANSIG] != 1:
         return k.NO_SIGNAL
     h = m[M_HAND] & ~bit(c)
@@ -836,7 +913,6 @@ def _signal(p, v, m, c):
     if h & suit_mask(s) == ZERO:
         return k.DROP
     if s != v[V_TRUMP]:
-        gone = known_played(p, v, m) | m[M_HAND]
         top = _top(h, s)
         if _is_master(top, gone):
             return k.SLAM
@@ -879,16 +955,29 @@ def play_boards_kernel(
     measured: every call passing the deal's arrays would otherwise count references)."""
     rng, drng, deck, buf, v, m = work
     tab = np.uint64(table)
+    # a team's decisions draw from their RNG only when it plays at random or makes mistakes: seed it only then
+    x_draws = px[P_MODE] == MODE_RANDOM or px[P_MISTAKE] > 0.0
+    y_draws = py[P_MODE] == MODE_RANDOM or py[P_MISTAKE] > 0.0
     for b in range(seeds.shape[0]):
         k.seeded_deal(d, seeds[b], ruleset, first, play_all, raises, signals, rng, deck)
+        view_clear(v, m)
+        folded = 0  # completed tricks already in the view's history part
         na = 0
         while d.info[k.I_PHASE] != k.PH_TERMINAL:
             seat = d.info[k.I_TO_MOVE]
-            params = px if (seat & 1) == table else py
-            n = legal_list(d, buf)
-            view_from_arrays(d, seat, cansig, v, m)
-            drng[0] = mix_seed3(seeds[b], tab, np.uint64(na))
-            a = decide(params, v, m, buf, n, drng)
+            ours = (seat & 1) == table
+            params = px if ours else py
+            while folded < d.info[k.I_TRICK]:
+                view_fold_trick(d, folded, v, m)
+                folded += 1
+            view_refresh(d, seat, cansig, v, m)
+            if x_draws if ours else y_draws:
+                drng[0] = mix_seed3(seeds[b], tab, np.uint64(na))
+            if d.info[k.I_PHASE] == k.PH_PLAY and k.n_raises(d.info) == 0:
+                a = decide_cards(params, v, m, k.current_legal_mask(d), drng)
+            else:
+                n = legal_list(d, buf)
+                a = decide(params, v, m, buf, n, drng)
             k.apply_action(d, a)
             actions[b, na] = a
             na += 1
