@@ -578,6 +578,8 @@ def _bluff_card(p, hand, pub, seat, total, lm, played, voids, proven):
     trick, and play goes on, so a later card may expose him. Once per round, at most two cards of the suit
     led in hand, from the fourth trick on, in the bluff window (:func:`bluff_allowed`). ``played``, ``voids``,
     ``proven``: the whole round's knowledge (a seat knows its own past plays whatever it remembers)."""
+    if p[P_BLUFF] == BLUFF_NONE:  # (bluff_allowed says no) the ladder's policies: nothing to look at
+        return -1
     n, leader, need, w, wp = _table_state(pub)
     if n == 0 or not bluff_allowed(p, pub, seat, total):
         return -1
