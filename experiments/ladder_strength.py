@@ -19,6 +19,10 @@ Measured (``--what``, several allowed):
   interval.
 * ``worlds``: time against strength: ZELZELA with worlds = 8, 16, 32, 64, 128 against GREEDY (Feskot),
   with the mean time per decision of each setting.
+* ``quality``: a low-noise proxy for tuning: at every decision of Feskot JANGARA self-play (``--pairs``
+  deals) where the cards differ in double-dummy value, the card each of ``--bots`` would play, scored
+  against the true deal's card values: tricks lost per decision (ORACLE: 0) and the share of decisions
+  that give up reaching 7, with the paired difference to the first bot.
 * ``bidding``: Tekka, every seat the bot: each deal's contract against what was makeable double dummy at
   the start of the play with the Prime chosen (the most tricks the declaring team can take): success
   rate, and the shares of contracts above (overbid) and below (underbid) the makeable target.
@@ -213,8 +217,73 @@ def bidding(bot_spec: str, deals: int, seed: int) -> dict:
     }
 
 
+def quality_positions(deals: int, seed: int) -> list:
+    """Decisions of Feskot JANGARA self-play (deals ``seed, seed + 1, ...``) at which the seat to move has
+    cards of different double-dummy value: (deal seed, decision number, state, the true card values)."""
+    game = get_game("feskot")
+    jangara = get_bot("JANGARA")
+    sv = Solver(tt_bits=18)
+    out = []
+    for d in range(deals):
+        state = game.new_deal(seed + d)
+        n = 0
+        while not state.is_terminal():
+            seat = state.current_player()
+            if state.phase() == "play" and len({a % 52 for a in state.legal_actions()}) > 1:
+                values = sv.card_values(Position.from_state(state))
+                if max(values.values()) != min(values.values()):
+                    out.append((seed + d, n, state.clone(), values))
+            state.apply_action(decide(jangara, state, seat, mix_seed(seed + d, 9, n, seat)))
+            n += 1
+    return out
+
+
+def quality(spec: str, positions: list, base: np.ndarray | None = None) -> tuple[dict, np.ndarray]:
+    """The bot's card at each position against the true deal's double-dummy card values: mean tricks
+    lost per decision (0 for ORACLE) and the share of decisions that lose reaching 7, with 95% intervals;
+    ``base``: another bot's losses on the same positions, for the paired difference."""
+    bot = get_bot(spec)
+    losses, lost7, spent = [], [], 0.0
+    for seed, n, state, values in positions:
+        seat = state.current_player()
+        t0 = time.process_time()
+        card = decide(bot, state, seat, mix_seed(seed, 7, n, seat)) % 52
+        spent += time.process_time() - t0
+        best = max(values.values())
+        losses.append(best - values[card])
+        lost7.append(float(best >= 7) - float(values[card] >= 7))
+    m, m7 = np.asarray(losses, float), np.asarray(lost7, float)
+    n = len(m)
+
+    def ci(x):
+        return Z95 * float(x.std(ddof=1)) / math.sqrt(n)
+
+    row = {
+        "unit": "decision (DD loss against the true deal)",
+        "bot": bot.label,
+        "decisions": n,
+        "loss": float(m.mean()),
+        "loss_ci": ci(m),
+        "lost7": float(m7.mean()),
+        "lost7_ci": ci(m7),
+        "ms_per_decision": 1000 * spent / n,
+    }
+    if base is not None:
+        row["vs_first"] = float((m - base).mean())
+        row["vs_first_ci"] = ci(m - base)
+    return row, m
+
+
 def show(row: dict) -> None:
-    if "margin" in row:
+    if "loss" in row:
+        extra = f"  vs first {row['vs_first']:+.4f} ±{row['vs_first_ci']:.4f}" if "vs_first" in row else ""
+        print(
+            f"feskot {row['bot']:>48}: {row['decisions']} decisions, DD tricks lost {row['loss']:.4f} "
+            f"±{row['loss_ci']:.4f}, reach-7 lost {row['lost7']:.4f} ±{row['lost7_ci']:.4f}{extra}  "
+            f"{row['ms_per_decision']:.1f} ms/decision",
+            flush=True,
+        )
+    elif "margin" in row:
         extra = f"  {row['x_ms_per_decision']:.1f} ms/decision" if "x_ms_per_decision" in row else ""
         print(
             f"{row['ruleset']:6} {row['x']:>28} vs {row['y']:<10} pairs {row['pairs']:4}  "
@@ -241,7 +310,13 @@ def show(row: dict) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--what", nargs="+", default=["steps", "oracle"], choices=["steps", "oracle", "match", "worlds", "bidding"]
+        "--what",
+        nargs="+",
+        default=["steps", "oracle"],
+        choices=["steps", "oracle", "match", "worlds", "bidding", "quality"],
+    )
+    parser.add_argument(
+        "--bots", nargs="+", default=["GREEDY", "JANGARA", "ZELZELA"], help="for 'quality': the bots (first = base)"
     )
     parser.add_argument("--ruleset", default="feskot", choices=["feskot", "tekka"], help="for 'steps'")
     parser.add_argument("--pairs", type=int, default=30, help="pairs per pairing (boards for 'match')")
@@ -288,6 +363,13 @@ def main() -> int:
     if "worlds" in args.what:
         for w in (8, 16, 32, 64, 128):
             emit(duplicate("feskot", f"ZELZELA:worlds={w}", "GREEDY", pairs, seed, timing=True))
+    if "quality" in args.what:
+        positions = quality_positions(max(1, pairs), seed)
+        base = None
+        for spec in args.bots:
+            row, losses = quality(spec, positions, base)
+            base = losses if base is None else base
+            emit(row)
     if "bidding" in args.what:
         for bot in ("ZELZELA", "TIZAB", "TANOOR", "GREEDY", "ORACLE"):
             emit(bidding(bot, pairs, seed))

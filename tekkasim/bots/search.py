@@ -8,8 +8,11 @@ Every decision goes the same way:
    weighted by how likely it makes the other seats' past actions under a simple model of them
    (:func:`likelihood`): the Feskot Prime choice from the first-dealt seat's first five cards (a softmax
    over suit strength), every Tekka call (the caller's estimated playing tricks plus an average partner
-   against the call), and signals (an honest ``drop`` says void in the suit; a ``slam`` asks for a suit the
-   sender is strong in).
+   against the call), signals (an honest ``drop`` says void in the suit; a ``slam`` asks for a suit the
+   sender is strong in), and with ``play_miss < 1`` (ZELZELA: 0.3) the card plays: the world's deal is
+   replayed from trick 1 and every card of another seat that JANGARA, holding that world's hand, would
+   not have played (nor one interchangeable with it) multiplies the weight by ``play_miss``
+   (``_search_kernels.play_weight``; the Skat programs' main gain, here on a model of the other seats).
 2. **Scores.** Each candidate action is scored in every world and the scores averaged:
 
    * ``evaluator="rollout"`` (TANOOR, TIZAB): compiled rollouts (``_search_kernels``) with the rollout
@@ -25,7 +28,9 @@ Every decision goes the same way:
      neighbours of T are the tie-break by trick count. Once the seat holds at most 7 cards the solver's
      exact card values are cheap: the same score from them, plus 0.1 per trick. A D13 is treated as "the
      team takes all 13" (the solver counts team tricks, not the declarer's own). ZELZELA uses the solver
-     from ``dd_cards`` (11) cards on and JANGARA rollouts before (13-card queries cost tens of ms each).
+     from ``dd_cards`` (11) cards on and JANGARA rollouts before (13-card queries cost tens of ms each),
+     and the exact card values from ``exact_cards`` (11) cards on: one solver call per world, cheaper
+     than two target queries per card, scoring ``4 [v >= T] + [v >= T + 1] + [v >= T - 1] + trick_weight v``.
 3. **Decisions.** Cards: JANGARA's card (the compiled heuristic, from the seat's view) unless another
    card beats it on the paired score differences over the worlds with a t-statistic of at least
    ``override_z`` (then the best such card by mean; with one world, or ``override_z=0``, simply the best
@@ -45,12 +50,10 @@ Every decision goes the same way:
 the same seed); ``time_ms > 0`` instead keeps scoring further worlds until the time is spent (at least
 one; no longer reproducible). ``mistake_rate`` is the usual chance of a random legal action.
 
-What the model of the other seats leaves out: inference from the cards they chose to play (beyond voids
-and signals). ORACLE (``oracle.py``) runs the same double-dummy scoring on the one true world.
+The card-play model is JANGARA whoever really sits there: against other bots it is only a softer prior.
+ORACLE (``oracle.py``) runs the same double-dummy scoring on the one true world.
 
-Measured (``experiments/README.md``, Feskot, 20 duplicate pairs per step): all three are far above RANDOM
-and clearly above GREEDY (ZELZELA +2.2 tricks per pair), but not yet distinguishable from JANGARA or from
-each other; ZELZELA closes 37% of the GREEDY-to-ORACLE gap at about 24 ms of CPU per decision.
+Measured: ``experiments/ladder_strength.py`` (its docstring holds the figures, with seeds and sizes).
 """
 
 from __future__ import annotations
@@ -721,11 +724,19 @@ class Zelzela(SearchBot):
     name = "ZELZELA"
     rank = 8
     description = (
-        "determinized search: 16 worlds weighted by the Prime choice, calls and signals; from 11 "
-        "cards on each action is scored by double-dummy target queries (can we still reach 7 / "
-        "the contract), before that by JANGARA-policy rollouts"
+        "determinized search: 32 worlds weighted by the Prime choice, calls, signals and how well "
+        "a JANGARA model explains the other seats' card plays; from 11 cards on each card is scored "
+        "by the double-dummy solver's exact card values (reach 7 / the contract first, then tricks), "
+        "before that by JANGARA-policy rollouts"
     )
-    preset = {"worlds": 16, "evaluator": "dd", "rollout": "jangara", "inference": True}
+    preset = {
+        "worlds": 32,
+        "evaluator": "dd",
+        "rollout": "jangara",
+        "inference": True,
+        "exact_cards": 11,
+        "play_miss": 0.3,
+    }
 
 
 __all__ = [
