@@ -695,30 +695,60 @@ def apply(st, hands, tplays, eff, strength, suit_kinds, strength_kinds, one, two
 
 
 @njit(cache=True, _nrt=False)
-def _decide_seat(p, st, hands, eff, strength, suit_kinds, strength_kinds, buf, opts, tops, rng):
-    seat = st[S_TO_MOVE]
-    b1 = ZERO
-    b2 = ZERO
-    if seat == st[S_DEALER] and st[S_PHASE] == PH_PLAY:
-        b1 = hands[4, 0]
-        b2 = hands[4, 1]
-    return decide(
-        p,
-        st,
-        seat,
-        hands[seat, 0],
-        hands[seat, 1],
-        b1,
-        b2,
-        eff,
-        strength,
-        suit_kinds,
-        strength_kinds,
-        buf,
-        opts,
-        tops,
-        rng,
-    )
+def _play_loop(
+    params,
+    st,
+    hands,
+    tplays,
+    eff,
+    strength,
+    suit_kinds,
+    strength_kinds,
+    buf,
+    opts,
+    tops,
+    rng,
+    reseed,
+    seed,
+    table,
+    hist,
+):
+    """Play the state to its end, seat s deciding by ``params[s]``; ``reseed``: decision i seeded
+    ``new_rng(mix_seed(seed, table, i))`` and recorded in ``hist`` (as far as it has rows), else the
+    running ``rng``. Returns the number of actions."""
+    i = 0
+    while st[S_PHASE] != PH_END:
+        if reseed:
+            rng[0] = mix_seed(seed, table, i)
+        s = st[S_TO_MOVE]
+        b1 = ZERO
+        b2 = ZERO
+        if s == st[S_DEALER] and st[S_PHASE] == PH_PLAY:
+            b1 = hands[4, 0]
+            b2 = hands[4, 1]
+        one, two = decide(
+            params[s],
+            st,
+            s,
+            hands[s, 0],
+            hands[s, 1],
+            b1,
+            b2,
+            eff,
+            strength,
+            suit_kinds,
+            strength_kinds,
+            buf,
+            opts,
+            tops,
+            rng,
+        )
+        if i < hist.shape[0]:
+            hist[i, 0] = one
+            hist[i, 1] = two
+        apply(st, hands, tplays, eff, strength, suit_kinds, strength_kinds, one, two)
+        i += 1
+    return i
 
 
 @njit(cache=True)
@@ -727,12 +757,26 @@ def play_from(params, st, hands, tplays, eff, strength, suit_kinds, strength_kin
     buf = np.empty((TRACTOR_CAP, 4), np.int64)
     opts = np.empty(16, np.int64)
     tops = np.empty((2, 5), np.int64)
-    while st[S_PHASE] != PH_END:
-        s = st[S_TO_MOVE]
-        one, two = _decide_seat(
-            params[s], st, hands, eff, strength, suit_kinds, strength_kinds, buf, opts, tops, rng
-        )
-        apply(st, hands, tplays, eff, strength, suit_kinds, strength_kinds, one, two)
+    hist = np.empty((0, 2), np.uint64)
+    # np.int64(...) rather than literals: one compiled _play_loop for rollouts and whole deals
+    _play_loop(
+        params,
+        st,
+        hands,
+        tplays,
+        eff,
+        strength,
+        suit_kinds,
+        strength_kinds,
+        buf,
+        opts,
+        tops,
+        rng,
+        np.int64(0),
+        ZERO,
+        np.int64(0),
+        hist,
+    )
 
 
 @njit(cache=True, _nrt=False)
@@ -747,9 +791,23 @@ def gains(st):
 @njit(cache=True)
 def new_deal_arrays(seed, level_a, level_b, dealer, declare_first, st, hands):
     """Deal ``seed`` as ``Shengji.new_deal`` does into fresh arrays (``dealer`` -1: a first deal)."""
-    rng = np.empty(1, np.uint64)
+    _deal_into(
+        np.uint64(seed),
+        level_a,
+        level_b,
+        dealer,
+        declare_first,
+        st,
+        hands,
+        np.empty(108, np.int64),
+        np.empty(1, np.uint64),
+    )
+
+
+@njit(cache=True, _nrt=False)
+def _deal_into(seed, level_a, level_b, dealer, declare_first, st, hands, deck, rng):
+    """:func:`new_deal_arrays` with scratch ``deck`` (108) and ``rng`` (1)."""
     rng[0] = np.uint64(seed)
-    deck = np.empty(108, np.int64)
     deal_cards(rng, deck)
     for i in range(S_N):
         st[i] = 0
@@ -778,35 +836,8 @@ def new_deal_arrays(seed, level_a, level_b, dealer, declare_first, st, hands):
     st[S_PHASE] = PH_DECLARE
 
 
-@njit(cache=True)
-def play_deal(params, seed, table, level_a, level_b, dealer, declare_first, hist, out):
-    """One whole deal from ``seed`` with seat s deciding by ``params[s]``; decision i seeded
-    ``new_rng(mix_seed(seed, table, i))``. ``hist[i]`` = action i as ``(one, two)``; ``out`` = (gain A,
-    gain B, attacker points, kitty bonus, dealer, trump, number of actions)."""
-    st = np.empty(S_N, np.int64)
-    hands = np.empty((5, 2), np.uint64)
-    tplays = np.zeros((4, 2), np.uint64)
-    eff = np.zeros(N_KINDS, np.int64)
-    strength = np.zeros(N_KINDS, np.int64)
-    suit_kinds = np.zeros(5, np.uint64)
-    strength_kinds = np.zeros((5, 16), np.uint64)
-    buf = np.empty((TRACTOR_CAP, 4), np.int64)
-    opts = np.empty(16, np.int64)
-    tops = np.empty((2, 5), np.int64)
-    rng = np.empty(1, np.uint64)
-    new_deal_arrays(seed, level_a, level_b, dealer, declare_first, st, hands)
-    i = 0
-    while st[S_PHASE] != PH_END:
-        rng[0] = mix_seed(seed, table, i)
-        s = st[S_TO_MOVE]
-        one, two = _decide_seat(
-            params[s], st, hands, eff, strength, suit_kinds, strength_kinds, buf, opts, tops, rng
-        )
-        if i < hist.shape[0]:
-            hist[i, 0] = one
-            hist[i, 1] = two
-        apply(st, hands, tplays, eff, strength, suit_kinds, strength_kinds, one, two)
-        i += 1
+@njit(cache=True, _nrt=False)
+def _outcome(st, n, out):
     ga, gb = gains(st)
     out[0] = ga
     out[1] = gb
@@ -814,7 +845,63 @@ def play_deal(params, seed, table, level_a, level_b, dealer, declare_first, hist
     out[3] = st[S_BONUS]
     out[4] = st[S_DEALER]
     out[5] = st[S_TRUMP]
-    out[6] = i
+    out[6] = n
+
+
+@njit(cache=True)
+def _scratch():
+    """The arrays of one deal: state, hands, trick plays, tables, and the decisions' scratch space."""
+    tables = (
+        np.zeros(N_KINDS, np.int64),
+        np.zeros(N_KINDS, np.int64),
+        np.zeros(5, np.uint64),
+        np.zeros((5, 16), np.uint64),
+    )
+    return (
+        np.empty(S_N, np.int64),
+        np.empty((5, 2), np.uint64),
+        np.zeros((4, 2), np.uint64),
+        tables,
+        np.empty((TRACTOR_CAP, 4), np.int64),
+        np.empty(16, np.int64),
+        np.empty((2, 5), np.int64),
+        np.empty(1, np.uint64),
+        np.empty(108, np.int64),
+    )
+
+
+# play_deal and play_boards call _deal_into, _play_loop and _outcome themselves: numba re-optimizes the whole
+# linked decision code once per calling function, so one more level would cost seconds of compile time.
+
+
+@njit(cache=True)
+def play_deal(params, seed, table, level_a, level_b, dealer, declare_first, hist, out):
+    """One whole deal from ``seed`` with seat s deciding by ``params[s]``; decision i seeded
+    ``new_rng(mix_seed(seed, table, i))``. ``hist[i]`` = action i as ``(one, two)``; ``out`` = (gain A,
+    gain B, attacker points, kitty bonus, dealer, trump, number of actions)."""
+    st, hands, tplays, tables, buf, opts, tops, rng, deck = _scratch()
+    eff, strength, suit_kinds, strength_kinds = tables
+    sd = np.uint64(seed)
+    _deal_into(sd, level_a, level_b, dealer, declare_first, st, hands, deck, rng)
+    n = _play_loop(
+        params,
+        st,
+        hands,
+        tplays,
+        eff,
+        strength,
+        suit_kinds,
+        strength_kinds,
+        buf,
+        opts,
+        tops,
+        rng,
+        np.int64(1),
+        sd,
+        np.int64(table),
+        hist,
+    )
+    _outcome(st, n, out)
 
 
 @njit(cache=True)
@@ -825,6 +912,28 @@ def play_boards(x_params, y_params, seeds, table, out):
     for s in range(4):
         src = x_params if (s & 1) == table else y_params
         params[s, :] = src
-    hist = np.empty((1, 2), np.uint64)
+    hist = np.empty((0, 2), np.uint64)
+    st, hands, tplays, tables, buf, opts, tops, rng, deck = _scratch()
+    eff, strength, suit_kinds, strength_kinds = tables
     for i in range(seeds.shape[0]):
-        play_deal(params, seeds[i], table, 0, 0, -1, 0, hist, out[i])
+        sd = np.uint64(seeds[i])
+        _deal_into(sd, np.int64(0), np.int64(0), np.int64(-1), np.int64(0), st, hands, deck, rng)  # a first deal
+        n = _play_loop(
+            params,
+            st,
+            hands,
+            tplays,
+            eff,
+            strength,
+            suit_kinds,
+            strength_kinds,
+            buf,
+            opts,
+            tops,
+            rng,
+            np.int64(1),
+            sd,
+            np.int64(table),
+            hist,
+        )
+        _outcome(st, n, out[i])
