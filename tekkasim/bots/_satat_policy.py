@@ -920,7 +920,7 @@ def play_rounds_kernel(seeds, table, px, py, returns, actions, n_actions):
         caller, _ = K.draw_caller(rng, deck, log)
         K.deal(rng, deck, caller, hands)
         n_actions[b] = play_round(
-            px, py, table, hands, st, caller, deck, rng, seeds[b], np.uint64(table), actions[b], 0, drng
+            px, py, table, hands, st, caller, deck, rng, seeds[b], np.uint64(table), actions[b], np.int64(0), drng
         )
         returns[b, 0] = st[K.POINTS_A]
         returns[b, 1] = st[K.POINTS_B]
