@@ -40,3 +40,13 @@ def test_cli_calibrate_writes_markdown(tmp_path):
     data = json.loads(res.output.splitlines()[-1])
     assert data["tekka"][0]["bot"] == "KADO"
     assert "tekkasim calibrate --ruleset tekka --bots KADO --pairs 20" in out.read_text()
+
+
+def test_markdown_flags_a_whitewash_of_random():
+    import pandas as pd
+
+    row = dict(rank=0, elo=900.0, lo=700.0, hi=1100.0, pairs=40, direct_lo=10000.0, direct_hi=10000.0, direct_pairs=20)
+    won = pd.DataFrame([{**row, "bot": "KADO", "direct": 10000.0}])
+    lost_one = pd.DataFrame([{**row, "bot": "KADO", "direct": 600.0}])
+    assert "KADO, the lowest bot here, won every pair" in calibration_markdown({"satat": won}, "c", 20, 2, 1)
+    assert "won every pair against RANDOM:" not in calibration_markdown({"satat": lost_one}, "c", 20, 2, 1)

@@ -117,6 +117,13 @@ def calibration_markdown(
                 f"| {r.bot} | {r.rank} | {r.elo:+.0f} | [{r.lo:+.0f}, {r.hi:+.0f}] | {r.pairs} | "
                 f"{_e(r.direct)} | [{_e(r.direct_lo)}, {_e(r.direct_hi)}] | {r.direct_pairs} |"
             )
+        if len(t) and t["direct"].iloc[0] >= 10000:
+            lines += [
+                "",
+                f"{t['bot'].iloc[0]}, the lowest bot here, won every pair against RANDOM: the distance to RANDOM "
+                "rests on the few pairs a bot did not win against it and on the fit's weak prior, so the "
+                "differences between the bots are measured better than their Elo against RANDOM.",
+            ]
         lines.append("")
     return "\n".join(lines)
 
