@@ -385,12 +385,26 @@ _TWIN_STATES = {}
 
 
 def _twin_states():
+    """Random mid-round states with Renonces, and as many states of a decided round waiting to be collected
+    (where a side contests the other's result)."""
     if not _TWIN_STATES:
-        _TWIN_STATES["s"] = [s for s in random_states(80, 13, renonce_rate=0.3) if s.phase() in ("play", "collect")]
+        states = [s for s in random_states(80, 13, renonce_rate=0.3) if s.phase() in ("play", "collect")]
+        rng = new_rng(14)
+        for i in range(len(states)):
+            state = GAME.new_deal(14_000 + i)
+            while state.phase() not in ("collect", "terminal"):
+                legal = state.legal_actions()
+                if state.phase() == "play" and int(below(rng, 100)) < 10:
+                    legal = state.possible_actions()
+                legal = [a for a in legal if a < ACCUSE]
+                state.apply_action(legal[int(below(rng, len(legal)))])
+            if state.phase() == "collect":
+                states.append(state)
+        _TWIN_STATES["s"] = states
     return _TWIN_STATES["s"]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(i=hyp.integers(0, 10_000), memory=hyp.sampled_from(["none", "trick", "full"]), kot=hyp.booleans())
 def test_knowledge_and_accusations_against_a_plain_twin(i, memory, kot):
     """The compiled knowledge (``knowledge``: the whole round's and a memory's window) and proof-based
