@@ -11,7 +11,7 @@ from tekkasim.bots import _policy_kernels as pk
 from tekkasim.bots import decide, get_bot, mix_seed
 from tekkasim.bots.compiled import compiled_params, play_boards
 from tekkasim.bots.view52 import policy_view, signals_accepted
-from tekkasim.errors import BotError
+from tekkasim.errors import BotError, OptionError
 from tekkasim.rules import get_game
 from tekkasim.rules.feskot import with_signal
 
@@ -105,6 +105,18 @@ def test_play_boards_swaps_seats_between_tables():
     # JANGARA is team A at table 0 and team B at table 1: it wins most deals at both
     assert (a0[:, 0] > a0[:, 1]).mean() > 0.7
     assert (a1[:, 1] > a1[:, 0]).mean() > 0.7
+
+
+def test_play_boards_takes_seeds_as_a_list_a_range_or_an_array():
+    game = GAMES["tekka"]
+    seeds = [5, 4, 3, 2**63 - 1]
+    want = play_boards(game, "TANA", "GREEDY", seeds, 1)["actions"].tolist()
+    assert play_boards(game, "TANA", "GREEDY", np.array(seeds, np.uint64), 1)["actions"].tolist() == want
+    assert play_boards(game, "TANA", "GREEDY", range(5, 2, -1), 1)["actions"].tolist() == want[:3]
+    assert play_boards(game, "TANA", "GREEDY", range(0), 1)["actions"].shape[0] == 0
+    for bad in (range(-1, 3), np.array([3, -2]), [1, 2**63], range(2**63 - 1, 2**63 + 1)):
+        with pytest.raises(OptionError, match="seed"):
+            play_boards(game, "TANA", "GREEDY", bad, 0)
 
 
 def test_play_boards_bad_input():
@@ -202,7 +214,7 @@ def test_policy_runs_the_same_as_plain_python(tmp_path):
 def _loop_lowest_card(h, trump):
     """``_lowest_card`` card by card: lowest rank, a side card before Prime, then by suit."""
     cards = [c for c in range(52) if h >> c & 1]
-    return min(cards, key=lambda c: ((c % 13) * 8 + (4 if c // 13 == trump else 0) + c // 13), default=-1)
+    return min(cards, key=lambda c: (c % 13) * 8 + (4 if c // 13 == trump else 0) + c // 13, default=-1)
 
 
 def _loop_power(c, led, trump):
@@ -221,5 +233,6 @@ def test_bit_helpers_equal_their_card_by_card_twins(h, gone, trump, led, wc):
     expect = min(beats, key=lambda c: (_loop_power(c, led, trump), c), default=-1)
     assert pk._cheapest_winner(h64, wpower, led, trump) == expect
     for s in range(4):
-        masters = sum(1 << c for c in range(13 * s, 13 * s + 13) if all(gone >> x & 1 for x in range(c + 1, 13 * s + 13)))
+        top = 13 * s + 13
+        masters = sum(1 << c for c in range(13 * s, top) if all(gone >> x & 1 for x in range(c + 1, top)))
         assert int(pk._masters(s, gone64)) == masters

@@ -734,7 +734,6 @@ def _card(p, v, m, lm, gone):
     seat = v[V_SEAT]
     partner = seat ^ 2
     trump = v[V_TRUMP]
-    h = m[M_HAND]
     mem = int(p[P_MEMORY])
     voids = known_voids(p, v)
     j = v[V_NPLAY]

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..errors import BotError
 from ..rules import _trick52 as k
-from ..rules.base import Game, check_seed
+from ..rules.base import MAX_SEED, Game, check_seed
 from . import _policy_kernels as pk
 from .base import Bot, RandomBot
 
@@ -52,6 +52,21 @@ def signals_sendable(game: Game) -> int:
     return signals_accepted(state.possible_actions())
 
 
+_SENDABLE: dict = {}  # signals_sendable per ruleset and options (it plays into a deal through the State API)
+
+
+def _seed_array(seeds) -> np.ndarray:
+    """The board seeds as uint64, each checked by ``check_seed``; a ``range`` or an integer array is
+    checked by its bounds (the same seeds pass), anything else seed by seed."""
+    if isinstance(seeds, range):
+        if len(seeds) == 0 or (0 <= min(seeds[0], seeds[-1]) and max(seeds[0], seeds[-1]) <= MAX_SEED):
+            return np.arange(seeds.start, seeds.stop, seeds.step, dtype=np.int64).astype(np.uint64)
+    elif isinstance(seeds, np.ndarray) and seeds.ndim == 1 and seeds.dtype.kind in "iu":
+        if seeds.size == 0 or (int(seeds.min()) >= 0 and int(seeds.max()) <= MAX_SEED):
+            return seeds.astype(np.uint64)
+    return np.array([check_seed(s) for s in seeds], np.uint64)
+
+
 def play_boards(game: Game, x_bot, y_bot, seeds, table: int) -> dict:
     """Play the deal of each board seed at ``table`` (0 or 1) with team X = ``x_bot``, team Y = ``y_bot``.
 
@@ -65,14 +80,17 @@ def play_boards(game: Game, x_bot, y_bot, seeds, table: int) -> dict:
     for bot, p in ((x_bot, px), (y_bot, py)):
         if p is None:
             raise BotError(f"bot {getattr(bot, 'label', bot)} has no compiled form")
-    seeds = [check_seed(s) for s in seeds]
-    arr = np.array([s % (1 << 64) for s in seeds], np.uint64)
+    arr = _seed_array(seeds)
     n = len(arr)
     returns = np.zeros((n, 2), np.float64)
     actions = np.full((n, MAX_DEAL_ACTIONS), -1, np.int64)
     n_actions = np.zeros(n, np.int64)
     play_all, raises, signals = game._options_flags()
     ruleset = k.FESKOT if game.name == "feskot" else k.TEKKA
+    key = (game.name, tuple(sorted(game.options.items())))
+    cansig = _SENDABLE.get(key)
+    if cansig is None:
+        cansig = _SENDABLE[key] = signals_sendable(game)
     pk.play_boards_kernel(
         k.new_arrays(),
         arr,
@@ -82,7 +100,7 @@ def play_boards(game: Game, x_bot, y_bot, seeds, table: int) -> dict:
         play_all,
         raises,
         signals,
-        signals_sendable(game),
+        cansig,
         px,
         py,
         returns,
