@@ -119,8 +119,8 @@ def _kinds(one: int, two: int) -> tuple[int, ...]:
 
 def _set_gone_voids(st: np.ndarray, gone: np.ndarray, voids: np.ndarray) -> None:
     """The kernel's copies of the cards played (as the masks of a multiset) and of the public voids."""
-    st[sp.S_GONE1] = sum(1 << k for k in range(N_KINDS) if gone[k] >= 1)
-    st[sp.S_GONE2] = sum(1 << k for k in range(N_KINDS) if gone[k] >= 2)
+    st[sp.S_GONE1] = sum(1 << int(k) for k in np.flatnonzero(gone >= 1))
+    st[sp.S_GONE2] = sum(1 << int(k) for k in np.flatnonzero(gone >= 2))
     st[sp.S_VOID0 : sp.S_VOID0 + 4] = voids
 
 
@@ -149,14 +149,22 @@ def policy_input(obs) -> dict:
         st[sp.S_TRUMP] = pub["trump"]
     st[sp.S_BURIED] = pub["buried_count"]
     st[sp.S_ATT] = sum(pub["won"])
-    gone = np.zeros(N_KINDS, np.int64)
     voids = np.asarray(pub["voids"], np.int64)
     tables = _NO_TABLES if pub["trump"] is None else _tables(int(pub["trump"]), int(pub["level"]))
     eff, strength, suit_kinds, _ = tables
+    counts = [0] * N_KINDS
+    g1 = g2 = 0  # the cards played as the masks of a multiset
     for t in pub["tricks"]:
         for _, play in t["plays"]:
             for k in play:
-                gone[k] += 1
+                counts[k] += 1
+                b = 1 << k
+                if g1 & b:
+                    g2 |= b
+                g1 |= b
+    gone = np.array(counts, np.int64)
+    st[sp.S_GONE1], st[sp.S_GONE2] = g1, g2
+    st[sp.S_VOID0 : sp.S_VOID0 + 4] = voids
     st[sp.S_TRICKS] = sum(1 for t in pub["tricks"] if t["winner"] is not None)
     if pub["tricks"] and pub["tricks"][-1]["winner"] is None:
         cur = pub["tricks"][-1]
@@ -185,7 +193,6 @@ def policy_input(obs) -> dict:
         st[sp.S_TPTS] = pts
     elif pub["tricks"]:
         st[sp.S_LEADER] = pub["tricks"][-1]["winner"]
-    _set_gone_voids(st, gone, voids)
     b1 = b2 = 0
     if obs.phase == "play" and obs.seat == pub["dealer"]:
         b1, b2 = _masks(obs.private.get("buried", ()))
