@@ -28,10 +28,33 @@ Measured (``--what``, several allowed):
   rate, and the shares of contracts above (overbid) and below (underbid) the makeable target.
 
 Seeds: report runs use boards ``seed, seed + 1, ...`` from ``--seed`` (default 0); tuning uses seeds from
-1,000,000 on (``--tuning``), so nothing tuned is reported on the boards it was tuned on. Sizes are small by
+1,000,000 on (``--tuning``), or the ``quality`` proxy on its own deals (below: 10000..), so nothing tuned
+is reported on the boards it was tuned on. Sizes are small by
 default (two shared cores); ``--full`` multiplies them by 5.
 
     python experiments/ladder_strength.py --what steps oracle --pairs 40 --out runs/ladder
+
+Figures (2026-12-01, ZELZELA = 32 worlds, exact card values from 11 cards, card-play inference
+``play_miss=0.3``; a shared two-core machine at load 5-13; times are the process's CPU time):
+
+* Tuning, on the ``quality`` proxy only (``--what quality --pairs 25 --seed 10000``: 341 decisions of
+  JANGARA self-play, deals 10000-10024), DD tricks lost per decision with 95% intervals: GREEDY 0.299
+  ±0.053, JANGARA 0.199 ±0.045, old ZELZELA (16 worlds, target queries) 0.158 ±0.040, with exact values
+  0.153, + 32 worlds 0.135, + play_miss 0.3 0.117 ±0.037 (paired against the old preset -0.035
+  ±0.034). Rejected there: 64 worlds (+0.015 ±0.032 against 32, twice the time), play_miss 0.1 (+0.000
+  ±0.026), dd_cards 12 (-0.006 ±0.014 for 420 ms per 12-card decision), override_z 0 (+0.000 ±0.020).
+* Report seeds 500000.. (never used for tuning), 30 duplicate pairs each, margin in tricks per pair:
+
+  | pairing (Feskot) | margin [95%] | pair score | ZELZELA ms/decision |
+  |---|---|---|---|
+  | ZELZELA - JANGARA | +1.17 [+0.46, +1.87] | 0.733 | 37.6 (1336 decisions) |
+  | ZELZELA - TIZAB | -0.10 [-1.31, +1.11] | 0.383 | 51.3 (1276 decisions) |
+  | ZELZELA - ORACLE | -2.67 [-3.61, -1.72] | 0.150 | |
+  | GREEDY - ORACLE | -4.47 [-5.51, -3.42] | 0.050 | |
+
+  Per deal against ORACLE: ZELZELA -1.33, GREEDY -2.23 tricks: ZELZELA closes 40% of the gap (goal 50%;
+  was 37%). Matches against GREEDY (first to 7 games, boards 500000-500014, both tables): 26 of 30 won,
+  0.867 [0.703, 0.947] (goal 85%: the point estimate is above it, the interval does not exclude less).
 """
 
 from __future__ import annotations
