@@ -137,6 +137,10 @@ def _card_points(k):
 
 
 C_WEAK, C_DUMP, C_FEED = 0, 1, 2
+# Arguments typed int64 rather than literal constants (here and as np.int64(...) below): numba compiles a
+# called kernel again for each literal it is given, which costs compile time and changes nothing.
+_ONE_CARD = np.int64(1)
+_WEAK = np.int64(C_WEAK)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -390,7 +394,7 @@ def _lead(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds, 
             m &= m - ONE
             if k < 52 and k % 13 == 12 and eff[k] != TRUMP:
                 return _bit(k), ZERO
-        return _pick(h1, ZERO, 1, C_WEAK, h2, eff, strength)
+        return _pick(h1, ZERO, _ONE_CARD, _WEAK, h2, eff, strength)
     defenders = (seat & 1) == (st[S_DEALER] & 1)
     opp = (1 << ((seat + 1) % 4)) | (1 << ((seat + 3) % 4))
     infer = p[P_INFER] > 0
@@ -468,7 +472,7 @@ def _lead(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds, 
             bk = k
     if bk >= 0:
         return _bit(bk), ZERO
-    return _pick(h1, ZERO, 1, C_WEAK, h2, eff, strength)
+    return _pick(h1, ZERO, _ONE_CARD, _WEAK, h2, eff, strength)
 
 
 @njit(cache=True, _nrt=False)
@@ -487,7 +491,7 @@ def _follow(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds
     st2 = h2 & sm
     h = size(so, st2)
     partner_winning = memory >= MEM_TRICK and (best_seat & 1) == (seat & 1)
-    seats_after = 0
+    seats_after = np.int64(0)
     for j in range(1, 4 - tn):
         seats_after |= 1 << ((seat + j) % 4)
     last_trick = size(h1, h2) == n
@@ -517,7 +521,9 @@ def _follow(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds
         if want_win and e != TRUMP:
             t1 = h1 & suit_kinds[TRUMP]
             t2 = h2 & suit_kinds[TRUMP]
-            found, wo, wt, key = _win_play(t1, t2, shape, npairs, TRUMP, best_key, strength_kinds, strength, buf)
+            found, wo, wt, key = _win_play(
+                t1, t2, shape, npairs, np.int64(TRUMP), best_key, strength_kinds, strength, buf
+            )
             if found:
                 ruff = greedy or memory == MEM_NONE
                 if not ruff:
@@ -716,7 +722,7 @@ def _play_loop(
     """Play the state to its end, seat s deciding by ``params[s]``; ``reseed``: decision i seeded
     ``new_rng(mix_seed(seed, table, i))`` and recorded in ``hist`` (as far as it has rows), else the
     running ``rng``. Returns the number of actions."""
-    i = 0
+    i = np.int64(0)
     while st[S_PHASE] != PH_END:
         if reseed:
             rng[0] = mix_seed(seed, table, i)
