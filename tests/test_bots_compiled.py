@@ -16,6 +16,8 @@ from tekkasim.rules import get_game
 from tekkasim.rules.feskot import with_signal
 
 BOTS = ("RANDOM", "GREEDY", "KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA", "JANGARA")
+# the family's parameters every preset leaves off, switched on
+VARIANTS = ("JANGARA:unblock=true", "TANA:give_count=true", "SADA:unblock=true,give_count=true")
 GAMES = {"feskot": get_game("feskot"), "tekka": get_game("tekka"), "tekka-raises": get_game("tekka", raises=True)}
 
 
@@ -62,7 +64,7 @@ def test_view_from_observation_equals_view_from_arrays(name, seed, steps, dseed)
     st.integers(0, 2**40),
     st.integers(0, 70),
     st.integers(0, 2**62),
-    st.sampled_from(BOTS),
+    st.sampled_from(BOTS + VARIANTS),
     st.sampled_from([None, 0.3]),
 )
 def test_compiled_and_python_make_the_same_decision(name, seed, steps, dseed, bot_name, rate):
@@ -95,6 +97,24 @@ def test_play_boards_replays_through_the_state_api(name, table):
             state.apply_action(a)
         assert state.is_terminal()
         assert tuple(out["returns"][b]) == state.returns()
+
+
+def test_unblock_and_give_count_change_some_cards_and_replay_through_the_state_api():
+    """Each parameter changes some of JANGARA's cards (so it is not ignored), and the compiled loop's
+    deals with it replay through the Python path."""
+    game = GAMES["feskot"]
+    seeds = list(range(300, 340))
+    plain = play_boards(game, "JANGARA", "SADA", seeds, 0)["actions"]
+    for variant in ("JANGARA:unblock=true", "JANGARA:give_count=true"):
+        out = play_boards(game, variant, "SADA", seeds, 0)
+        assert (out["actions"] != plain).any(axis=1).sum() >= 2
+        x, y = get_bot(variant), get_bot("SADA")
+        for b, seed in enumerate(seeds[:6]):
+            state = game.new_deal(seed)
+            for i, a in enumerate(int(a) for a in out["actions"][b] if a >= 0):
+                seat = state.current_player()
+                assert decide(x if seat % 2 == 0 else y, state, seat, mix_seed(seed, 0, i)) == a
+                state.apply_action(a)
 
 
 def test_play_boards_swaps_seats_between_tables():
@@ -185,7 +205,7 @@ def test_policy_runs_the_same_as_plain_python(tmp_path):
         state = random_state(GAMES[name], 1000 + i, (i * 7) % 40)
         if state.is_terminal():
             continue
-        name = BOTS[i % len(BOTS)]
+        name = (BOTS + VARIANTS)[i % (len(BOTS) + len(VARIANTS))]
         bot = get_bot(name, mistake_rate=0.2) if i % 2 and name != "RANDOM" else get_bot(name)
         legal = state.legal_actions()
         v, m = policy_view(state.observation(state.current_player()), state.game.options, 1)

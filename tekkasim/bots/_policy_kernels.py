@@ -24,7 +24,8 @@ both paths.
 
 Parameters (``p``, float64 ``N_P``, built by ``tekkasim.bots.heuristic``): ``P_MODE`` (0 heuristic,
 1 greedy, 2 random), ``P_MISTAKE``, ``P_MEMORY`` (0 none, 1 trick, 2 high, 3 full), ``P_INFER``,
-``P_SIGNALS``, ``P_PARTNER``, ``P_TRUMP``, ``P_EVAL`` (0 count, 1 full), ``P_BID_BIAS``, ``P_RAISES``.
+``P_SIGNALS``, ``P_PARTNER``, ``P_TRUMP``, ``P_EVAL`` (0 count, 1 full), ``P_BID_BIAS``, ``P_RAISES``,
+``P_UNBLOCK``, ``P_COUNT``.
 Their meaning is documented on the bot classes (``heuristic.HeuristicBot``).
 
 Randomness: a decision draws from its kernel RNG exactly as ``base.maybe_mistake`` does (a draw of
@@ -97,7 +98,9 @@ P_TRUMP = 6
 P_EVAL = 7
 P_BID_BIAS = 8
 P_RAISES = 9
-N_P = 10
+P_UNBLOCK = 10
+P_COUNT = 11
+N_P = 12
 
 MODE_HEURISTIC, MODE_GREEDY, MODE_RANDOM = 0, 1, 2
 MEM_NONE, MEM_TRICK, MEM_HIGH, MEM_FULL = 0, 1, 2, 3
@@ -778,10 +781,10 @@ def _card(p, v, m, lm, gone):
                 sure = False
     if follow != ZERO:
         if partner_wins and (sure or j == 3):
-            return lowest(follow)
+            return _follow_low(p, follow, gone, True)
         beats = follow & _beaters(led, wp, led, trump)
         if beats == ZERO:
-            return lowest(follow)
+            return _follow_low(p, follow, gone, False)
         if j == 3:
             return lowest(beats)  # the cheapest winner
         # the cheapest master that beats the trick, else third hand high / second hand low
@@ -789,10 +792,10 @@ def _card(p, v, m, lm, gone):
         if win_masters != ZERO:
             return lowest(win_masters)
         if partner_wins:
-            return lowest(follow)
+            return _follow_low(p, follow, gone, False)
         if j == 2 or p[P_PARTNER] == 0.0:
             return lowest(beats)
-        return lowest(follow)
+        return _follow_low(p, follow, gone, False)
     # void in the led suit
     if partner_wins and (sure or j == 3):
         return _discard(p, v, m, lm, gone)
@@ -809,6 +812,23 @@ def _card(p, v, m, lm, gone):
                         return lowest(master_ruffs)
             return lowest(ruffs)  # the cheapest ruff that wins
     return _discard(p, v, m, lm, gone)
+
+
+@njit(cache=True, _nrt=False)
+def _follow_low(p, follow, gone, under_sure):
+    """A card of the led suit that does not try to win: the lowest, but with ``unblock`` the higher of a
+    doubleton under partner's sure winner (``under_sure``), and with ``give_count`` the second lowest
+    from an even holding (high-low shows an even count); never a master for either."""
+    n = popcount(follow)
+    if p[P_UNBLOCK] != 0.0 and under_sure and n == 2:
+        hi = highest(follow)
+        if not _is_master(hi, gone):
+            return hi
+    if p[P_COUNT] != 0.0 and n >= 2 and n % 2 == 0:
+        second = lowest(follow & (follow - ONE))
+        if not _is_master(second, gone):
+            return second
+    return lowest(follow)
 
 
 @njit(cache=True, _nrt=False)
