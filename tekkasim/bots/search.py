@@ -402,8 +402,9 @@ class Rollouts:
 
 
 class Hybrid:
-    """ZELZELA's evaluator: the solver once the seat to decide holds at most ``dd_cards`` cards, GREEDY
-    rollouts before (early double-dummy queries on 13-card hands cost tens of milliseconds each)."""
+    """ZELZELA's evaluator: the solver once the seat to decide holds at most ``dd_cards`` cards, rollouts
+    with the ``rollout`` policy before (ZELZELA: JANGARA; double-dummy queries on 13-card hands cost tens
+    of milliseconds each)."""
 
     def __init__(self, dd_cards: int, rollouts: Rollouts, dd: DoubleDummy | None = None):
         self.dd = dd if dd is not None else DoubleDummy()
@@ -618,7 +619,7 @@ DD_CARDS = Param(
     11,
     "with evaluator='dd': the solver scores a decision once the seat to "
     "decide holds at most this many cards; before that (and for Prime and calls at 13 unless "
-    "13), GREEDY-policy rollouts",
+    "13), rollouts with the 'rollout' policy",
     0,
     13,
 )
