@@ -160,6 +160,32 @@ def test_observation_arrays_agree_with_the_true_state():
     assert checked > 100
 
 
+def test_tops_by_masks_agree_with_a_count_per_kind():
+    """``_fill_tops`` (masks of the cards outside the hand, the burial and, with full memory, the cards
+    played) equals a plain count per kind: 2 copies less those held, buried and (full memory) played."""
+    checked = 0
+    for state in play_states(40, 3000):
+        seat = state.current_player()
+        a = policy_input(state.observation(seat))
+        eff, strength, suit_kinds, strength_kinds = a["tables"]
+        h1, h2 = a["hand"]
+        b1, b2 = a["buried"]
+        for memory in (sp.MEM_TRICK, sp.MEM_FULL):
+            want = np.full((2, 5), -1)
+            for k in range(54):
+                c = 2 - (h1 >> k & 1) - (h2 >> k & 1) - (b1 >> k & 1) - (b2 >> k & 1)
+                c -= int(a["gone"][k]) if memory == sp.MEM_FULL else 0
+                for need in (1, 2):
+                    if c >= need:
+                        want[need - 1, eff[k]] = max(want[need - 1, eff[k]], strength[k])
+            tops = np.empty((2, 5), np.int64)
+            u = np.uint64
+            sp._fill_tops(a["st"], u(h1), u(h2), u(b1), u(b2), memory, strength, suit_kinds, strength_kinds, tops)
+            assert (tops == want).all(), (state.trump, state.level)
+            checked += 1
+    assert checked == 80
+
+
 @pytest.mark.parametrize("name", HEURISTIC + SEARCH)
 def test_no_peeking(name):
     """Same observation, unseen cards dealt differently (resample), same seed -> same decision."""
