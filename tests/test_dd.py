@@ -268,10 +268,10 @@ def test_table_is_kept_within_a_deal_and_emptied_for_a_new_one():
 def test_a_tiny_table_overwrites_entries_and_gives_the_same_tricks():
     # 2**10 entries: 32 buckets of 32 ways, so full deals keep evicting the oldest entries and reusing
     # buckets of older generations. Tricks must not depend on the table's size.
-    rnd = random.Random(11)
+    rnd = random.Random(13)  # deals a tiny table solves in well under a second (some take ~9 s)
     tiny, big = Solver(tt_bits=10), Solver(tt_bits=16)
     evicted = 0
-    for _ in range(4):
+    for _ in range(6):
         deck = list(range(52))
         rnd.shuffle(deck)
         h = [sum(1 << c for c in deck[13 * k : 13 * k + 13]) for k in range(4)]
