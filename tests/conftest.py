@@ -5,3 +5,21 @@ from hypothesis import HealthCheck, settings
 
 settings.register_profile("tekkasim", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("tekkasim")
+
+
+def pytest_configure(config):
+    """Under pytest-xdist, fill numba's cache once before the workers start: each worker would otherwise
+    compile the same cold kernels itself (on a clean clone with two workers, about two minutes of CPU
+    spent twice). ``TEKKASIM_NO_WARM=1`` skips it; with a warm cache it costs a few seconds of loading."""
+    import os
+    import subprocess
+    import sys
+
+    workers = getattr(config.option, "numprocesses", None) or 0
+    if hasattr(config, "workerinput") or not isinstance(workers, int) or workers < 2:
+        return
+    if os.environ.get("TEKKASIM_NO_WARM"):
+        return
+    done = subprocess.run([sys.executable, "-m", "tekkasim.bots.warm", "--jobs", str(workers)], check=False)
+    if done.returncode:
+        print(f"warning: warming numba's cache failed (exit {done.returncode}); the workers compile instead")
