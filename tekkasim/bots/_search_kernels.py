@@ -281,6 +281,7 @@ def bot_trick_counts(d, scratch, declarer, trump, reps, bot, work, team, rng, hi
         policy_rollout(scratch, bot, bot, scratch.info[k.I_SIGNALS], rng, work)
         hist[scratch.info[k.I_TEAM_TRICKS + team]] += 1
 
+
 @njit(cache=True)
 def _same_class(a, b, held, gone):
     """Cards ``a`` and ``b`` are interchangeable for a seat holding ``held``: the same suit, and every card
