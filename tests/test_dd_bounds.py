@@ -36,7 +36,7 @@ def test_trick_start_bounds_hold(satat):
     fired = {"quick": 0, "sure": 0, "loses": 0}
     for _ in range(300):
         # four-card endings cost the minimax twin ~0.2 s each against a few ms for three: a few of them
-        n = 4 if rnd.random() < 0.06 else rnd.randint(2, 3)
+        n = 4 if rnd.random() < 0.03 else rnd.randint(2, 3)
         hs, trump, leader, table, _ = random_position(rnd, n, satat)
         hs = [set(h) for h in hs]
         # a trick start: the cards on the table go back to the hands that played them
