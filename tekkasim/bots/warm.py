@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..rules import get_game, ruleset_names
-from .base import decide, mix_seed
+from .base import decide
 
 # One seat each: a heuristic bot (compiled decide), a search bot (rollouts, worlds, the solver for
 # ZELZELA's rulesets), the oracle (the solver on the true deal) and GREEDY.
@@ -28,23 +28,13 @@ _SEATS = ("JANGARA", "ZELZELA:worlds=2", "ORACLE", "GREEDY")
 
 
 def _play_one(ruleset: str, seats: Sequence[str]) -> None:
+    from ..simulate import play_deal
     from . import get_bot
 
-    game = get_game(ruleset)
-    bots = [get_bot(n, ruleset=ruleset) for n in seats]
-    state = game.new_deal(1)
-    k = 0
-    while not state.is_terminal() and k < 400:
-        mover = state.current_player()
-        for seat in state.actors():
-            if seat != mover:
-                action = decide(bots[seat], state, seat, mix_seed(1, 0, k, seat))
-                if action is not None:
-                    state.apply_action(action)
-                    break
-        else:
-            state.apply_action(decide(bots[mover], state, mover, mix_seed(1, 0, k)))
-        k += 1
+    def policy(bot):
+        return lambda state, seat, rng: decide(bot, state, seat, rng.getrandbits(63))
+
+    play_deal(get_game(ruleset), 1, [policy(get_bot(n, ruleset=ruleset)) for n in seats])
 
 
 def _compiled_loops(ruleset: str) -> None:
