@@ -76,11 +76,28 @@ def test_duplicate_tables_share_the_cards_and_swap_the_seats(tmp_path):
         assert all(verify_record(r).ok for r in (t0, t1))
 
 
-def test_compiled_matchups_store_what_the_state_api_plays(tmp_path):
-    cfg = Config.build(ruleset="feskot", bots="RANDOM,GREEDY", boards=10, seed=3, workers=2)
+@pytest.mark.parametrize(
+    "ruleset, bots",
+    [
+        ("feskot", "RANDOM,GREEDY"),
+        ("tekka", "KADO,JANGARA"),
+        ("satat", "RANDOM,GREEDY,JANGARA"),
+        ("shengji", "RANDOM,KADO,JANGARA"),  # RANDOM has no compiled Shengji form: its pairings play in Python
+    ],
+)
+def test_compiled_matchups_store_what_the_state_api_plays(tmp_path, ruleset, bots):
+    cfg = Config.build(ruleset=ruleset, bots=bots, boards=6, seed=3, workers=1)
+    job = Job.from_config(cfg)
+    compiled = [play_block(job, (p, 0, 1), compact=True) for p in range(len(cfg.pairings()))]
+    names = [{cfg.teams[x].name, cfg.teams[y].name} for x, y in cfg.pairings()]
+    assert [type(c).__name__ for c in compiled] == [
+        "list" if ruleset == "shengji" and "RANDOM" in n else "CompiledRows" for n in names
+    ]
     run_tournament(cfg, tmp_path / "compiled", quiet=True)
     run_tournament(cfg, tmp_path / "python", quiet=True, use_compiled=False)
     assert rows_of(tmp_path / "compiled") == rows_of(tmp_path / "python")
+    records = list(iter_records(tmp_path / "compiled"))
+    assert len(records) == 2 * 6 * len(cfg.pairings()) and all(verify_record(r).ok for r in records[:8])
 
 
 def test_match_unit_replays_the_same_deal_seeds_at_both_tables(tmp_path):

@@ -11,6 +11,11 @@ the first-dealt/first-asked seat is bottom, Tekka deals start 0-0). Decision ``i
 ``s`` is made with ``new_rng(mix_seed(s, table, i))``, so the same deals played through the State API
 with ``decide(bot, state, seat, mix_seed(s, table, i))`` give the same actions (tested).
 
+``play_tables(game, x_bot, y_bot, seeds, table)`` does the same for every ruleset (Satat's first round of a
+match through ``satat.play_rounds``, Shengji's first deal through ``_shengji_policy.play_deal`` with every
+action kept): the tournament runner's compiled blocks. ``compiled_form(bot, ruleset)`` says which bots
+have a compiled form there.
+
 Determinized search (``bots.search``) uses the same pieces as rollout policies: ``compiled_params(bot)``
 gives a bot's parameter vector, and ``_policy_kernels.view_from_arrays`` + ``_policy_kernels.decide``
 choose an action for the seat to move in any ``_trick52.Arrays``.
@@ -111,4 +116,69 @@ def play_boards(game: Game, x_bot, y_bot, seeds, table: int) -> dict:
     return {"returns": returns, "actions": actions, "n_actions": n_actions}
 
 
-__all__ = ["MAX_DEAL_ACTIONS", "compiled_params", "play_boards", "signals_sendable"]
+def compiled_form(bot: Bot, ruleset: str) -> np.ndarray | None:
+    """The parameter vector with which ``bot`` (built for ``ruleset``) plays in that ruleset's compiled
+    whole-deal loop, or None when it has none (search bots, ORACLE, users' bots; RANDOM in Shengji, whose
+    State API form draws from the legal list and the compiled one does not)."""
+    if ruleset in ("feskot", "tekka"):
+        return compiled_params(bot)
+    if ruleset == "satat":
+        from .satat import compiled_vector
+
+        return compiled_vector(bot)
+    if ruleset == "shengji":
+        from .shengji import ShengjiPolicy
+
+        return bot.compiled if isinstance(bot, ShengjiPolicy) else None
+    return None
+
+
+def play_tables(game: Game, x_bot, y_bot, seeds, table: int) -> dict:
+    """The first deal (a Satat round) of each board seed at ``table``, any ruleset, in its compiled loop:
+    the actions ``decide`` gives through the State API with the seeds of ``play_boards`` (tested per
+    ruleset). ``{"returns": (n, 2), "n_actions": (n,)}`` and either ``"actions"`` (n, L) integer actions,
+    -1 padded (Feskot, Tekka, Satat), or, for Shengji, ``"masks"`` (n, L, 2): action i as its ``(one, two)``
+    multiset masks (``bots.shengji._kinds`` gives the State API's tuple)."""
+    if game.name in ("feskot", "tekka"):
+        return play_boards(game, x_bot, y_bot, seeds, table)
+    if game.name == "satat":
+        from .satat import play_rounds
+
+        return play_rounds(x_bot, y_bot, _seed_array(seeds).astype(np.int64), table)
+    if game.name == "shengji":
+        return _shengji_tables(x_bot, y_bot, seeds, table)
+    raise BotError(f"no compiled loop for {game.name}")
+
+
+def _shengji_tables(x_bot, y_bot, seeds, table: int) -> dict:
+    from . import _shengji_policy as sp
+
+    if table not in (0, 1):
+        raise BotError(f"table must be 0 or 1, not {table!r}")
+    px, py = compiled_form(x_bot, "shengji"), compiled_form(y_bot, "shengji")
+    for bot, p in ((x_bot, px), (y_bot, py)):
+        if p is None:
+            raise BotError(f"bot {getattr(bot, 'label', bot)} has no compiled Shengji form")
+    params = np.stack([px if (s & 1) == table else py for s in range(4)])  # as sp.play_boards seats them
+    arr = _seed_array(seeds)
+    n = len(arr)
+    masks = np.zeros((n, sp.MAX_ACTIONS, 2), np.uint64)
+    out = np.zeros((n, 7), np.int64)
+    # one kernel call a deal: play_boards keeps no actions, and a block kernel of its own would make numba
+    # compile the whole linked decision code once more (seconds) for a few µs a deal
+    for i, seed in enumerate(arr.tolist()):
+        sp.play_deal(params, seed, table, 0, 0, -1, 0, masks[i], out[i])
+    n_actions = out[:, 6].copy()
+    if n and int(n_actions.max()) > sp.MAX_ACTIONS:
+        raise BotError(f"a Shengji deal took more than {sp.MAX_ACTIONS} actions")
+    return {"returns": out[:, :2].astype(np.float64), "masks": masks, "n_actions": n_actions}
+
+
+__all__ = [
+    "MAX_DEAL_ACTIONS",
+    "compiled_form",
+    "compiled_params",
+    "play_boards",
+    "play_tables",
+    "signals_sendable",
+]

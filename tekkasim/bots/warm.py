@@ -17,8 +17,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-import numpy as np
-
 from ..rules import get_game, ruleset_names
 from .base import decide
 
@@ -48,12 +46,11 @@ def _compiled_loops(ruleset: str) -> None:
         from .satat import play_rounds
 
         play_rounds("JANGARA", "ATOUTE", [1, 2], 0)
-    else:
-        from . import _shengji_policy as sp
-        from .shengji import policy_vector
+    else:  # the deal-by-deal loop that the tournament runner and the tests use
+        from . import get_bot
+        from .compiled import play_tables
 
-        out = np.zeros((2, 7), np.int64)
-        sp.play_boards(policy_vector("JANGARA"), policy_vector("SADA"), np.arange(2, dtype=np.uint64), 0, out)
+        play_tables(game, get_bot("JANGARA", ruleset=ruleset), get_bot("SADA", ruleset=ruleset), [1, 2], 0)
 
 
 def _tasks(rulesets: Sequence[str], search: bool) -> list[tuple[str, str]]:

@@ -7,8 +7,9 @@ from ``mix_seed(board_seed, j)`` with the context the previous deal at that tabl
 (``next_deal_context``), so the cards repeat at both tables as long as the match does.
 
 Every decision goes through ``tekkasim.bots.decide``, the seat to move's with the seed
-``mix_seed(deal_seed, table, decision_number)`` (the seed ``tekkasim.bots.compiled.play_boards`` uses, so a
-match-up of bots with compiled forms plays the same actions in the compiled loop as here) and an
+``mix_seed(deal_seed, table, decision_number)`` (the seed ``tekkasim.bots.compiled.play_tables`` uses in every
+ruleset, so a match-up of bots with compiled forms plays the same actions in the compiled loop as here:
+with ``--unit deal`` the runner plays such a block there, at engine speed) and an
 out-of-turn seat's with ``mix_seed(deal_seed, table, decision_number, seat)``: a table's play depends on
 nothing but the board, the table and the bots, so any split of the boards over workers gives the same
 results. Out-of-turn
@@ -29,7 +30,9 @@ from itertools import chain, repeat
 from typing import Any
 
 import numpy as np
+from numba import njit
 
+from ..bits import lowest, popcount
 from ..bots import decide, get_bot, mix_seed
 from ..errors import BotError
 from ..rules import get_game
@@ -96,7 +99,7 @@ class _Context:
         self.job = job
         self.game = get_game(job.ruleset, **job.options)
         self.bots = [tuple(get_bot(s, ruleset=self.game.name) for s in team) for team in job.teams]
-        self.compiled = _compiled_play_boards() if job.use_compiled and self.game.name in ("feskot", "tekka") else None
+        self.compiled = _compiled_play_tables() if job.use_compiled else None
 
 
 _CACHE: dict[str, _Context] = {}
@@ -111,20 +114,21 @@ def context(job: Job) -> _Context:
     return ctx
 
 
-def _compiled_play_boards():
+def _compiled_play_tables():
     try:
-        from ..bots.compiled import play_boards
+        from ..bots.compiled import play_tables
     except ImportError:
         return None
-    return play_boards
+    return play_tables
 
 
-def has_compiled_form(bot) -> bool:
+def has_compiled_form(bot, ruleset: str) -> bool:
+    """Whether ``bot`` (built for ``ruleset``) plays in that ruleset's compiled whole-deal loop."""
     try:
-        from ..bots.compiled import compiled_params
+        from ..bots.compiled import compiled_form
     except ImportError:
         return False
-    return compiled_params(bot) is not None
+    return compiled_form(bot, ruleset) is not None
 
 
 def play_deal_state(state, bots, seed: int, table: int):
@@ -227,7 +231,7 @@ class CompiledRows:
         )
 
 
-def _compiled_rows(ctx: _Context, pairing: int, boards: range) -> CompiledRows | None:
+def compiled_rows(ctx: _Context, pairing: int, boards: range) -> CompiledRows | None:
     """Rows of a whole block through the bots' compiled forms, when both teams are one bot each with a
     compiled form and the unit is a deal; else None."""
     job = ctx.job
@@ -237,13 +241,19 @@ def _compiled_rows(ctx: _Context, pairing: int, boards: range) -> CompiledRows |
     xb, yb = ctx.bots[x], ctx.bots[y]
     if xb[0].label != xb[1].label or yb[0].label != yb[1].label:  # mixed partnerships play in Python
         return None
-    if not (has_compiled_form(xb[0]) and has_compiled_form(yb[0])):
+    if not (has_compiled_form(xb[0], job.ruleset) and has_compiled_form(yb[0], job.ruleset)):
         return None
-    seeds = list(range(job.seed + boards.start, job.seed + boards.stop))  # Python ints: play_boards checks each
+    seeds = range(job.seed + boards.start, job.seed + boards.stop)  # checked by its bounds
     tables = []
     for table in (0, 1):
         out = ctx.compiled(ctx.game, xb[0], yb[0], seeds, table)
-        returns, actions, lengths = out["returns"], out["actions"], out["n_actions"]
+        returns, lengths = out["returns"], out["n_actions"]
+        xr, yr = (returns[:, 0], returns[:, 1]) if table == 0 else (returns[:, 1], returns[:, 0])
+        if "masks" in out:  # Shengji: the KINDS payload, made by a kernel (its twin is ``pack``)
+            buf, starts, ends = _kinds_payloads(seeds, returns, out["masks"], lengths)
+            tables.append((table, xr.copy(), yr.copy(), buf, starts, ends))
+            continue
+        actions = out["actions"]
         if actions.size and (actions.max() > 32767 or actions.min() < -1):
             raise TournamentError(f"compiled actions outside int16 in {job.ruleset}")
         # every row's payload laid out in one numpy buffer (header + the longest action list); a row's
@@ -265,7 +275,6 @@ def _compiled_rows(ctx: _Context, pairing: int, boards: range) -> CompiledRows |
         rec["ra"], rec["rb"], rec["acts"] = returns[:, 0], returns[:, 1], actions
         starts = np.arange(n, dtype=np.int64) * rec.itemsize
         ends = starts + _ONE.size + 2 * lengths
-        xr, yr = (returns[:, 0], returns[:, 1]) if table == 0 else (returns[:, 1], returns[:, 0])
         tables.append((table, xr.copy(), yr.copy(), rec.tobytes(), starts, ends))
     return CompiledRows(pairing, boards, tables)
 
@@ -276,7 +285,7 @@ def play_block(job: Job, block: tuple[int, int, int], progress=None, compact: bo
     a compiled block comes back as :class:`CompiledRows` (the same rows, made when iterated)."""
     ctx = context(job)
     pairing, start, stop = block
-    rows = _compiled_rows(ctx, pairing, range(start, stop))
+    rows = compiled_rows(ctx, pairing, range(start, stop))
     if rows is not None:
         return rows if compact else list(rows)
     rows = []
@@ -290,22 +299,86 @@ def play_block(job: Job, block: tuple[int, int, int], progress=None, compact: bo
 
 # A table's payload: its deals ``[seed, return_a, return_b, actions]``. Integer actions (every ruleset but
 # Shengji) are packed as little-endian int16 after a small header (about 2 bytes an action, nothing to
-# compress, cheap enough for the compiled loop); other actions (Shengji's tuples) as zlib-compressed JSON.
+# compress, cheap enough for the compiled loop); Shengji's tuples of card kinds (KINDS) as a count byte and
+# a byte per card; anything else as zlib-compressed JSON (whose first byte, 0x78, is neither format's).
 BINARY = 1
+KINDS = 2
 _HEAD = struct.Struct("<BH")  # format byte, number of deals
 _DEAL = struct.Struct("<qddH")  # seed, return A, return B, number of actions
 _ONE = struct.Struct("<BHqddH")  # a one-deal table's header and deal header together
 
 
+def _is_kinds(a) -> bool:
+    return isinstance(a, (tuple, list)) and len(a) < 256 and all(isinstance(k, int) and 0 <= k < 256 for k in a)
+
+
 def pack(deals: list[list[Any]]) -> bytes:
     """A table's payload from ``[[seed, return_a, return_b, actions], ...]``."""
-    if all(isinstance(a, int) and -32768 <= a <= 32767 for d in deals for a in d[3]) and len(deals) < 65536:
-        parts = [_HEAD.pack(BINARY, len(deals))]
-        for seed, ra, rb, actions in deals:
-            parts.append(_DEAL.pack(seed, ra, rb, len(actions)))
-            parts.append(struct.pack(f"<{len(actions)}h", *actions))
-        return b"".join(parts)
+    if len(deals) < 65536 and all(len(d[3]) < 65536 for d in deals):
+        if all(isinstance(a, int) and -32768 <= a <= 32767 for d in deals for a in d[3]):
+            parts = [_HEAD.pack(BINARY, len(deals))]
+            for seed, ra, rb, actions in deals:
+                parts.append(_DEAL.pack(seed, ra, rb, len(actions)))
+                parts.append(struct.pack(f"<{len(actions)}h", *actions))
+            return b"".join(parts)
+        if all(_is_kinds(a) for d in deals for a in d[3]):
+            parts = [_HEAD.pack(KINDS, len(deals))]
+            for seed, ra, rb, actions in deals:
+                parts.append(_DEAL.pack(seed, ra, rb, len(actions)))
+                parts.extend(bytes([len(a), *a]) for a in actions)
+            return b"".join(parts)
     return zlib.compress(json.dumps(deals, separators=(",", ":")).encode(), 6)
+
+
+@njit(cache=True)
+def _kinds_lengths(masks, n_actions):
+    """Bytes of each deal's KINDS action list: a count byte per action and a byte per card."""
+    out = np.empty(masks.shape[0], np.int64)
+    for i in range(masks.shape[0]):
+        t = 0
+        for a in range(n_actions[i]):
+            t += 1 + popcount(masks[i, a, 0]) + popcount(masks[i, a, 1])
+        out[i] = t
+    return out
+
+
+@njit(cache=True)
+def _kinds_fill(masks, n_actions, offsets, buf):
+    """Write each deal's actions at ``offsets[i]``: the count, then the kinds ascending, a kind held twice
+    twice (the order of ``bots.shengji._kinds`` and so of the State API's tuples)."""
+    for i in range(masks.shape[0]):
+        p = offsets[i]
+        for a in range(n_actions[i]):
+            one = masks[i, a, 0]
+            two = masks[i, a, 1]
+            head = p
+            p += 1
+            while one:
+                k = lowest(one)
+                one &= one - np.uint64(1)
+                buf[p] = k
+                p += 1
+                if (two >> np.uint64(k)) & np.uint64(1):
+                    buf[p] = k
+                    p += 1
+            buf[head] = p - head - 1
+
+
+def _kinds_payloads(seeds: range, returns: np.ndarray, masks: np.ndarray, n_actions: np.ndarray):
+    """One-deal KINDS payloads of a compiled Shengji block in one buffer: ``(buffer, starts, ends)``."""
+    n = len(seeds)
+    body = _kinds_lengths(masks, n_actions)
+    ends = np.cumsum(body + _ONE.size)
+    starts = ends - body - _ONE.size
+    head = np.zeros(
+        n, dtype=[("fmt", "u1"), ("deals", "<u2"), ("seed", "<i8"), ("ra", "<f8"), ("rb", "<f8"), ("k", "<u2")]
+    )
+    head["fmt"], head["deals"], head["seed"], head["k"] = KINDS, 1, np.asarray(seeds, np.int64), n_actions
+    head["ra"], head["rb"] = returns[:, 0], returns[:, 1]
+    buf = np.zeros(int(ends[-1]) if n else 0, np.uint8)
+    buf[(starts[:, None] + np.arange(_ONE.size)).ravel()] = head.view(np.uint8)
+    _kinds_fill(masks, n_actions, starts + _ONE.size, buf)
+    return buf.tobytes(), starts, ends
 
 
 def unpack(payload: bytes) -> list[list[Any]]:
@@ -317,15 +390,25 @@ def unpack(payload: bytes) -> list[list[Any]]:
     [[7, 0.0, 1.0, [[1, 2], []]]]
     """
     payload = bytes(payload)
-    if payload[0] != BINARY:
+    if payload[0] not in (BINARY, KINDS):
         return json.loads(zlib.decompress(payload))
-    _, n = _HEAD.unpack_from(payload, 0)
+    fmt, n = _HEAD.unpack_from(payload, 0)
     offset, deals = _HEAD.size, []
     for _ in range(n):
         seed, ra, rb, k = _DEAL.unpack_from(payload, offset)
         offset += _DEAL.size
-        deals.append([seed, ra, rb, list(struct.unpack_from(f"<{k}h", payload, offset))])
-        offset += 2 * k
+        if fmt == BINARY:
+            actions = list(struct.unpack_from(f"<{k}h", payload, offset))
+            offset += 2 * k
+        else:
+            actions = []
+            for _ in range(k):
+                c = payload[offset]
+                actions.append(list(payload[offset + 1 : offset + 1 + c]))
+                offset += 1 + c
+        deals.append([seed, ra, rb, actions])
+    if offset != len(payload):
+        raise ValueError(f"a stored payload has {len(payload) - offset} bytes after its last deal")
     return deals
 
 

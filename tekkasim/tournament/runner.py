@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .backends import DaskCluster, default_workers, run_dask, run_local
 from .config import Config
-from .play import CompiledRows, Job, context, has_compiled_form, play_deal_state
+from .play import CompiledRows, Job, compiled_rows, context, play_deal_state
 from .storage import Store
 
 
@@ -148,15 +148,9 @@ def _warm_up(job: Job) -> bool:
     from ..bots import decide, get_bot
 
     ctx = context(job)
-    compiled = (
-        ctx.compiled is not None
-        and job.unit == "deal"
-        and all(has_compiled_form(b) and team[0].label == team[1].label for team in ctx.bots for b in team)
-    )
-    if compiled:  # the State API is never used then: its ~60 ms warm-up would be a start-up cost only
-        x = ctx.bots[0][0]
-        ctx.compiled(ctx.game, x, x, [job.seed], 0)
-        return True
+    # a compiled match-up's first board plays its whole compiled path (the loop and the payload kernels)
+    if all([compiled_rows(ctx, p, range(1)) is not None for p in range(len(job.pairings))]):
+        return True  # the State API is never used then: its ~60 ms warm-up would be a start-up cost only
     rnd = get_bot("RANDOM")
     play_deal_state(ctx.game.new_deal(job.seed), [rnd] * 4, job.seed, 0)
     seen = set()
