@@ -15,6 +15,8 @@ worker to two, and SQLite writes.
   wall-clock speed-up means something only on an idle machine: Linux's autogroup scheduling
   (``/proc/sys/kernel/sched_autogroup_enabled``) shares a busy machine between sessions, not processes,
   so while other sessions keep both cores busy a second worker gets no more CPU than the first had.
+* Satat and Shengji: GREEDY against JANGARA through the runner (1 worker) against their bare compiled
+  loops (``bots.compiled.play_tables``), the same measures as Feskot's overhead.
 * SQLite: rows of the compiled match-up's size stored per second in the runner's blocks (2,048 boards,
   one transaction each), against the rate at which the runner with two workers produces them.
 
@@ -31,7 +33,7 @@ import time
 from pathlib import Path
 
 from tekkasim.bots import get_bot
-from tekkasim.bots.compiled import play_boards
+from tekkasim.bots.compiled import play_tables
 from tekkasim.rules import get_game
 from tekkasim.tournament import Config, Store, run_tournament
 from tekkasim.tournament.play import Job, play_block
@@ -43,17 +45,21 @@ def _children_cpu() -> float:
 
 
 def _bare(game, x, y, boards: int, seed: int) -> tuple[float, float]:
-    """(wall, CPU) seconds of both tables of ``boards`` boards in the compiled loop, in this process."""
-    seeds = list(range(seed, seed + boards))
+    """(wall, CPU) seconds of both tables of ``boards`` boards in the compiled loop, in this process, in
+    the runner's blocks of 2,048 boards."""
     t0, c0 = time.perf_counter(), time.process_time()
-    play_boards(game, x, y, seeds, 0)
-    play_boards(game, x, y, seeds, 1)
+    for start in range(seed, seed + boards, 2048):
+        seeds = range(start, min(start + 2048, seed + boards))
+        play_tables(game, x, y, seeds, 0)
+        play_tables(game, x, y, seeds, 1)
     return time.perf_counter() - t0, time.process_time() - c0
 
 
-def _runner(bots: str, boards: int, seed: int, workers: int, use_compiled: bool = True) -> tuple[float, float, float]:
+def _runner(
+    bots: str, boards: int, seed: int, workers: int, use_compiled: bool = True, ruleset: str = "feskot"
+) -> tuple[float, float, float]:
     """(wall, parent CPU, workers' CPU) seconds of a run into a fresh directory."""
-    cfg = Config.build(ruleset="feskot", bots=bots, boards=boards, seed=seed, workers=workers)
+    cfg = Config.build(ruleset=ruleset, bots=bots, boards=boards, seed=seed, workers=workers)
     with tempfile.TemporaryDirectory() as d:
         t0, c0, k0 = time.perf_counter(), time.process_time(), _children_cpu()
         run_tournament(cfg, Path(d) / "run", quiet=True, use_compiled=use_compiled)
@@ -181,6 +187,45 @@ def run(quick: bool) -> list[dict]:
             "goal": ">= 1.8x",
         }
     )
+
+    for ruleset, n in (("satat", 5_000 if quick else 50_000), ("shengji", 1_000 if quick else 8_000)):
+        rg = get_game(ruleset)
+        rx, ry = get_bot("GREEDY", ruleset=ruleset), get_bot("JANGARA", ruleset=ruleset)
+        _bare(rg, rx, ry, 10, 1)
+        _runner("GREEDY,JANGARA", 10, 1, 1, ruleset=ruleset)
+        rb = [_bare(rg, rx, ry, n, 7) for _ in range(repeats)]
+        rr = [_runner("GREEDY,JANGARA", n, 7, 1, ruleset=ruleset) for _ in range(repeats)]
+        b_wall, b_cpu = min(b[0] for b in rb), min(b[1] for b in rb)
+        r_wall, r_parent, r_worker = (min(r[i] for r in rr) for i in range(3))
+        bare_name = f"{ruleset} GREEDY vs JANGARA, bare compiled loop"
+        rows.append({"name": bare_name, "value": 2 * n / b_wall, "unit": "deals/s"})
+        rows.append(
+            {
+                "name": f"{ruleset} GREEDY vs JANGARA, tournament runner (1 worker, stored)",
+                "value": 2 * n / r_wall,
+                "unit": "deals/s",
+                "reference": "bare compiled loop",
+                "ratio": r_wall / b_wall,
+            }
+        )
+        rows.append(
+            {
+                "name": f"{ruleset} runner's worker CPU per deal (1 worker)",
+                "value": r_worker / (2 * n) * 1e6,
+                "unit": "us/deal",
+                "reference": "bare loop CPU",
+                "ratio": r_worker / b_cpu,
+            }
+        )
+        rows.append(
+            {
+                "name": f"{ruleset} runner's parent CPU per deal (SQLite writer, start-up)",
+                "value": r_parent / (2 * n) * 1e6,
+                "unit": "us/deal",
+                "reference": "bare loop CPU",
+                "ratio": r_parent / b_cpu,
+            }
+        )
 
     cfg = Config.build(ruleset="feskot", bots="GREEDY,JANGARA", boards=2048, seed=7)
     sample = play_block(Job.from_config(cfg), (0, 0, 2048))
