@@ -123,6 +123,43 @@ def search(args):
     return rows
 
 
+def speed(args):
+    """CPU time per decision of each search bot (``--bots``) playing JANGARA on the boards: every decision
+    the bot is asked to move in a round (cards, Troupe, accusations; a forced card too), by
+    time.process_time."""
+    seeds = list(range(args.seed, args.seed + args.boards))
+    rows = []
+    for name in args.bots.split(";"):
+        b = bot(name)
+        spent, calls = [0.0], [0]
+        act = b.act
+
+        def timed(view, rng, act=act, spent=spent, calls=calls):
+            t = time.process_time()
+            try:
+                return act(view, rng)
+            finally:
+                if not view.optional:
+                    spent[0] += time.process_time() - t
+                    calls[0] += 1
+
+        b.act = timed
+        jb = bot("JANGARA")
+        for seed in seeds:
+            for table in (0, 1):
+                s = GAME.new_deal(seed)
+                play_deal_state(s, [b, jb, b, jb] if table == 0 else [jb, b, jb, b], seed, table)
+        row = {
+            "bot": name,
+            "boards": args.boards,
+            "decisions": calls[0],
+            "ms_cpu": round(1000 * spent[0] / calls[0], 2),
+        }
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return rows
+
+
 def _replay(seed, actions):
     s = GAME.new_deal(seed)
     for a in actions:
@@ -264,13 +301,15 @@ def oracle(args):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=["ladder", "search", "bluff", "accuracy", "oracle"])
+    ap.add_argument("what", choices=["ladder", "search", "speed", "bluff", "accuracy", "oracle"])
     ap.add_argument("--boards", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=5_000_000)
     ap.add_argument("--pairs", default="TANOOR/JANGARA,TIZAB/TANOOR,ZELZELA/TIZAB")
+    ap.add_argument("--bots", default="TANOOR;TIZAB;ZELZELA", help="search bots timed by 'speed', separated by ;")
     ap.add_argument("--out")
     args = ap.parse_args(argv)
-    rows = {"ladder": ladder, "search": search, "bluff": bluff, "accuracy": accuracy, "oracle": oracle}[args.what](args)
+    run = {"ladder": ladder, "search": search, "speed": speed, "bluff": bluff, "accuracy": accuracy, "oracle": oracle}
+    rows = run[args.what](args)
     if args.out:
         with open(args.out, "w") as f:
             json.dump({"what": args.what, "boards": args.boards, "seed": args.seed, "rows": rows}, f, indent=1)

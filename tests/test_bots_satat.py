@@ -437,3 +437,19 @@ def test_knowledge_and_accusations_against_a_plain_twin(i, memory, kot):
             if c >= 0:
                 k = sp._learn(troupe, lead, j, (leader + 3 * j) % 4, c, *k)
     assert tuple(int(x) for x in k) == tuple(int(x) for x in sp.knowledge(st, 0))
+
+
+def test_search_override_needs_a_sure_difference():
+    """The search keeps JANGARA's card (the prior column) unless another beats it on the paired differences
+    over the worlds with a t-statistic >= override_z; z = 0 or one world: the best mean, ties to the prior."""
+    from tekkasim.bots.satat import choose_card
+
+    noisy = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.5]])  # card 1 better on average, by noise
+    assert choose_card(noisy, 0, 1.0) == 0
+    assert choose_card(noisy, 0, 0.0) == 1
+    sure = np.array([[0.0, 1.0, 0.5], [0.0, 1.0, 0.4], [0.5, 1.5, 0.6], [0.0, 1.0, 0.5]])
+    assert choose_card(sure, 0, 2.0) == 1  # the same +1 in every world: sure, and the best mean of the sure
+    assert choose_card(sure[:1], 0, 5.0) == 1  # one world: the best
+    tie = np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0]])
+    assert choose_card(tie, 1, 1.0) == 1 and choose_card(tie, 1, 0.0) == 1
+    assert choose_card(tie, 2, 0.0) == 0 and choose_card(tie, 2, 1.0) == 0
