@@ -12,7 +12,7 @@ from tekkasim.cli import cli
 from tekkasim.ratings import expected_score
 
 
-@pytest.mark.parametrize("ruleset", ["feskot", "tekka"])
+@pytest.mark.parametrize("ruleset", ["feskot", "tekka", "satat", "shengji"])
 def test_pair_margins_compiled_equal_state_api(ruleset):
     a = pair_margins(ruleset, "KADO:mistake_rate=0.5", "GREEDY", 40, 6)
     b = pair_margins(ruleset, "KADO:mistake_rate=0.5", "GREEDY", 40, 6, compiled=False)

@@ -2,7 +2,7 @@
 
 A pair plays board seed ``s`` twice: team X (two copies of bot ``x``) at bottom/top at table 0 and at
 right/left at table 1, team Y the other seats. X's margin is its total returns over both tables minus
-Y's. Two bots that both have a compiled form play Feskot and Tekka in ``bots.compiled.play_boards``;
+Y's. Two bots that both have a compiled form in the ruleset play in ``bots.compiled.play_tables``;
 everything else plays through the tournament runner's ``play_block`` (the same seats and seeds, so both
 paths give the same margins).
 """
@@ -23,10 +23,10 @@ class AnalysisError(TekkasimError):
     """An analysis asked for something it cannot give (unknown parameter or feature, impossible target)."""
 
 
-def _compiled(bot: Bot) -> bool:
-    from ..bots.compiled import compiled_params
+def _compiled(bot: Bot, ruleset: str) -> bool:
+    from ..bots.compiled import compiled_form
 
-    return compiled_params(bot) is not None
+    return compiled_form(bot, ruleset) is not None
 
 
 def pair_margins(
@@ -38,12 +38,12 @@ def pair_margins(
 
     game = get_game(ruleset, **(options or {}))
     bx, by = get_bot(x, ruleset=game.name), get_bot(y, ruleset=game.name)
-    if compiled and game.name in ("feskot", "tekka") and _compiled(bx) and _compiled(by):
-        from ..bots.compiled import play_boards
+    if compiled and _compiled(bx, game.name) and _compiled(by, game.name):
+        from ..bots.compiled import play_tables
 
-        seeds = list(range(start, start + n))
-        r0 = play_boards(game, bx, by, seeds, 0)["returns"]
-        r1 = play_boards(game, bx, by, seeds, 1)["returns"]
+        seeds = range(start, start + n)
+        r0 = play_tables(game, bx, by, seeds, 0)["returns"]
+        r1 = play_tables(game, bx, by, seeds, 1)["returns"]
         return (r0[:, 0] + r1[:, 1]) - (r0[:, 1] + r1[:, 0])
     from ..tournament import Config, Job, play_block
 
