@@ -9,8 +9,8 @@ keeping a whitewash finite) gives each bot's Elo with a 95% interval. The direct
 from the mean pair score (``direct``, 10000 when every pair was won) is listed beside it.
 
 Pairing ``k`` (in table order) uses board seeds ``seed + k * 1_000_000 ...``, so every pairing has its own
-boards and a rerun with the same arguments gives the same table. Bots with a compiled form play Feskot
-and Tekka in the compiled loop; search bots play through the State API and take ``search_pairs`` pairs.
+boards and a rerun with the same arguments gives the same table. Bots with a compiled form play in their
+ruleset's compiled loop; search bots play through the State API and take ``search_pairs`` pairs.
 """
 
 from __future__ import annotations
