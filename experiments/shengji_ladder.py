@@ -41,6 +41,7 @@ import json
 import math
 import sqlite3
 import sys
+import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -130,6 +131,56 @@ def run_margins(directory: Path) -> list[dict]:
     return out
 
 
+def search_margins(x: str, y: str, seeds) -> np.ndarray:
+    """X's duplicate margin (levels) per board seed through the tournament runner's decide path
+    (``tournament.play.play_deal_state``: one deal per table, the runner's seeds): the search bots."""
+    from tekkasim.bots import get_bot
+    from tekkasim.rules import get_game
+    from tekkasim.tournament.play import play_deal_state
+
+    game = get_game("shengji")
+    bx, by = get_bot(x, ruleset="shengji"), get_bot(y, ruleset="shengji")
+    out = []
+    for seed in seeds:
+        m = 0.0
+        for table in (0, 1):
+            state = game.new_deal(int(seed))
+            play_deal_state(state, [bx, by, bx, by] if table == 0 else [by, bx, by, bx], int(seed), table)
+            a, b = state.returns()
+            m += (a - b) if table == 0 else (b - a)
+        out.append(m)
+    return np.array(out)
+
+
+def speed(name: str, seeds) -> dict:
+    """CPU time (time.process_time) per decision of bot ``name`` seated against JANGARA, one deal per table
+    on each board: every decision it is asked to move (calls, burial, plays, forced ones too)."""
+    from tekkasim.bots import get_bot
+    from tekkasim.rules import get_game
+    from tekkasim.tournament.play import play_deal_state
+
+    game = get_game("shengji")
+    b, j = get_bot(name, ruleset="shengji"), get_bot("JANGARA", ruleset="shengji")
+    spent, calls = [0.0], [0]
+    act = b.act
+
+    def timed(view, rng):
+        t = time.process_time()
+        try:
+            return act(view, rng)
+        finally:
+            if not view.optional:
+                spent[0] += time.process_time() - t
+                calls[0] += 1
+
+    b.act = timed
+    for seed in seeds:
+        for table in (0, 1):
+            state = game.new_deal(int(seed))
+            play_deal_state(state, [b, j, b, j] if table == 0 else [j, b, j, b], int(seed), table)
+    return {"bot": name, "boards": len(seeds), "decisions": calls[0], "ms_cpu": 1000 * spent[0] / calls[0]}
+
+
 def _show(row: dict) -> str:
     return (
         f"{row['x']:>10} vs {row['y']:<10} pairs {row['pairs']:>5}  margin {row['margin']:+.3f} "
@@ -144,11 +195,29 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="first board seed (tune on >= 1,000,000)")
     parser.add_argument("--boards", type=int, default=4000, help="boards per compiled pairing")
     parser.add_argument("--runs", nargs="*", default=[], help="tournament run directories to summarise")
+    parser.add_argument(
+        "--search",
+        help="X/Y;X/Y;... (or commas when no bot has parameters): play these pairings (e.g. TIZAB/TANOOR) "
+        "on --boards boards from --seed through the decide path, one deal per table",
+    )
+    parser.add_argument("--speed", help="bot;bot;...: CPU ms per decision against JANGARA on --boards boards")
     parser.add_argument("--json", help="write the rows to this file")
     args = parser.parse_args(argv)
     rows = []
-    if not args.runs:
-        seeds = np.arange(args.seed, args.seed + args.boards, dtype=np.uint64)
+    seeds = np.arange(args.seed, args.seed + args.boards, dtype=np.uint64)
+    if args.speed:
+        for name in args.speed.split(";"):
+            rows.append(speed(name, seeds))
+            print(json.dumps(rows[-1]), flush=True)
+    elif args.search:
+        for pairing in args.search.split(";" if ";" in args.search else ","):
+            x, y = pairing.split("/")
+            t = time.process_time()
+            row = summary(x, y, search_margins(x, y, seeds))
+            row["seed"], row["cpu_s"] = args.seed, round(time.process_time() - t, 1)
+            rows.append(row)
+            print(_show(row), flush=True)
+    elif not args.runs:
         for x, y in NEIGHBOURS:
             rows.append(summary(x, y, compiled_margins(x, y, seeds)))
             print(_show(rows[-1]), flush=True)

@@ -344,3 +344,18 @@ def test_decide_path_seed_is_the_compiled_seed():
     """The compiled loop's mix_seed is base.mix_seed for three parts."""
     for parts in [(0, 0, 0), (1, 1, 5), (2**62 + 3, 0, 99), (123456789, 1, 159)]:
         assert int(sp.mix_seed(*parts)) == mix_seed(*parts)
+
+
+def test_search_override_needs_a_sure_difference():
+    """Column 0 (JANGARA's choice) is kept unless another beats it by more than ``prior`` on the paired
+    differences with a t-statistic >= override_z; with z = 0 the best mean after the prior credit."""
+    from tekkasim.bots.shengji import choose as pick
+
+    noisy = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.5]])
+    assert pick(noisy, 0.0, 1.0) == 0
+    assert pick(noisy, 0.0, 0.0) == 1
+    assert pick(noisy, 0.25, 0.0) == 0  # the credit outweighs a mean lead of 0.125
+    sure = np.array([[0.0, 1.0, 0.5], [0.0, 1.0, 0.4], [0.5, 1.5, 0.6], [0.0, 1.0, 0.5]])
+    assert pick(sure, 0.25, 2.0) == 1
+    assert pick(sure, 1.0, 2.0) == 0  # a lead of exactly the credit is not enough
+    assert pick(sure[:1], 0.0, 2.0) == 1  # one world: the best mean
