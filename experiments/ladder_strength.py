@@ -11,6 +11,8 @@ Measured (``--what``, several allowed):
 
 * ``steps``: Feskot TANOOR-RANDOM, TANOOR-JANGARA (the step from the top heuristic bot), TIZAB-TANOOR,
   ZELZELA-TIZAB, ZELZELA-GREEDY (and the same in Tekka with ``--ruleset tekka``).
+* ``top``: the top of the ladder step by step, TANOOR-JANGARA, TIZAB-TANOOR, ZELZELA-TIZAB (``--ruleset``),
+  with the CPU time per decision of the upper bot of each step.
 * ``oracle``: Feskot ZELZELA-ORACLE and GREEDY-ORACLE duplicate margins in tricks per deal (a pair is two
   deals, so per deal = margin / 2) and the share of the GREEDY-to-ORACLE gap that ZELZELA closes,
   ``1 - zelzela_gap / greedy_gap``.
@@ -80,6 +82,7 @@ from tekkasim.rules import get_game
 from tekkasim.solver.dd import Position, Solver
 
 TUNING_SEED = 1_000_000
+TOP_STEPS = (("TANOOR", "JANGARA"), ("TIZAB", "TANOOR"), ("ZELZELA", "TIZAB"))  # the ladder's top, step by step
 Z95 = 1.959964
 
 
@@ -343,7 +346,7 @@ def main() -> int:
         "--what",
         nargs="+",
         default=["steps", "oracle"],
-        choices=["steps", "oracle", "match", "worlds", "bidding", "quality"],
+        choices=["steps", "top", "oracle", "match", "worlds", "bidding", "quality"],
     )
     parser.add_argument(
         "--bots", nargs="+", default=["GREEDY", "JANGARA", "ZELZELA"], help="for 'quality': the bots (first = base)"
@@ -376,6 +379,9 @@ def main() -> int:
             ("ZELZELA", "GREEDY"),
         ):
             emit(duplicate(args.ruleset, x, y, pairs, seed))
+    if "top" in args.what:
+        for x, y in TOP_STEPS:
+            emit(duplicate(args.ruleset, x, y, pairs, seed, timing=True))
     if "oracle" in args.what:
         z = duplicate("feskot", "ZELZELA", "ORACLE", pairs, seed)
         g = duplicate("feskot", "GREEDY", "ORACLE", pairs, seed)
