@@ -2,7 +2,8 @@
 
     .venv/bin/python experiments/satat_ladder.py ladder  --boards 20000 --seed 1000000   # tuning seeds
     .venv/bin/python experiments/satat_ladder.py ladder  --boards 20000 --seed 5000000   # report seeds
-    .venv/bin/python experiments/satat_ladder.py search  --boards 200   --seed 5000000
+    .venv/bin/python experiments/satat_ladder.py search  --boards 2000  --seed 7000000 --pairs TANOOR/JANGARA
+    .venv/bin/python experiments/satat_ladder.py speed   --boards 6     --seed 7000000
     .venv/bin/python experiments/satat_ladder.py bluff   --boards 20000 --seed 5000000
     .venv/bin/python experiments/satat_ladder.py accuracy --boards 5000 --seed 5000000
     .venv/bin/python experiments/satat_ladder.py oracle  --boards 100   --seed 5000000
@@ -31,10 +32,27 @@ caught by proof-only detectors (PUCHOQ, SADA) and gain +0.13 .. +0.18 points per
 JANGARA (contests every decided seven) catches 69% of them: -1.22 [-1.30, -1.15]. ZORGE's ruffs against
 the other side's seventh are caught 65-76% (a later card proves them) and gain +0.04 [0.00, 0.08] against
 PUCHOQ (Normal), -0.03 .. -0.05 against Hard detectors. Proof accusations: 100% correct for every bot.
-search (State API path; points per pair): TANOOR-JANGARA -0.01 [-0.12, 0.09] (300 pairs); TIZAB-TANOOR
-+0.13 [0.00, 0.27] (150); ZELZELA-TIZAB +0.08 [-0.03, 0.19] (150) and +0.18 [0.00, 0.36] (100, other
-seeds); TIZAB-JANGARA +0.08 [-0.04, 0.20] (200); ZELZELA-JANGARA +0.16 [0.04, 0.28] (200).
-oracle (points per round, 40 pairs): ZELZELA-ORACLE -0.40 [-0.55, -0.25]; GREEDY-ORACLE -0.58 [-0.73, -0.42].
+search (State API path; points per pair): before 2026-12-01 (search = best mean, ties to JANGARA; TANOOR 8
+worlds, TIZAB 16 x 2 rollouts): TANOOR-JANGARA -0.01 [-0.12, 0.09] (300 pairs); TIZAB-TANOOR +0.13 [0.00,
+0.27] (150); ZELZELA-TIZAB +0.08 [-0.03, 0.19] (150) and +0.18 [0.00, 0.36] (100, other seeds).
+oracle (before 2026-12-01; points per round, 40 pairs): ZELZELA-ORACLE -0.40 [-0.55, -0.25]; GREEDY-ORACLE
+-0.58 [-0.73, -0.42].
+
+Search ladder, measured 2026-12-01 (issue 13; load average ~2 on 2 shared cores)
+--------------------------------------------------------------------------------
+The search keeps JANGARA's card unless another card beats it on paired differences over the worlds with a
+t-statistic >= ``override_z``. Tuning seeds 1,000,000..1,000,999 (1000 pairs each, against JANGARA, points
+per pair): 8 worlds, best mean -0.008 [-0.064, 0.048]; 8 worlds with override_z 1 / 2 / 3: +0.172 [0.118,
+0.226] / +0.088 [0.046, 0.130] / +0.042 [0.015, 0.069]; override_z 1 with 16 / 32 / 64 worlds: +0.268
+[0.214, 0.322] / +0.364 [0.308, 0.420] / +0.396 [0.338, 0.454]; TIZAB (16 bluff-weighted worlds, z 1;
+first 600 boards) +0.240 [0.170, 0.310]. Presets chosen so that each tier adds to the one below with steps
+of similar size: TANOOR 8 worlds z 2, TIZAB 16 bluff-weighted worlds z 1, ZELZELA 128 bluff-weighted worlds
+z 1 and the solver from 7 cards.
+Report seeds 7,000,000.. (never used before; ``search --seed 7000000``), points per pair, 95% interval,
+pair score: TANOOR-JANGARA +0.063 [0.035, 0.092] (2000 pairs) 0.516; TIZAB-TANOOR +0.188 [0.136, 0.240]
+(1000) 0.547; ZELZELA-TIZAB +0.233 [0.131, 0.336] (300) 0.558. Every step above 0 with 95% confidence.
+CPU per decision (``speed``, against JANGARA, every decision the bot moves, load ~1.9; boards
+1,000,000..1,000,005): ZELZELA 60.1 ms (220 decisions), TIZAB 6.7 ms, TANOOR 0.8 ms.
 """
 
 from __future__ import annotations
