@@ -36,34 +36,64 @@ default (two shared cores); ``--full`` multiplies them by 5.
 
     python experiments/ladder_strength.py --what steps oracle --pairs 40 --out runs/ladder
 
-Figures (2026-12-01, ZELZELA = 32 worlds, exact card values from 11 cards, card-play inference
-``play_miss=0.3``; a shared two-core machine at load 5-13; times are the process's CPU time):
+Figures (2026-12-01, the nested presets: TANOOR 4 uniform worlds, override_z 2; TIZAB 16 worlds with
+inference, override_z 1; ZELZELA 64 worlds with inference and card-play inference ``play_miss=0.3``; all
+three scored by JANGARA rollouts; a shared two-core machine at load 1.3-3.3; times are CPU time):
 
-* Tuning, on the ``quality`` proxy only (``--what quality --pairs 25 --seed 10000``: 341 decisions of
-  JANGARA self-play, deals 10000-10024), DD tricks lost per decision with 95% intervals: GREEDY 0.299
-  ±0.053, JANGARA 0.199 ±0.045, old ZELZELA (16 worlds, target queries) 0.158 ±0.040, with exact values
-  0.153, + 32 worlds 0.135, + play_miss 0.3 0.117 ±0.037 (paired against the old preset -0.035
-  ±0.034). Rejected there: 64 worlds (+0.015 ±0.032 against 32, twice the time), play_miss 0.1 (+0.000
-  ±0.026), dd_cards 12 (-0.006 ±0.014 for 420 ms per 12-card decision), override_z 0 (+0.000 ±0.020).
-* Report seeds 500000.. (never used for tuning), 30 duplicate pairs each, margin in tricks per pair:
+* Tuning, duplicate Feskot pairs on tuning seeds (``--tuning``), margin in tricks per pair against
+  JANGARA, the same 200 boards 1,000,000.. for every row: TANOOR (8 worlds) +0.69 [+0.40, +0.97], 4 worlds
+  +0.31, 8 worlds with override_z 1 +0.41; TIZAB with 8 / 16 / 32 / 64 worlds +1.00 / +1.12 / +1.64 /
+  +1.80; ZELZELA at 64 worlds of rollouts +1.82 [+1.46, +2.18] (16 ms/decision), at 64 worlds with the
+  solver's exact card values from 7 cards +1.50 (paired against rollouts -0.33 ±0.24), the old preset
+  (32 worlds, exact values from 11 cards) +1.55 (paired -0.27 ±0.40). Paired on those boards the new
+  ZELZELA is +0.70 ±0.42 tricks above TIZAB. TIZAB with the solver from 9 cards and override_z 2 was no
+  better than TANOOR (200 pairs: -0.03 [-0.29, +0.24]); with override_z 1 +0.41 [+0.07, +0.76]. The
+  DD-loss proxy (``--what quality``, deals 10000-10099, 1402 decisions) disagrees with the games: TIZAB
+  loses 0.276 ±0.027 tricks per decision there, more than JANGARA's 0.250 ±0.026 (old ZELZELA 0.189), yet
+  takes +1.12 tricks per pair more than JANGARA. The proxy scores against perfect defence, the games are
+  played against JANGARA-like seats; the presets follow the games.
+  Fresh tuning boards 1,000,200.. (300 pairs): TANOOR at 4 worlds +100 [+67, +135] Elo over JANGARA and
+  TIZAB +49 [+15, +84] over it (at 6 worlds +120 and +33).
+* Report seeds 700000.. (TANOOR still 8 worlds; 400 pairs each): TANOOR - JANGARA +0.56 [+0.34, +0.79],
+  score 0.611, +79 [+49, +109] Elo; TIZAB - TANOOR +0.35 [+0.09, +0.61], 0.539, +27 [-2, +57];
+  ZELZELA - TIZAB +0.82 [+0.53, +1.11], 0.588, +61 [+31, +92]. The small middle step led to TANOOR's 4
+  worlds, so these boards are no longer clean for TANOOR; the figures below are on boards used for
+  nothing else.
+* Report seeds 710000.. (never used before; ``--what top --pairs 500 --seed 710000``), margin in tricks
+  per pair:
 
-  | pairing (Feskot) | margin [95%] | pair score | ZELZELA ms/decision |
-  |---|---|---|---|
-  | ZELZELA - JANGARA | +1.17 [+0.46, +1.87] | 0.733 | 37.6 (1336 decisions) |
-  | ZELZELA - TIZAB | -0.10 [-1.31, +1.11] | 0.383 | 51.3 (1276 decisions) |
-  | TIZAB - TANOOR | -0.23 [-1.35, +0.89] | 0.567 | |
-  | TIZAB - JANGARA | +1.67 [+0.70, +2.64] | 0.733 | |
-  | TANOOR - JANGARA | +0.87 [+0.30, +1.44] | 0.667 | |
-  | ZELZELA - ORACLE | -2.67 [-3.61, -1.72] | 0.150 | |
-  | GREEDY - ORACLE | -4.47 [-5.51, -3.42] | 0.050 | |
+  | step (Feskot) | pairs | margin [95%] | pair score | Elo [95%] | upper bot's CPU ms/decision |
+  |---|---|---|---|---|---|
+  | TANOOR - JANGARA | 500 | +0.54 [+0.36, +0.73] | 0.620 | +85 [+60, +111] | 0.3 |
+  | TIZAB - TANOOR | 500 | +0.65 [+0.42, +0.88] | 0.602 | +72 [+46, +99] | 3.2 |
+  | ZELZELA - TIZAB | 500 | +0.53 [+0.28, +0.78] | 0.597 | +68 [+42, +96] | 16.1 |
 
-  Per deal against ORACLE: ZELZELA -1.33, GREEDY -2.23 tricks: ZELZELA closes 40% of the gap (goal 50%;
-  was 37%). Matches against GREEDY (first to 7 games, boards 500000-500014, both tables): 26 of 30 won,
-  0.867 [0.703, 0.947] (goal 85%: the point estimate is above it, the interval does not exclude less).
-  All three search bots are shown above JANGARA, but not ordered among themselves (TANOOR < TIZAB <
-  ZELZELA is not shown: the strict-monotone goal is not met). ZELZELA at its default, every seat, six
-  whole deals (``benchmarks/bench_search._timed_deals``), best of two: 35.2 ms CPU per decision, 234
-  times GREEDY's (load 6).
+  JANGARA < TANOOR < TIZAB < ZELZELA, each step positive with 95% confidence in margin and in pair score.
+  With the Feskot heuristic steps of ``docs/calibration.md`` (177, 77, 107, 117, 67 Elo) the ladder's
+  median step is 81 Elo; these three are 68-85, none above twice the median (KADO-POCHAQ's 177 is).
+* Tekka, report seeds 720000.. (never used before; ``--what top --ruleset tekka --pairs 200 --seed
+  720000``; the presets were tuned on Feskot only), margin in points per pair:
+
+  | step (Tekka) | pairs | margin [95%] | pair score | Elo [95%] | upper bot's CPU ms/decision |
+  |---|---|---|---|---|---|
+  | TANOOR - JANGARA | 200 | -3.38 [-5.24, -1.51] | 0.395 | -74 [-116, -35] | 0.4 |
+  | TIZAB - TANOOR | 200 | +7.48 [+5.67, +9.29] | 0.675 | +127 [+89, +168] | 4.5 |
+  | ZELZELA - TIZAB | 200 | +3.96 [+2.37, +5.54] | 0.593 | +65 [+35, +96] | 19.9 |
+
+  Not monotone in Tekka: TANOOR is below JANGARA. On Tekka tuning boards 1,000,000.. (200 pairs against
+  JANGARA) no search bot is above JANGARA by pair score: TANOOR with 4 / 8 / 16 worlds -54 [-94, -16] /
+  -5 [-39, +28] / -12 [-44, +20] Elo, TIZAB -24 [-59, +10] (margins +1.4 to +2.2 points for 8 worlds and
+  more). The calls are the likely cause: each call takes the best expected score from P(k), the best
+  trump's share of worlds, with no JANGARA prior and an upward bias from the max over trumps, largest
+  with few worlds. TANOOR's 4 worlds (chosen on Feskot) cost it about 50 Elo in Tekka against 8.
+* ZELZELA at its default, every seat, six whole deals (``benchmarks/bench_search._timed_deals``), twice:
+  Feskot 12.7 and 12.7 ms CPU per decision (274 decisions), Tekka 18.4 and 17.8 (290); load 1.7.
+
+Earlier figures (the presets before 2026-12-01: TANOOR 8 worlds, ZELZELA 32 worlds on the solver from 11
+cards; report seeds 500000.., 30 pairs each): ZELZELA - ORACLE -2.67 [-3.61, -1.72] tricks per pair,
+GREEDY - ORACLE -4.47 [-5.51, -3.42] (ZELZELA closed 40% of the gap); ZELZELA won 26 of 30 matches against
+GREEDY, 0.867 [0.703, 0.947]; ZELZELA - TIZAB -0.10 [-1.31, +1.11] and TIZAB - TANOOR -0.23 [-1.35,
++0.89]: not ordered. ``oracle`` and ``match`` have not been rerun with the new presets.
 """
 
 from __future__ import annotations

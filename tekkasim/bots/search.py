@@ -26,8 +26,9 @@ Every decision goes the same way:
      returns margin for the seat's team (Feskot: tricks margin plus 3 for a win, minus 3 for a loss;
      Tekka: points margin); Prime choices, calls and raises use the share of rollouts (played over all 13
      tricks) in which the team takes at least k tricks.
-   * ``evaluator="dd"`` (the parameters' default; no preset uses it, ORACLE does): the double-dummy solver's target queries ("can our team still reach
-     k tricks?", zero-window searches, far faster than exact counts). A card scores
+   * ``evaluator="dd"`` (the parameters' default; no preset uses it, ORACLE does): the double-dummy
+     solver's target queries ("can our team still reach k tricks?", zero-window searches, far faster than
+     exact counts). A card scores
      ``4 * reach(T) + reach(T + 1) + reach(T - 1)``, where T is the team's target: 7 in Feskot; in Tekka
      the contract for the declaring team and ``14 - contract`` for the defenders (1 against D13). The
      neighbours of T are the tie-break by trick count. Once the seat holds at most 7 cards the solver's
