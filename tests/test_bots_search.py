@@ -215,6 +215,22 @@ def test_same_seed_same_decision(name):
         assert first == [decide(bot, state, seat, s) for s in (1, 2, 3)]
 
 
+def test_calls_keep_jangaras_unless_the_worlds_are_sure():
+    """Tekka calls follow the card rule: with an unreachable override_z the search makes JANGARA's call;
+    with override_z=0 it makes the best call over the worlds, which is not always JANGARA's."""
+    jangara = get_bot("JANGARA")
+    sure, free = get_bot("TANOOR", worlds=6, override_z=10.0), get_bot("TANOOR", worlds=6, override_z=0.0)
+    differ = 0
+    for seed in range(20, 56):  # 4 of these 36 auctions have a call JANGARA would not make
+        state = random_state("tekka", 300 + seed, seed % 3)
+        assert state.phase() == "auction"
+        seat = state.current_player()
+        prior = decide(jangara, state, seat, 7)
+        assert decide(sure, state, seat, 7) == prior
+        differ += decide(free, state, seat, 7) != prior
+    assert differ > 0
+
+
 def test_fixed_worlds_by_default_and_time_mode_legal():
     assert all(get_bot(n).params["time_ms"] == 0 for n in SEARCH)
     state = random_state("feskot", 30, 6)
