@@ -216,10 +216,10 @@ def test_same_seed_same_decision(name):
 
 
 def test_calls_keep_jangaras_unless_the_worlds_are_sure():
-    """Tekka calls follow the card rule: with an unreachable override_z the search makes JANGARA's call;
-    with override_z=0 it makes the best call over the worlds, which is not always JANGARA's."""
+    """With call_z > 0 Tekka calls follow the card rule: with an unreachable call_z the search makes
+    JANGARA's call; with call_z=0 the best call over the worlds, which is not always JANGARA's."""
     jangara = get_bot("JANGARA")
-    sure, free = get_bot("TANOOR", worlds=6, override_z=10.0), get_bot("TANOOR", worlds=6, override_z=0.0)
+    sure, free = get_bot("TANOOR", worlds=6, call_z=10.0), get_bot("TANOOR", worlds=6, call_z=0.0)
     differ = 0
     for seed in range(20, 56):  # 4 of these 36 auctions have a call JANGARA would not make
         state = random_state("tekka", 300 + seed, seed % 3)

@@ -48,10 +48,12 @@ Every decision goes the same way:
    Tekka calls: P(k) = the best suit's share of worlds in which the team takes k tricks with this seat
    declaring; each legal call is worth its expected score (``P k - (1 - P) 2k``; D13 ``26 P - 52 (1 - P)``
    with P = P(13)); pass is worth 0, or the partner's standing call's worth when partner holds the high
-   call; as with cards, JANGARA's call is made unless another beats it on the paired per-world worths
-   with a t-statistic of at least ``override_z`` (then the best such; without a JANGARA call among the
-   options the best, ties: pass): the max over suits and calls of a few worlds' shares overbids
-   (Tekka tuning seeds 1,000,000+, 200 pairs against JANGARA: TANOOR -54 Elo before, +9 after).
+   call; the best is called (ties: pass). With ``call_z > 0`` (TANOOR: 2) JANGARA's call is made unless
+   another beats it on the paired per-world worths with a t-statistic of at least ``call_z``: the max
+   over suits and calls of a few worlds' shares overbids (Tekka tuning seeds 1,000,000+, 200 pairs
+   against JANGARA: TANOOR -54 [-94, -16] Elo with call_z 0, +9 [-18, +35] with 2). With many worlds the
+   best call is worth more than JANGARA's (Tekka report seeds 720000+ and 730000+: ZELZELA - TIZAB +65
+   Elo with call_z 0 for both, +3 with 2).
    Raises (option ``raises``): the declarer requests the raise with the best expected score if it beats
    the standing contract's (a rejected request costs nothing); the opponent asked accepts when the new
    contract's expected score for its own team is better.
@@ -442,9 +444,12 @@ class Hybrid:
 class Search:
     """One decision of a search bot over a stream of worlds (fixed number, or until a deadline)."""
 
-    def __init__(self, worlds: list[State], evaluator, deadline: float | None, more=None, z: float = 0.0):
+    def __init__(
+        self, worlds: list[State], evaluator, deadline: float | None, more=None, z: float = 0.0, call_z: float = 0.0
+    ):
         self.worlds = worlds
         self.z = z  # how sure the search must be to override JANGARA's choice (see _best)
+        self.call_z = call_z  # the same for Tekka calls; 0 = the best expected score
         self.ev = evaluator
         self.deadline = deadline
         self.more = more  # callable giving further worlds in time mode
@@ -581,11 +586,11 @@ def _call(worlds: Search, info, seat: int, legal: list[int]) -> int:
     values = [pass_value] + [
         contract_value(prob[13 if a - k.CALL_BASE == k.D13 else a - k.CALL_BASE], a - k.CALL_BASE) for a in options[1:]
     ]
-    # like cards and Prime: JANGARA's call unless another is better by a paired t-statistic of override_z
-    # (the max over suits and calls of few worlds' shares would otherwise overbid)
-    prior = prior_action(worlds.worlds[0])
+    # with call_z > 0 like cards and Prime: JANGARA's call unless another is better by a paired t-statistic
+    # of call_z (the max over suits and calls of few worlds' shares overbids)
+    prior = prior_action(worlds.worlds[0]) if worlds.call_z > 0 else -1
     per_world = np.column_stack(values)
-    return options[_best(per_world, options.index(prior) if prior in options else -1, worlds.z)]
+    return options[_best(per_world, options.index(prior) if prior in options else -1, worlds.call_z)]
 
 
 # --- the bots --------------------------------------------------------------------------------------------
@@ -646,6 +651,14 @@ EXACT_CARDS_P = Param(
 TRICK_WEIGHT_P = Param(
     "trick_weight", TRICK_WEIGHT, "with exact card values: the score of one trick beside the target terms", 0.0, 10.0
 )
+CALL_Z = Param(
+    "call_z",
+    0.0,
+    "Tekka calls: how sure the search must be to make another call than JANGARA would (the paired "
+    "t-statistic over the worlds of the expected-score difference); 0 = the best expected score",
+    0.0,
+    10.0,
+)
 PLAY_MISS = Param(
     "play_miss",
     1.0,
@@ -678,6 +691,7 @@ class SearchBot(Bot):
         TRICK_WEIGHT_P,
         PLAY_MISS,
         OVERRIDE_Z,
+        CALL_Z,
     )
 
     def evaluator(self, rng: np.ndarray):
@@ -702,13 +716,14 @@ class SearchBot(Bot):
             n = min(n, 4)
             more = lambda: sample_worlds(view, rng, 4, p["inference"], p["oversample"], p["play_miss"])  # noqa: E731
         worlds = sample_worlds(view, rng, n, p["inference"], p["oversample"], p["play_miss"])
-        search = Search(worlds, self.evaluator(rng), deadline, more, p["override_z"])
+        search = Search(worlds, self.evaluator(rng), deadline, more, p["override_z"], p["call_z"])
         return decide_search(view, search, view.seat)
 
 
 class Tanoor(SearchBot):
     """TANOOR (rank 6): a light determinized search over JANGARA: 4 uniform worlds, JANGARA rollouts, no
-    inference, and JANGARA's own choice kept unless another is clearly better (``override_z=2``). Four
+    inference, and JANGARA's own choice kept unless another is clearly better (``override_z=2``; Tekka
+    calls too, ``call_z=2``). Four
     worlds, not eight, so that the step up to TIZAB is about the size of the step up from JANGARA (tuning
     seeds 1,000,200+, 300 Feskot pairs: +100 Elo over JANGARA, TIZAB +49 over it; with 8 worlds +121 and
     TIZAB only +27 over it on report seeds 700000+)."""
@@ -719,7 +734,14 @@ class Tanoor(SearchBot):
         "determinized search over JANGARA: 4 sampled worlds, each action scored by a JANGARA-policy "
         "rollout; plays JANGARA's card unless another is clearly better; no inference"
     )
-    preset = {"worlds": 4, "evaluator": "rollout", "rollout": "jangara", "inference": False, "override_z": 2.0}
+    preset = {
+        "worlds": 4,
+        "evaluator": "rollout",
+        "rollout": "jangara",
+        "inference": False,
+        "override_z": 2.0,
+        "call_z": 2.0,
+    }
 
 
 class Tizab(SearchBot):
