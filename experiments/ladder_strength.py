@@ -36,9 +36,10 @@ default (two shared cores); ``--full`` multiplies them by 5.
 
     python experiments/ladder_strength.py --what steps oracle --pairs 40 --out runs/ladder
 
-Figures (2026-12-01, the nested presets: TANOOR 4 uniform worlds, override_z 2; TIZAB 16 worlds with
-inference, override_z 1; ZELZELA 64 worlds with inference and card-play inference ``play_miss=0.3``; all
-three scored by JANGARA rollouts; a shared two-core machine at load 1.3-3.3; times are CPU time):
+Figures (2026-12-01, the nested presets: TANOOR 4 uniform worlds, override_z 2 (Tekka calls: call_z 2);
+TIZAB 16 worlds with inference, override_z 1; ZELZELA 64 worlds with inference and card-play inference
+``play_miss=0.3``; all three scored by JANGARA rollouts; a shared two-core machine at load 1.3-3.3; times
+are CPU time; the Feskot figures are unchanged by call_z, which only Tekka's auction uses):
 
 * Tuning, duplicate Feskot pairs on tuning seeds (``--tuning``), margin in tricks per pair against
   JANGARA, the same 200 boards 1,000,000.. for every row: TANOOR (8 worlds) +0.69 [+0.40, +0.97], 4 worlds
@@ -71,21 +72,28 @@ three scored by JANGARA rollouts; a shared two-core machine at load 1.3-3.3; tim
   JANGARA < TANOOR < TIZAB < ZELZELA, each step positive with 95% confidence in margin and in pair score.
   With the Feskot heuristic steps of ``docs/calibration.md`` (177, 77, 107, 117, 67 Elo) the ladder's
   median step is 81 Elo; these three are 68-85, none above twice the median (KADO-POCHAQ's 177 is).
-* Tekka, report seeds 720000.. (never used before; ``--what top --ruleset tekka --pairs 200 --seed
-  720000``; the presets were tuned on Feskot only), margin in points per pair:
+* Tekka (the presets were tuned on Feskot; margin in points per pair; 200 pairs per step; each block of
+  report seeds used once). Final presets (TANOOR with ``call_z=2``: JANGARA's call unless another is
+  clearly better), seeds 740000.. (``--what top --ruleset tekka --pairs 200 --seed 740000``):
 
   | step (Tekka) | pairs | margin [95%] | pair score | Elo [95%] | upper bot's CPU ms/decision |
   |---|---|---|---|---|---|
-  | TANOOR - JANGARA | 200 | -3.38 [-5.24, -1.51] | 0.395 | -74 [-116, -35] | 0.4 |
-  | TIZAB - TANOOR | 200 | +7.48 [+5.67, +9.29] | 0.675 | +127 [+89, +168] | 4.5 |
-  | ZELZELA - TIZAB | 200 | +3.96 [+2.37, +5.54] | 0.593 | +65 [+35, +96] | 19.9 |
+  | TANOOR - JANGARA | 200 | -1.04 [-2.21, +0.12] | 0.482 | -12 [-37, +12] | 0.3 |
+  | TIZAB - TANOOR | 200 | +2.79 [+0.93, +4.64] | 0.477 | -16 [-54, +22] | 4.2 |
+  | ZELZELA - TIZAB | 200 | +2.69 [+1.33, +4.05] | 0.565 | +45 [+20, +72] | 18.2 |
 
-  Not monotone in Tekka: TANOOR is below JANGARA. On Tekka tuning boards 1,000,000.. (200 pairs against
-  JANGARA) no search bot is above JANGARA by pair score: TANOOR with 4 / 8 / 16 worlds -54 [-94, -16] /
-  -5 [-39, +28] / -12 [-44, +20] Elo, TIZAB -24 [-59, +10] (margins +1.4 to +2.2 points for 8 worlds and
-  more). The calls are the likely cause: each call takes the best expected score from P(k), the best
-  trump's share of worlds, with no JANGARA prior and an upward bias from the max over trumps, largest
-  with few worlds. TANOOR's 4 worlds (chosen on Feskot) cost it about 50 Elo in Tekka against 8.
+  Not monotone in Tekka: only ZELZELA - TIZAB is positive in both margin and pair score; TIZAB takes more
+  points than TANOOR but does not win more pairs, and TANOOR is level with JANGARA. Before ``call_z``
+  (seeds 720000..: every call the best expected score over the worlds) TANOOR - JANGARA was -3.38
+  [-5.24, -1.51], 0.395, -74 [-116, -35] Elo; TIZAB - TANOOR +7.48 [+5.67, +9.29], 0.675, +127 [+89,
+  +168]; ZELZELA - TIZAB +3.96 [+2.37, +5.54], 0.593, +65 [+35, +96]: four worlds overbid (the max over
+  suits and calls of their shares). With the JANGARA prior at ``override_z`` for every bot's calls
+  (seeds 730000..) the top went flat: +0.03 / 0.505 / +3 Elo, +2.33 / 0.472 / -19, +1.16 [-0.02, +2.33]
+  / 0.505 / +3: many worlds call better than JANGARA. On Tekka tuning boards 1,000,000.. (200 pairs
+  against JANGARA, every call the best over the worlds) TANOOR with 4 / 8 / 16 worlds was -54 [-94, -16]
+  / -5 [-39, +28] / -12 [-44, +20] Elo and TIZAB -24 [-59, +10]; with the JANGARA call prior TANOOR +9
+  [-18, +35], TIZAB +0 [-30, +30]. In Tekka the search bots take more points than JANGARA but do not win
+  more pairs.
 * ZELZELA at its default, every seat, six whole deals (``benchmarks/bench_search._timed_deals``), twice:
   Feskot 12.7 and 12.7 ms CPU per decision (274 decisions), Tekka 18.4 and 17.8 (290); load 1.7.
 
