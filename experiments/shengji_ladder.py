@@ -17,6 +17,8 @@ interval, and the Elo of the pair score (runs.md). Tune on seeds >= 1,000,000; r
 
     python experiments/shengji_ladder.py --seed 1 --boards 4000
     python experiments/shengji_ladder.py --runs DIR [DIR ...]
+    python experiments/shengji_ladder.py --search "TIZAB/TANOOR" --boards 150 --seed 7000000
+    python experiments/shengji_ladder.py --speed "ZELZELA;TIZAB;TANOOR" --boards 3 --seed 7000000
 
 Measured (report seeds; presets tuned on seeds >= 1,000,000), X's margin in levels per pair (two deals),
 95% interval, pair score with its Wilson interval:
@@ -31,7 +33,21 @@ Measured (report seeds; presets tuned on seeds >= 1,000,000), X's margin in leve
   [-0.24, 0.74], ZELZELA (32 worlds) +0.75 [0.34, 1.16] (9 wins, 7 draws, 0 losses; Elo +221 [93, 348]).
   ZELZELA-GREEDY, boards 1001..1020: +2.80 [2.47, 3.13] levels per pair, i.e. +1.40 levels per deal,
   20 pairs of 20 won; matches (--unit match, boards 2001..2003): 6 of 6 won (Wilson [0.61, 1]);
-  JANGARA-GREEDY matches, boards 2001..2030: 60 of 60 won.
+  JANGARA-GREEDY matches, boards 2001..2030: 60 of 60 won. (The search figures here are of the presets
+  before 2026-12-01: best mean after a 0.25-level credit to JANGARA's choice, 6/12/32 worlds.)
+
+Search ladder, measured 2026-12-01 (issue 13; ``--search``, the decide path, one deal per table; load
+average ~2 on 2 shared cores). The search plays JANGARA's choice unless another candidate beats it on the
+paired differences over the worlds with a t-statistic >= ``override_z``. Tuning seeds 1,000,000..1,000,059
+(60 pairs each, against JANGARA, levels per pair): override_z 1 with 8 / 16 / 32 worlds +0.43 [0.23, 0.64]
+/ +0.37 [0.19, 0.54] / +0.52 [0.29, 0.74]; the old rule with 32 worlds +0.23 [0.05, 0.42]. Presets: TANOOR
+8 worlds z 2, TIZAB 16 worlds z 1, ZELZELA 32 worlds z 1 (prior 0). Report seeds 7,000,000.. (never used
+before), levels per pair, 95% interval, pair score [Wilson]: TANOOR-JANGARA +0.500 [0.353, 0.647] (150
+pairs) 0.683 [0.605, 0.752]; TIZAB-TANOOR +0.193 [0.068, 0.319] (150) 0.580 [0.500, 0.656]; ZELZELA-TIZAB
++0.150 [0.0003, 0.300] (120, the planned size) 0.558 [0.469, 0.644]. Each margin above 0 with 95%
+confidence, ZELZELA-TIZAB only just (its pair score's interval holds 0.5). CPU per decision against
+JANGARA (every decision the bot moves, boards 7,000,000..7,000,002, load ~1.5-2): ZELZELA 48.4 ms (285
+decisions), TIZAB 26.0 ms, TANOOR 12.8 ms.
 """
 
 from __future__ import annotations
