@@ -51,8 +51,9 @@ z 1 and the solver from 7 cards.
 Report seeds 7,000,000.. (never used before; ``search --seed 7000000``), points per pair, 95% interval,
 pair score: TANOOR-JANGARA +0.063 [0.035, 0.092] (2000 pairs) 0.516; TIZAB-TANOOR +0.188 [0.136, 0.240]
 (1000) 0.547; ZELZELA-TIZAB +0.233 [0.131, 0.336] (300) 0.558. Every step above 0 with 95% confidence.
-CPU per decision (``speed``, against JANGARA, every decision the bot moves, load ~1.9; boards
-1,000,000..1,000,005): ZELZELA 60.1 ms (220 decisions), TIZAB 6.7 ms, TANOOR 0.8 ms.
+CPU per decision (``speed``, against JANGARA, every decision the bot moves in a round): boards
+7,000,000..7,000,009, load ~1.5-2: ZELZELA 55.0 ms (440 decisions), TIZAB 5.6 ms, TANOOR 0.9 ms; boards
+1,000,000..1,000,005, load ~1.9: ZELZELA 60.1 ms (220 decisions).
 """
 
 from __future__ import annotations
