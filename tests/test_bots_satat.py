@@ -442,7 +442,7 @@ def test_knowledge_and_accusations_against_a_plain_twin(i, memory, kot):
 def test_search_override_needs_a_sure_difference():
     """The search keeps JANGARA's card (the prior column) unless another beats it on the paired differences
     over the worlds with a t-statistic >= override_z; z = 0 or one world: the best mean, ties to the prior."""
-    from tekkasim.bots.satat import choose_card
+    from tekkasim.bots.base import keep_prior as choose_card
 
     noisy = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.5]])  # card 1 better on average, by noise
     assert choose_card(noisy, 0, 1.0) == 0

@@ -400,7 +400,7 @@ def test_play_model_weighs_worlds_by_the_card_plays(ruleset):
 
 def test_override_needs_a_sure_difference():
     """JANGARA's option (the prior) is kept unless another beats it by a paired t-statistic >= z."""
-    from tekkasim.bots.search import _best
+    from tekkasim.bots.base import keep_prior as _best
 
     noisy = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.5]])  # option 1 better on average, by noise
     assert noisy.mean(axis=0)[1] > noisy.mean(axis=0)[0]

@@ -349,7 +349,10 @@ def test_decide_path_seed_is_the_compiled_seed():
 def test_search_override_needs_a_sure_difference():
     """Column 0 (JANGARA's choice) is kept unless another beats it by more than ``prior`` on the paired
     differences with a t-statistic >= override_z; with z = 0 the best mean after the prior credit."""
-    from tekkasim.bots.shengji import choose as pick
+    from tekkasim.bots.base import keep_prior
+
+    def pick(values, margin, z):
+        return keep_prior(values, 0, z, margin)  # the Shengji search: column 0 is JANGARA's choice
 
     noisy = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.5]])
     assert pick(noisy, 0.0, 1.0) == 0

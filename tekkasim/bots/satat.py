@@ -65,7 +65,7 @@ weighed, not ruled out. Each legal card is scored in every world by compiled rol
 variant: 2♥, Troupe) once the seat holds at most ``dd_cards`` cards: ``4 reach(7) + reach(8) + reach(6)``
 for its team (reach(k): can it still end with k tricks). JANGARA's card is played unless another card beats
 it on the paired score differences over the worlds with a t-statistic of at least ``override_z``
-(:func:`choose_card`): a few worlds' noise would otherwise overturn a good policy card by chance (8 worlds,
+(``base.keep_prior``): a few worlds' noise would otherwise overturn a good policy card by chance (8 worlds,
 best mean: -0.01 points per pair against JANGARA on tuning boards; the same worlds with ``override_z=1``
 +0.17). The rollout policy has no mistakes, so a rollout is a function of its world: ``rollouts`` > 1
 repeats the same play-out (kept for the interface; every preset uses 1). The presets are nested: each
@@ -84,7 +84,7 @@ import numpy as np
 from ..bits import below, new_rng
 from ..rules import _satat_kernels as K
 from . import _satat_policy as sp
-from .base import MISTAKE_RATE, Bot, Param, View
+from .base import MISTAKE_RATE, Bot, Param, View, keep_prior
 
 MEMORY = ("none", "trick", "full")
 EVALUATION = ("count", "full")
@@ -549,26 +549,7 @@ class SatatSearch(Bot):
         scorer = _Scorer(q["rollouts"], q["dd_cards"], rng)
         held = int(obs.hand).bit_count()
         scores = np.array([scorer.scores(w, cards, view.seat & 1, held) for w in worlds])
-        return cards[choose_card(scores, cards.index(prior), q["override_z"])]
-
-
-def choose_card(scores: np.ndarray, prior: int, z: float) -> int:
-    """The column of ``scores`` (worlds x cards) to play: ``prior`` (the policy's card) unless another card
-    beats it on the paired differences over the worlds with a t-statistic of at least ``z`` (a difference
-    that is the same positive value in every world counts as sure); then the best such card by mean. With
-    one world or ``z`` = 0: the best mean, ties to ``prior``."""
-    mean = scores.mean(axis=0)
-    n = scores.shape[0]
-    if n < 2 or z <= 0:
-        top = np.flatnonzero(mean >= mean.max() - 1e-9)
-        return prior if prior in top else int(top[0])
-    d = scores - scores[:, prior : prior + 1]
-    dm = d.mean(axis=0)
-    se = d.std(axis=0, ddof=1) / np.sqrt(n)
-    ok = (dm > 1e-9) & (dm >= z * se)
-    if not ok.any():
-        return prior
-    return int(np.flatnonzero(ok)[np.argmax(dm[ok])])
+        return cards[keep_prior(scores, cards.index(prior), q["override_z"])]
 
 
 class Tanoor(SatatSearch):

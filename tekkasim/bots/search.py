@@ -83,7 +83,7 @@ from ..rules.base import State
 from ..solver.dd import Position, Solver
 from . import _search_kernels as S
 from ._policy_kernels import decide_arrays, new_work
-from .base import MISTAKE_RATE, Bot, Param, View, maybe_mistake
+from .base import MISTAKE_RATE, Bot, Param, View, keep_prior, maybe_mistake
 
 FESKOT_TARGET = 7
 PARTNER_TRICKS = 3.0  # what a caller counts on from an unseen partner (a quarter of 13, rounded down)
@@ -449,7 +449,7 @@ class Search:
         self, worlds: list[State], evaluator, deadline: float | None, more=None, z: float = 0.0, call_z: float = 0.0
     ):
         self.worlds = worlds
-        self.z = z  # how sure the search must be to override JANGARA's choice (see _best)
+        self.z = z  # how sure the search must be to override JANGARA's choice (see base.keep_prior)
         self.call_z = call_z  # the same for Tekka calls; 0 = the best expected score
         self.ev = evaluator
         self.deadline = deadline
@@ -483,26 +483,6 @@ def prior_action(world: State) -> int:
     return a % k.SIGNAL_MULT if a < k.PRIME_BASE else a
 
 
-def _best(per_world: np.ndarray, prior: int, z: float) -> int:
-    """The option to take from per-world scores (worlds x options): the best mean, unless ``prior`` (the
-    index of JANGARA's option, -1 if none) is kept because no option beats it by a paired t-statistic over
-    the worlds of at least ``z``; among equal best means the prior's, else the first."""
-    scores = per_world.mean(axis=0)
-    top = np.flatnonzero(scores >= scores.max() - 1e-9)
-    if prior < 0 or prior in top:
-        return prior if prior in top else int(top[0])
-    n = per_world.shape[0]
-    if z <= 0 or n < 2:
-        return int(top[0])
-    diff = per_world - per_world[:, [prior]]
-    mean = diff.mean(axis=0)
-    se = diff.std(axis=0, ddof=1) / np.sqrt(n)
-    sure = (mean > 0) & (mean >= z * se)
-    if not sure.any():
-        return prior
-    return int(np.flatnonzero(sure)[np.argmax(mean[sure])])
-
-
 def decide_search(view: View, worlds: Search, seat: int) -> int:
     """The action for ``view`` given the worlds and evaluator in ``worlds`` (see the module docstring)."""
     first = worlds.worlds[0]
@@ -525,12 +505,12 @@ def decide_search(view: View, worlds: Search, seat: int) -> int:
         scores = worlds.matrix(lambda w: ev.card_scores(w, reps, team))
         prior = prior_action(first)
         prior = next((c[0] for c in classes if prior in c), -1)
-        return reps[_best(scores, reps.index(prior) if prior >= 0 else -1, worlds.z)]
+        return reps[keep_prior(scores, reps.index(prior) if prior >= 0 else -1, worlds.z)]
     if phase == k.PH_PRIME:
         target = FESKOT_TARGET if info[k.I_RULESET] == k.FESKOT else team_target(info, team)
         totals = (target, target + 1, target - 1)
         scores = worlds.matrix(lambda w: [np.dot((4, 1, 1), ev.opening_reach(w, seat, t, totals)) for t in range(4)])
-        return k.PRIME_BASE + _best(scores, prior_action(first) - k.PRIME_BASE, worlds.z)
+        return k.PRIME_BASE + keep_prior(scores, prior_action(first) - k.PRIME_BASE, worlds.z)
     if phase == k.PH_AUCTION:
         return _call(worlds, info, seat, legal)
     if phase == k.PH_RAISE:
@@ -591,7 +571,7 @@ def _call(worlds: Search, info, seat: int, legal: list[int]) -> int:
     # of call_z (the max over suits and calls of few worlds' shares overbids)
     prior = prior_action(worlds.worlds[0]) if worlds.call_z > 0 else -1
     per_world = np.column_stack(values)
-    return options[_best(per_world, options.index(prior) if prior in options else -1, worlds.call_z)]
+    return options[keep_prior(per_world, options.index(prior) if prior in options else -1, worlds.call_z)]
 
 
 # --- the bots --------------------------------------------------------------------------------------------

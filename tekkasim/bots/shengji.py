@@ -66,7 +66,7 @@ import numpy as np
 from ..cards import N_KINDS
 from ..rules import _shengji_kernels as K
 from . import _shengji_policy as sp
-from .base import MISTAKE_RATE, Bot, Param, View, maybe_mistake
+from .base import MISTAKE_RATE, Bot, Param, View, keep_prior, maybe_mistake
 
 MEMORY = ("none", "trick", "full")
 DECLARE = ("never", "simple", "eval")
@@ -608,27 +608,7 @@ class ShengjiSearch(Bot):
                 and (time.perf_counter() >= deadline or n >= p["worlds"])
             ):
                 break
-        return cands[choose(np.array(rows), p["prior"], p["override_z"])]
-
-
-def choose(values: np.ndarray, prior: float, z: float) -> int:
-    """The column of ``values`` (worlds x candidates; column 0 the JANGARA policy's choice) to play: with
-    ``z`` = 0 the best mean after ``prior`` levels are credited to column 0; else column 0 unless another
-    beats it on the paired differences over the worlds by more than ``prior`` with a t-statistic (of the
-    difference less ``prior``) of at least ``z`` (then the best such by mean)."""
-    mean = values.mean(axis=0)
-    mean[0] += prior
-    n = values.shape[0]
-    if z <= 0 or n < 2:
-        return int(np.argmax(mean))
-    d = values - values[:, :1] - prior
-    dm = d.mean(axis=0)
-    se = d.std(axis=0, ddof=1) / np.sqrt(n)
-    ok = (dm > 1e-9) & (dm >= z * se)
-    ok[0] = False
-    if not ok.any():
-        return 0
-    return int(np.flatnonzero(ok)[np.argmax(dm[ok])])
+        return cands[keep_prior(np.array(rows), 0, p["override_z"], p["prior"])]
 
 
 class Tanoor(ShengjiSearch):
