@@ -94,6 +94,17 @@ are CPU time; the Feskot figures are unchanged by call_z, which only Tekka's auc
   / -5 [-39, +28] / -12 [-44, +20] Elo and TIZAB -24 [-59, +10]; with the JANGARA call prior TANOOR +9
   [-18, +35], TIZAB +0 [-30, +30]. In Tekka the search bots take more points than JANGARA but do not win
   more pairs.
+* ZELZELA with the solver at the end (the preset since 2026-12-01 12:31: the double-dummy solver's exact
+  card values once it holds at most 4 cards, ``evaluator=dd, dd_cards=4, exact_cards=4``, rollouts
+  before), because the issue asks ZELZELA to score by the solver and at 4 cards it does not lose: against
+  the all-rollout ZELZELA above, tuning seeds 1,100,000.. (200 pairs), +0.145 [-0.234, +0.524] tricks per
+  pair, +28 [-14, +70] Elo. Its step over TIZAB re-measured on seeds used for nothing else, 750000..
+  (400 pairs): ZELZELA - TIZAB +0.51 [+0.21, +0.81] tricks per pair, pair score 0.556, +39 [+9, +70] Elo
+  (the +68 above was the all-rollout ZELZELA). The Tekka rows above are of the all-rollout ZELZELA.
+  Against ORACLE and GREEDY (``--what oracle match --pairs 30 --seed 760000``, boards used for nothing
+  else): ZELZELA - ORACLE -2.67 [-3.84, -1.49] tricks per pair, GREEDY - ORACLE -4.67 [-5.68, -3.66]:
+  per deal -1.33 and -2.33, ZELZELA closes 43% of the GREEDY-ORACLE gap (goal 50%); matches against
+  GREEDY (first to 7 games, 10 boards x 2 tables): 18 of 20 won, 0.900 [0.699, 0.972] (goal 85%).
 * ZELZELA at its default, every seat, six whole deals (``benchmarks/bench_search._timed_deals``), twice:
   Feskot 12.7 and 12.7 ms CPU per decision (274 decisions), Tekka 18.4 and 17.8 (290); load 1.7.
 
@@ -101,7 +112,7 @@ Earlier figures (the presets before 2026-12-01: TANOOR 8 worlds, ZELZELA 32 worl
 cards; report seeds 500000.., 30 pairs each): ZELZELA - ORACLE -2.67 [-3.61, -1.72] tricks per pair,
 GREEDY - ORACLE -4.47 [-5.51, -3.42] (ZELZELA closed 40% of the gap); ZELZELA won 26 of 30 matches against
 GREEDY, 0.867 [0.703, 0.947]; ZELZELA - TIZAB -0.10 [-1.31, +1.11] and TIZAB - TANOOR -0.23 [-1.35,
-+0.89]: not ordered. ``oracle`` and ``match`` have not been rerun with the new presets.
++0.89]: not ordered. ``oracle`` and ``match`` of the new presets: above.
 """
 
 from __future__ import annotations
