@@ -37,6 +37,9 @@ worlds, TIZAB 16 x 2 rollouts): TANOOR-JANGARA -0.01 [-0.12, 0.09] (300 pairs); 
 0.27] (150); ZELZELA-TIZAB +0.08 [-0.03, 0.19] (150) and +0.18 [0.00, 0.36] (100, other seeds).
 oracle (before 2026-12-01; points per round, 40 pairs): ZELZELA-ORACLE -0.40 [-0.55, -0.25]; GREEDY-ORACLE
 -0.58 [-0.73, -0.42].
+oracle with the 2026-12-01 presets (``oracle --boards 40 --seed 7100000``, boards used for nothing else;
+points per round, 40 pairs): ZELZELA-ORACLE -0.55 [-0.71, -0.39], pair score 0.225; GREEDY-ORACLE -0.74
+[-0.89, -0.59], 0.138: ZELZELA closes 25% of GREEDY's gap to ORACLE on these boards.
 
 Search ladder, measured 2026-12-01 (issue 13; load average ~2 on 2 shared cores)
 --------------------------------------------------------------------------------
