@@ -52,7 +52,13 @@ JANGARA (every decision the bot moves, boards 7,000,000..7,000,002, load ~1.5-2)
 decisions), TIZAB 26.0 ms, TANOOR 12.8 ms.
 ZELZELA (these presets) against GREEDY, ``--search ZELZELA/GREEDY --boards 20 --seed 8100000`` (boards used
 for nothing else): +2.950 [2.561, 3.339] levels per pair, i.e. +1.48 levels per deal, all 20 pairs won
-(Wilson [0.839, 1]).
+(Wilson [0.839, 1]). Matches (``tekkasim tournament -r shengji --bots ZELZELA,GREEDY --unit match``, boards
+8,200,000..8,200,009, both tables): 20 of 20 won (Wilson [0.839, 1]).
+ZELZELA-TIZAB again on boards used for nothing else, the 200 pairs suggested above (``--search ZELZELA/TIZAB
+--boards 200 --seed 8000000``): +0.125 [+0.011, +0.239] levels per pair, pair score 0.555 [0.486, 0.622],
+Elo +38 [-10, +87]: the margin is above 0 with 95% confidence, the pair score (and so the Elo) is not.
+With the heuristic steps above (levels per pair) the ladder's steps are 0.403, 0.607, 0.317, 0.750, 0.163,
+0.500, 0.193, 0.125: median 0.36, and TANA-SADA's 0.750 is just over twice it.
 """
 
 from __future__ import annotations
