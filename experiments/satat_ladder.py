@@ -72,7 +72,7 @@ from tekkasim.bots import get_bot
 from tekkasim.bots.satat import play_rounds
 from tekkasim.rules import get_game
 from tekkasim.rules.satat import ACCUSE, decode_accusation
-from tekkasim.tournament.play import play_deal_state
+from tekkasim.tournament.play import play_deal_state, timed_decisions
 
 LADDER = ["RANDOM", "KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA", "JANGARA"]
 GAME = get_game("satat")
@@ -152,30 +152,12 @@ def speed(args):
     seeds = list(range(args.seed, args.seed + args.boards))
     rows = []
     for name in args.bots.split(";"):
-        b = bot(name)
-        spent, calls = [0.0], [0]
-        act = b.act
-
-        def timed(view, rng, act=act, spent=spent, calls=calls):
-            t = time.process_time()
-            try:
-                return act(view, rng)
-            finally:
-                if not view.optional:
-                    spent[0] += time.process_time() - t
-                    calls[0] += 1
-
-        b.act = timed
-        jb = bot("JANGARA")
-        for seed in seeds:
-            for table in (0, 1):
-                s = GAME.new_deal(seed)
-                play_deal_state(s, [b, jb, b, jb] if table == 0 else [jb, b, jb, b], seed, table)
+        decisions, spent = timed_decisions(GAME, bot(name), bot("JANGARA"), seeds)
         row = {
             "bot": name,
             "boards": args.boards,
-            "decisions": calls[0],
-            "ms_cpu": round(1000 * spent[0] / calls[0], 2),
+            "decisions": decisions,
+            "ms_cpu": round(1000 * spent / decisions, 2),
         }
         rows.append(row)
         print(json.dumps(row), flush=True)

@@ -184,28 +184,12 @@ def speed(name: str, seeds) -> dict:
     on each board: every decision it is asked to move (calls, burial, plays, forced ones too)."""
     from tekkasim.bots import get_bot
     from tekkasim.rules import get_game
-    from tekkasim.tournament.play import play_deal_state
+    from tekkasim.tournament.play import timed_decisions
 
     game = get_game("shengji")
     b, j = get_bot(name, ruleset="shengji"), get_bot("JANGARA", ruleset="shengji")
-    spent, calls = [0.0], [0]
-    act = b.act
-
-    def timed(view, rng):
-        t = time.process_time()
-        try:
-            return act(view, rng)
-        finally:
-            if not view.optional:
-                spent[0] += time.process_time() - t
-                calls[0] += 1
-
-    b.act = timed
-    for seed in seeds:
-        for table in (0, 1):
-            state = game.new_deal(int(seed))
-            play_deal_state(state, [b, j, b, j] if table == 0 else [j, b, j, b], int(seed), table)
-    return {"bot": name, "boards": len(seeds), "decisions": calls[0], "ms_cpu": 1000 * spent[0] / calls[0]}
+    decisions, spent = timed_decisions(game, b, j, seeds)
+    return {"bot": name, "boards": len(seeds), "decisions": decisions, "ms_cpu": 1000 * spent / decisions}
 
 
 def _show(row: dict) -> str:
