@@ -263,7 +263,7 @@ def test_oracle_keeps_the_target_whenever_it_can(seed):
     if state.phase() != "play":
         return
     seat = state.current_player()
-    card = decide(get_bot("ORACLE"), state, seat, 1)
+    card = decide(get_bot("ORACLE"), state, seat, 1) % k.SIGNAL_MULT  # the card, whatever its signal
     values = Solver(tt_bits=16).card_values(Position.from_state(state))
     need = team_target(state.arrays.info, seat & 1)
     if max(values.values()) >= need:
@@ -411,3 +411,42 @@ def test_override_needs_a_sure_difference():
     assert _best(sure[:1], 0, 1.0) == 1  # one world (ORACLE): the best
     tie = np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0]])
     assert _best(tie, 1, 1.0) == 1 and _best(tie, -1, 1.0) == 0
+
+
+def test_sign_test_keeps_the_prior_when_few_worlds_agree():
+    """Four worlds out of four favouring an option pass a t-statistic (zero spread) but not the sign test
+    at z=2 (a chance of 1/16 > 0.023); six of six do (1/64)."""
+    from tekkasim.bots.base import keep_prior, sign_test_p
+
+    assert sign_test_p(4, 0) == 1 / 16 and sign_test_p(6, 0) == 1 / 64
+    assert sign_test_p(3, 1) == 5 / 16 and sign_test_p(0, 0) == 1.0
+    four = np.array([[-18.0, 9.0]] * 4)
+    assert keep_prior(four, 0, 2.0) == 1
+    assert keep_prior(four, 0, 2.0, sign=True) == 0
+    assert keep_prior(np.array([[-18.0, 9.0]] * 6), 0, 2.0, sign=True) == 1
+    ties = np.array([[0.0, 0.0], [0.0, 0.0], [0.0, 1.0], [0.0, 1.0], [0.0, 1.0]])  # tied worlds left out
+    assert keep_prior(ties, 0, 1.0, sign=True) == 1  # 3 of 3 untied: 1/8 <= 0.159
+
+
+@pytest.mark.parametrize("ruleset", ["feskot", "tekka"])
+def test_search_bots_send_jangaras_signals(ruleset):
+    """The search chooses the card; the signal with it is the one JANGARA would send from the same view
+    (its partner reads it): for JANGARA's own card, exactly JANGARA's action."""
+    from tekkasim.bots.base import View
+    from tekkasim.bots.search import honest_signal
+
+    jangara = get_bot("JANGARA")
+    signalled = 0
+    for seed in range(40):
+        state = random_state(ruleset, 900 + seed, 5 + seed % 30)
+        if state.phase() != "play":
+            continue
+        seat = state.current_player()
+        action = decide(jangara, state, seat, seed)
+        assert honest_signal(View(state, seat), action % k.SIGNAL_MULT) == action
+        signalled += action >= k.SIGNAL_MULT
+    assert signalled > 5
+    off = random_state(ruleset, 950, 20, signals=False)
+    if off.phase() == "play":
+        card = off.legal_actions()[0]
+        assert honest_signal(View(off, off.current_player()), card) == card

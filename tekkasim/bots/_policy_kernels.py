@@ -938,6 +938,13 @@ def _signal(p, v, m, c, gone):
     return k.NO_SIGNAL
 
 
+@njit(cache=True, _nrt=False)
+def signal_for(p, v, m, c):
+    """The signal bot ``p`` sends with card ``c`` from view ``(v, m)``, as ``_play`` attaches it: for the
+    search bots, which choose the card by search and the signal by their JANGARA model."""
+    return _signal(p, v, m, c, known_played(p, v, m) | m[M_HAND])
+
+
 # --- whole deals --------------------------------------------------------------------------------------
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

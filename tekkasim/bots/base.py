@@ -13,6 +13,8 @@ in Python (``bits.below(rng, n)``) and in compiled policies alike.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -190,11 +192,21 @@ def random_legal(view: View, rng: np.ndarray) -> Action:
     return view.legal[int(below(rng, len(view.legal)))]
 
 
-def keep_prior(per_world: np.ndarray, prior: int, z: float, margin: float = 0.0) -> int:
+def sign_test_p(wins: int, losses: int) -> float:
+    """One-sided sign test: the chance of at least ``wins`` of ``wins + losses`` worlds favouring an
+    option when each favours it or the prior with probability 1/2 (ties left out)."""
+    n = wins + losses
+    return sum(math.comb(n, i) for i in range(wins, n + 1)) / 2.0**n if n else 1.0
+
+
+def keep_prior(per_world: np.ndarray, prior: int, z: float, margin: float = 0.0, sign: bool = False) -> int:
     """The option a determinized search plays, from its scores ``per_world`` (worlds x options): ``prior``
     (the index of the policy's own option, JANGARA's; -1 if it has none) unless another option beats it by
     more than ``margin`` on the paired differences over the same worlds with a t-statistic of at least
     ``z`` (a lead that is the same in every world counts as sure), then the best such option by mean. With
+    ``sign`` the lead must also pass the sign test at the same level (the worlds favouring the option
+    against those favouring the prior): with win-or-lose scores over a few worlds the t-statistic calls
+    four worlds out of four sure, a chance of 1 in 16. With
     ``z`` = 0, one world or no prior: the best mean after ``margin`` is credited to the prior, ties to the
     prior, else to the first. Why: over a few worlds the best mean overturns a good policy option by noise
     (the search bots of every ruleset lost to JANGARA that way)."""
@@ -210,6 +222,11 @@ def keep_prior(per_world: np.ndarray, prior: int, z: float, margin: float = 0.0)
     se = diff.std(axis=0, ddof=1) / np.sqrt(n)
     sure = (lead > 1e-9) & (lead >= z * se)
     sure[prior] = False
+    if sign:
+        level = 0.5 * math.erfc(z / math.sqrt(2.0))  # one-sided normal tail of z
+        for i in np.flatnonzero(sure):
+            wins, losses = int((diff[:, i] > 1e-9).sum()), int((diff[:, i] < -1e-9).sum())
+            sure[i] = sign_test_p(wins, losses) <= level
     if not sure.any():
         return prior
     return int(np.flatnonzero(sure)[np.argmax(lead[sure])])
