@@ -499,9 +499,10 @@ def prior_action(world: State) -> int:
 def honest_signal(view: View, card: int) -> int:
     """``card`` with the signal JANGARA would send with it from this view (a ``drop`` on the last card of a
     suit, a ``slam`` on a side card when the hand keeps that suit's master; both always true), when the
-    game accepts signals. The search chooses the card; without this its partner, who reads signals like
-    JANGARA, would lose them (Tekka, 1000 tuning pairs: TANOOR never overriding JANGARA but sending no
-    signals took 1.01 [0.38, 1.64] points per pair fewer than JANGARA)."""
+    game accepts signals. The search chooses the card; the signal is the one of its model, JANGARA, whose
+    reading of signals the partner's search assumes. With this (and JANGARA's own card of a class),
+    a search bot that never overrides plays exactly JANGARA's deals: TANOOR with 4 worlds under the
+    sign test, 1000 Tekka pairs against JANGARA, margin 0.00."""
     cansig = signals_accepted(view.possible)
     if not cansig:
         return card
