@@ -202,3 +202,40 @@ def test_est_tricks_grows_with_honours_and_length():
     strong = mask_of([c(x) for x in "AS KS QS JS TS 9S AH KH AD KD AC 2C 3C".split()])
     assert pk.est_tricks(np.uint64(weak), SPADES) < 2
     assert pk.est_tricks(np.uint64(strong), SPADES) >= 10
+
+
+def test_a_slam_is_followed_only_while_it_stands():
+    """JANGARA on lead with partner's slam set to each suit in turn: a suit with no card left out (every
+    card played or in its own hand), or one an opponent is shown void in while Prime is out, is not led
+    for the slam (the lead is the one without a slam); a standing ask for a held suit is led. Counted: the
+    stale asks that would have changed the lead (the old rule followed every slam for the whole deal)."""
+    from tekkasim.bots.view52 import policy_view
+
+    p = compiled_params("JANGARA")
+    changed = 0
+    for seed in range(240):
+        name = ("feskot", "tekka")[seed & 1]
+        state = random_state(get_game(name), 7919 * seed, 12 + seed % 48)
+        if state.is_terminal() or state.phase() != "play" or state.arrays.info[k.I_PLAY] != 0:
+            continue
+        seat = state.current_player()
+        legal = np.asarray(state.legal_actions(), np.int64)
+        v, m = policy_view(state.observation(seat), get_game(name).options, 1)
+        v[pk.V_SLAM + (seat ^ 2)] = -1
+        plain = int(pk.decide(p, v.copy(), m.copy(), legal, len(legal), new_rng(1))) % 52
+        hand = state.hand(seat)
+        played = mask_of([c for t in state.observation(seat).public["tricks"] for _, c in t["plays"]])
+        voids = int(pk.known_voids(p, v))
+        trump = int(v[pk.V_TRUMP])
+        trumps_out = trump >= 0 and ((1 << 13) - 1 << 13 * trump) & ~(played | hand) != 0
+        for s in range(4):
+            suit = (1 << 13) - 1 << (13 * s)
+            v[pk.V_SLAM + (seat ^ 2)] = s
+            lead = int(pk.decide(p, v.copy(), m.copy(), legal, len(legal), new_rng(1))) % 52
+            ruff = trumps_out and any(voids >> (4 * o + s) & 1 for o in ((seat + 1) & 3, (seat + 3) & 3))
+            if suit & ~(played | hand) == 0 or ruff:
+                assert lead == plain
+                changed += bool(hand & suit) and plain // 13 != s
+            elif hand & suit:
+                assert lead // 13 == s
+    assert changed >= 3
