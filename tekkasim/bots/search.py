@@ -792,7 +792,10 @@ class Tizab(SearchBot):
 class Zelzela(SearchBot):
     """ZELZELA (rank 8): TIZAB with four times the worlds (64), card-play inference (``play_miss=0.3``) and,
     once it holds at most four cards, every card scored in every world by the double-dummy solver's exact
-    card values (reach 7 / the contract first, then tricks); JANGARA rollouts before that.
+    card values (reach 7 / the contract first, then tricks); JANGARA rollouts before that. Tekka calls as
+    TIZAB's (``call_z=1``): with ``call_z=0`` (the best expected score) it took more points than TIZAB
+    but won no more pairs (400 Tekka tuning pairs: +2.67 points per pair, pair score 0.501; with 1,
+    +2.02 and 0.546).
 
     The solver only at the end: against JANGARA on the same 200 Feskot boards (tuning seeds 1,000,000+), 64
     worlds scored by the solver's exact card values from 7 cards on took 0.33 ±0.24 tricks per pair fewer
