@@ -36,7 +36,50 @@ default (two shared cores); ``--full`` multiplies them by 5.
 
     python experiments/ladder_strength.py --what steps oracle --pairs 40 --out runs/ladder
 
-Figures (2026-12-01, the nested presets: TANOOR 4 uniform worlds, override_z 2 (Tekka calls: call_z 2);
+Figures of today's presets (2026-12-01, afternoon): the search bots send JANGARA's honest signals with
+their cards and play JANGARA's own card of a winning class; every override (cards, Prime, Tekka calls)
+must also pass the sign test at the level of its t-statistic (``sign_test``); TANOOR 8 uniform worlds at
+``override_z=1`` (Tekka calls ``call_z=2``), TIZAB 16 worlds with inference (calls ``call_z=1``), ZELZELA
+64 worlds with card-play inference and the solver from 4 cards (calls ``call_z=1``); the heuristic lead
+follows a partner's slam only while it stands. Shared two-core machine at load 3-4 (CPU ms per decision).
+
+* Why the sign test: in Tekka a rollout is won or lost, so four worlds out of four agreeing have no spread
+  and an infinite t-statistic; the old TANOOR (4 worlds, z=2) lost to JANGARA, -0.93 [-1.41, -0.45]
+  points per pair (1000 Tekka tuning pairs 1,000,000..), and with the sign test at 4 worlds it never
+  overrides and plays JANGARA's deals exactly (margin 0.00). Tuning, the same boards, against the tier
+  below: Tekka TANOOR (8 worlds, z=1) +12 [+5, +18] Elo over JANGARA, TIZAB +22 [+12, +31] over it,
+  ZELZELA (400 pairs) +32 [+15, +50] with ``call_z=1`` and +1 [-23, +24] with ``call_z=0`` (its margin
+  +2.67 points is higher, its pair score 0.501 not: the best expected score wins points but not pairs);
+  Feskot TANOOR +84 [+66, +101], TIZAB +53 [+26, +79] (500), ZELZELA +62 [+28, +97] (300).
+* Report seeds used for nothing else (``--what top``), before the slam change: Feskot 770000.. (500
+  pairs) +76 [+51, +101], +54 [+28, +80], +23 [-3, +49] (margin +0.38 [+0.12, +0.64]); Tekka 780000..
+  (1000 pairs) TANOOR +16 [+9, +23], TIZAB +30 [+19, +40] (ZELZELA stopped when the slam change came).
+* Report seeds used for nothing else, today's code: ``--what top --ruleset feskot --pairs 500 --seed
+  800000`` and ``--ruleset tekka --pairs 1000 --seed 810000``:
+
+  | step | pairs | margin [95%] | pair score | Elo [95%] | upper bot's CPU ms/decision |
+  |---|---|---|---|---|---|
+  | Feskot TANOOR - JANGARA | 500 | +0.41 [+0.23, +0.59] tricks | 0.574 | +52 [+28, +76] | 0.7 |
+  | Feskot TIZAB - TANOOR | 500 | +0.47 [+0.24, +0.70] | 0.550 | +35 [+9, +61] | 3.6 |
+  | Feskot ZELZELA - TIZAB | 500 | +0.35 [+0.11, +0.58] | 0.551 | +36 [+9, +62] | 16.6 |
+  | Tekka TANOOR - JANGARA | 1000 | +0.50 [+0.13, +0.88] points | 0.514 | +10 [+3, +16] | 0.7 |
+  | Tekka TIZAB - TANOOR | 1000 | +1.60 [+1.07, +2.13] | 0.538 | +26 [+17, +36] | 4.9 |
+  | Tekka ZELZELA - TIZAB | 1000 | +2.43 [+1.82, +3.03] | 0.560 | +42 [+31, +53] | 19.7 |
+
+  Both ladders' tops are now monotone: every step positive with 95% confidence in margin and in pair
+  score. Feskot's three steps (36-52 Elo) sit within twice the median of the ladder's steps; Tekka's are
+  smaller (10-42 Elo) than its heuristic ones (see the last item).
+* Against ORACLE and GREEDY (``--what oracle match --pairs 40 --seed 820000``): ZELZELA - ORACLE -2.92
+  [-3.94, -1.91] tricks per pair, GREEDY - ORACLE -4.85 [-5.77, -3.93]; per deal -1.46 and -2.42: ZELZELA
+  closes 40% of the gap (goal 50%). Matches against GREEDY (first to 7 games, 13 boards x 2 tables): 20 of
+  26 won, 0.769 [0.579, 0.890] (goal 85%; 18 of 20 on 760000.. with the presets before).
+* The heuristic steps (``heuristic_ladder.py --pairs 5000 --seed 830000``, today's code), margin per pair:
+  Feskot KADO-RANDOM +1.70, then +1.72, +0.85, +0.91, +1.04, JANGARA-TANA +0.64 tricks (largest / median
+  1.88); Tekka +37.8, then +4.29, +6.46, +7.75, +6.18, JANGARA-TANA +9.71 points (1.50). In Tekka the
+  search steps (+0.5 to +1.6 points per pair) are far smaller than the heuristic ones: the pair scores
+  are 0.51-0.54 against 0.53-0.66.
+
+The presets before, figures (2026-12-01, the nested presets: TANOOR 4 uniform worlds, override_z 2 (Tekka calls: call_z 2);
 TIZAB 16 worlds with inference, override_z 1; ZELZELA 64 worlds with inference and card-play inference
 ``play_miss=0.3``; all three scored by JANGARA rollouts; a shared two-core machine at load 1.3-3.3; times
 are CPU time; the Feskot figures are unchanged by call_z, which only Tekka's auction uses):
