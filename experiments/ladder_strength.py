@@ -73,6 +73,12 @@ follows a partner's slam only while it stands. Shared two-core machine at load 3
   [-3.94, -1.91] tricks per pair, GREEDY - ORACLE -4.85 [-5.77, -3.93]; per deal -1.46 and -2.42: ZELZELA
   closes 40% of the gap (goal 50%). Matches against GREEDY (first to 7 games, 13 boards x 2 tables): 20 of
   26 won, 0.769 [0.579, 0.890] (goal 85%; 18 of 20 on 760000.. with the presets before).
+* Tekka bidding, every seat the bot (``--what bidding --pairs 60 --seed 840000``; contract against the most
+  tricks the declaring team could take double dummy with the Prime chosen): ZELZELA made 0.700 [0.575,
+  0.801], overbid 0.233, underbid 0.583 (mean target 8.37 against 9.37 makeable); TIZAB made 0.700, over
+  0.233, under 0.567; TANOOR 0.567, 0.300, 0.517; GREEDY 0.450, 0.333, 0.483; ORACLE bids the makeable
+  target (mean 10.58) and made 0.900 (a partner's trick breaks its D13). The search bots call low: most
+  contracts are at 8 (mean target 8.4) and in over half of the deals a higher target was makeable.
 * The heuristic steps (``heuristic_ladder.py --pairs 5000 --seed 830000``, today's code), margin per pair:
   Feskot KADO-RANDOM +1.70, then +1.72, +0.85, +0.91, +1.04, JANGARA-TANA +0.64 tricks (largest / median
   1.88); Tekka +37.8, then +4.29, +6.46, +7.75, +6.18, JANGARA-TANA +9.71 points (1.50). In Tekka the
