@@ -85,7 +85,8 @@ follows a partner's slam only while it stands. Shared two-core machine at load 3
   search steps (+0.5 to +1.6 points per pair) are far smaller than the heuristic ones: the pair scores
   are 0.51-0.54 against 0.53-0.66.
 
-The presets before, figures (2026-12-01, the nested presets: TANOOR 4 uniform worlds, override_z 2 (Tekka calls: call_z 2);
+The presets before, figures (2026-12-01, the nested presets: TANOOR 4 uniform worlds, override_z 2
+(Tekka calls: call_z 2);
 TIZAB 16 worlds with inference, override_z 1; ZELZELA 64 worlds with inference and card-play inference
 ``play_miss=0.3``; all three scored by JANGARA rollouts; a shared two-core machine at load 1.3-3.3; times
 are CPU time; the Feskot figures are unchanged by call_z, which only Tekka's auction uses):

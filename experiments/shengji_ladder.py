@@ -31,11 +31,11 @@ Measured (report seeds; presets tuned on seeds >= 1,000,000), X's margin in leve
   0.397, 0.589, 0.439, 0.571, 0.209, 0.500, 0.193, 0.125: median 0.418, the largest (0.589) 1.4 times it.
   (Boards 9,000,000.. measured SADA 5% / TANA 9%, +0.483 / +0.497 / +0.282, a preset dropped because an
   easier bot must not make fewer mistakes than a harder one.)
-* the presets before (SADA 12%, TANA 6%), compiled loop, boards 1..4000: POCHAQ-KADO +0.403 [0.370, 0.436] 0.637; PUCHOQ-POCHAQ +0.607
-  [0.577, 0.637] 0.716; SADA-PUCHOQ +0.317 [0.289, 0.345] 0.621; TANA-SADA +0.750 [0.721, 0.778] 0.771;
-  JANGARA-TANA +0.163 [0.140, 0.186] 0.569; GREEDY-KADO +0.476 [0.438, 0.513]; JANGARA-GREEDY +2.047
-  [2.015, 2.079] 0.965. Every heuristic step above 0 with 95% confidence; largest step 0.75 < twice the
-  median 0.40.
+* the presets before (SADA 12%, TANA 6%), compiled loop, boards 1..4000: POCHAQ-KADO +0.403 [0.370, 0.436]
+  0.637; PUCHOQ-POCHAQ +0.607 [0.577, 0.637] 0.716; SADA-PUCHOQ +0.317 [0.289, 0.345] 0.621; TANA-SADA
+  +0.750 [0.721, 0.778] 0.771; JANGARA-TANA +0.163 [0.140, 0.186] 0.569; GREEDY-KADO +0.476 [0.438, 0.513];
+  JANGARA-GREEDY +2.047 [2.015, 2.079] 0.965. Every heuristic step above 0 with 95% confidence; largest step
+  0.75 < twice the median 0.40.
 * tournament runner: KADO-RANDOM, boards 1..100: +0.99 [0.74, 1.24], 64 wins 25 draws 11 losses, Elo
   +205 [140, 270]. Search against JANGARA, boards 1001..1016: TANOOR -0.19 [-0.67, 0.29], TIZAB +0.25
   [-0.24, 0.74], ZELZELA (32 worlds) +0.75 [0.34, 1.16] (9 wins, 7 draws, 0 losses; Elo +221 [93, 348]).

@@ -833,8 +833,8 @@ def _follow_low(p, follow, gone, under_sure):
 
 @njit(cache=True, _nrt=False)
 def _lead(p, v, m, lm, gone, voids):
-    """The heuristic lead: partner's slammed suit while the ask stands; with ``trump_management`` draw Prime with its master
-    (always when our side chose Prime, else with half the Prime out in hand); cash a side master the
+    """The heuristic lead: partner's slammed suit while the ask stands; with ``trump_management`` draw Prime
+    with its master (always when our side chose Prime, else with half the Prime out in hand); cash a side master the
     opponents cannot ruff; give partner a ruff; else low from a short side suit to ruff it later (holding
     two Prime or more, with ``trump_management``), or from the longest side suit. Suits an opponent is
     known void in come last. Measured (duplicate, seeds 1,000,000+): drawing before cashing side masters

@@ -14,7 +14,6 @@ in Python (``bits.below(rng, n)``) and in compiled policies alike.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, ClassVar
