@@ -68,8 +68,12 @@ Elo +38 [-10, +87]: the margin is above 0 with 95% confidence, the pair score (a
 ZELZELA-TIZAB on further fresh boards, planned at 600 pairs before the run (``tekkasim tournament -r shengji -b
 ZELZELA,TIZAB -n 600 -s 8300000``, read back with ``--runs``; 1 worker, then 2 after a resume): +0.152
 [+0.082, +0.221] levels per pair, pair score 0.562 [0.522, 0.601] (203 wins, 268 draws, 129 losses), Elo
-+43 [+15, +71]: above 0 with 95% confidence in margin and pair score. (TIZAB-TANOOR's pair score above,
-0.580 on 150 pairs, has a Wilson interval from 0.49998: its margin is separated, its pair score not quite.)
++43 [+15, +71]: above 0 with 95% confidence in margin and pair score. TIZAB-TANOOR's pair score above,
+0.580 on 150 pairs, has a Wilson interval from 0.49998 (its margin separated, its pair score not quite), so
+it was measured again on fresh boards, 400 pairs planned before the run (``tekkasim tournament -r shengji
+-b TIZAB,TANOOR -n 400 -s 8400000 -w 2``): +0.068 [-0.016, +0.151] levels per pair, pair score 0.525
+[0.476, 0.573] (112 wins, 196 draws, 92 losses), Elo +17 [-17, +51]. Not separated: on these boards
+TIZAB's 16 worlds are not shown better than TANOOR's 8.
 With the old heuristic steps (levels per pair) the ladder's steps were 0.403, 0.607, 0.317, 0.750, 0.163,
 0.500, 0.193, 0.125: median 0.36, and TANA-SADA's 0.750 just over twice it; hence today's SADA and TANA.
 """
