@@ -81,9 +81,12 @@ follows a partner's slam only while it stands. Shared two-core machine at load 3
   contracts are at 8 (mean target 8.4) and in over half of the deals a higher target was makeable.
 * The heuristic steps (``heuristic_ladder.py --pairs 5000 --seed 830000``, today's code), margin per pair:
   Feskot KADO-RANDOM +1.70, then +1.72, +0.85, +0.91, +1.04, JANGARA-TANA +0.64 tricks (largest / median
-  1.88); Tekka +37.8, then +4.29, +6.46, +7.75, +6.18, JANGARA-TANA +9.71 points (1.50). In Tekka the
-  search steps (+0.5 to +1.6 points per pair) are far smaller than the heuristic ones: the pair scores
-  are 0.51-0.54 against 0.53-0.66.
+  1.88 among the heuristic steps); Tekka +37.8, then +4.29, +6.46, +7.75, +6.18, JANGARA-TANA +9.71 points
+  (1.50). With the three search steps, the eight steps of the ladder (KADO to ZELZELA) do not all sit
+  within twice their median: Feskot POCHAQ-KADO is 2.3 times it (margins, and Elo from
+  ``docs/calibration.md``); Tekka JANGARA-TANA is 1.9 times it in points but 3.2 times in Elo, the search
+  steps (+0.5 to +2.4 points per pair, pair scores 0.51-0.56) being far smaller than the heuristic ones
+  (pair scores 0.53-0.66).
 
 The presets before, figures (2026-12-01, the nested presets: TANOOR 4 uniform worlds, override_z 2
 (Tekka calls: call_z 2);
