@@ -481,3 +481,65 @@ def test_random_legal_action_is_legal_and_covers_the_choices():
         while not state.is_terminal():
             state.apply_action(state.random_legal_action(krng))
         state.random_legal_action(krng)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 14), min_size=5, max_size=5),
+    st.integers(-1, 1),
+    st.lists(st.integers(1, 31), min_size=80, max_size=80),
+    st.integers(0, 2**32),
+)
+def test_assign_keeps_halls_condition_as_its_reference_does(caps, extra, classes, seed):
+    """The incremental Hall check of ``_assign`` takes the same draws and gives the same assignment as the
+    full recomputation of its reference (infeasible instances included: ``extra`` cards too many/few)."""
+    from tekkasim.rules.shengji import _assign, _assign_reference
+
+    n = max(0, sum(caps) + extra)
+    allowed = [frozenset(b for b in range(5) if c >> b & 1) for c in (classes * (n // 80 + 1))[:n]]
+    got = _assign(allowed, caps, random.Random(seed))
+    assert got == _assign_reference(allowed, caps, random.Random(seed))
+    if got is not None:
+        assert all(b in allowed[i] for i, b in enumerate(got))
+        assert Counter(got) == Counter({b: c for b, c in enumerate(caps) if c})
+
+
+def test_assign_matches_its_reference_on_real_draws():
+    """The cards and buckets of real resampling draws (mid-deal states, caps from the public plays)."""
+    from tekkasim.rules import shengji as S
+
+    seen = []
+    real = S._assign
+
+    def both(allowed_of, caps, rnd):
+        state = rnd.getstate()
+        got = real(allowed_of, caps, rnd)
+        ref = random.Random()
+        ref.setstate(state)
+        seen.append((got, S._assign_reference(allowed_of, caps, ref)))
+        return got
+
+    S._assign = both
+    try:
+        rng = new_rng(7)
+        for state, seat in positions(80, 13):
+            state.resample(seat, rng)
+    finally:
+        S._assign = real
+    assert len(seen) >= 60 and sum(g is not None for g, _ in seen) >= 50
+    assert all(g == r for g, r in seen)
+
+
+def test_caps_memo_follows_the_state_and_seat():
+    """Resampling reuses the caps only for the same state object, history length and seat."""
+    from tekkasim.rules.shengji import _known_caps_memo
+
+    krng = new_rng(14)
+    for state, seat in positions(40, 14):
+        for s in (seat, (seat + 1) % 4, seat):
+            assert _known_caps_memo(state, s) == state.known_caps(s)
+        other = state.clone()
+        assert _known_caps_memo(other, seat) == other.known_caps(seat)
+        if not state.is_terminal():
+            state.apply_action(state.random_legal_action(krng))
+            assert _known_caps_memo(state, seat) == state.known_caps(seat)

@@ -89,7 +89,9 @@ match. The engine follows rules.md to the letter; what it leaves open is decided
 
 from __future__ import annotations
 
+import functools
 import random
+import weakref
 from collections import Counter
 from typing import Any
 
@@ -638,7 +640,7 @@ class ShengjiState(State):
             world.seed = None
             return world
         rnd = random.Random(int(next_u64(rng)))
-        caps = self.known_caps(seat)
+        caps = _known_caps_memo(self, seat)
         for _ in range(tries):
             world = self._draw_world(seat, rnd, caps)
             if world is not None:
@@ -982,6 +984,19 @@ def _as_random(rng) -> random.Random:
     raise OptionError(f"resample needs an RNG (bits.new_rng array, Generator, Random or int), not {type(rng).__name__}")
 
 
+_CAPS_MEMO: list = [None]  # (weak reference to a state, its history length, seat, caps)
+
+
+def _known_caps_memo(state: ShengjiState, seat: int) -> list[dict[int, int]]:
+    """``state.known_caps(seat)``, worked out once while the same state object is sampled again and again
+    at the same point (a search draws many worlds from one view); kept outside the state so that it does
+    not change the state's attributes. Callers must not modify the caps."""
+    memo = _CAPS_MEMO[0]
+    if memo is None or memo[0]() is not state or memo[1] != len(state._history) or memo[2] != seat:
+        memo = _CAPS_MEMO[0] = (weakref.ref(state), len(state._history), seat, state.known_caps(seat))
+    return memo[3]
+
+
 def _as_kernel_rng(rng) -> np.ndarray:
     """A kernel RNG state: ``rng`` itself when it is one (``bits.new_rng``), else one seeded from it."""
     if isinstance(rng, np.ndarray) and rng.dtype == np.uint64 and rng.shape == (1,):
@@ -992,7 +1007,64 @@ def _as_kernel_rng(rng) -> np.ndarray:
 def _assign(allowed_of: list[frozenset], caps: list[int], rnd: random.Random) -> list[int] | None:
     """A random assignment of cards to buckets (each card to one allowed bucket, bucket sizes exactly
     ``caps``), keeping Hall's condition (every bucket set can take the cards confined to it) after each
-    step, so it never dead-ends when an assignment exists."""
+    step, so it never dead-ends when an assignment exists.
+
+    The condition is kept as a slack per bucket set S, room(S) - cards confined to S: giving a card of
+    allowed set C to bucket b (in C) lowers the slack of exactly the sets that hold b but not all of C, so
+    the step keeps the condition iff each of those has slack 1 or more. :func:`_assign_reference`
+    recomputes the whole condition at every step instead; both take the same random draws and so give
+    the same assignment (tested)."""
+    nb = len(caps)
+    caps = list(caps)
+    full = (1 << nb) - 1
+    need = [0] * (1 << nb)
+    for a in allowed_of:
+        need[sum(1 << b for b in a)] += 1
+    room = [0] * (1 << nb)
+    for b in range(nb):
+        room[1 << b] = caps[b]
+    for b in range(nb):  # zeta transforms: cards confined to S, room of S
+        bit = 1 << b
+        for subset in range(1 << nb):
+            if subset & bit:
+                need[subset] += need[subset ^ bit]
+                if subset != bit:
+                    room[subset] += room[subset ^ bit]
+    slack = [r - n for r, n in zip(room, need, strict=True)]
+    if slack[full] != 0 or min(slack) < 0:
+        return None
+    lowered = _lowered(nb)
+    order = list(range(len(allowed_of)))
+    rnd.shuffle(order)
+    out = [-1] * len(allowed_of)
+    for i in order:
+        cls = sum(1 << b for b in allowed_of[i])
+        choices = [b for b in sorted(allowed_of[i]) if caps[b] > 0]
+        rnd.shuffle(choices)
+        for b in choices:
+            hit = lowered[cls][b]
+            if all(slack[s] > 0 for s in hit):
+                for s in hit:
+                    slack[s] -= 1
+                caps[b] -= 1
+                out[i] = b
+                break
+        else:
+            return None
+    return out
+
+
+@functools.cache
+def _lowered(nb: int) -> list[list[tuple[int, ...]]]:
+    """``[C][b]``: the bucket sets holding b but not all of C (those whose slack a card of C put in b
+    lowers), for every allowed set C of ``nb`` buckets and bucket b."""
+    sets = range(1 << nb)
+    return [[tuple(s for s in sets if s >> b & 1 and s & c != c) for b in range(nb)] for c in sets]
+
+
+def _assign_reference(allowed_of: list[frozenset], caps: list[int], rnd: random.Random) -> list[int] | None:
+    """:func:`_assign` as first written, Hall's condition recomputed in full before every step: its
+    slow, obviously correct twin."""
     nb = len(caps)
     caps = list(caps)
     full = (1 << nb) - 1
