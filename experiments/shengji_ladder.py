@@ -27,8 +27,9 @@ Measured (report seeds; presets tuned on seeds >= 1,000,000), X's margin in leve
   ``--seed 9010000 --boards 4000``, boards used for nothing else): POCHAQ-KADO +0.397 [0.364, 0.430] 0.632;
   PUCHOQ-POCHAQ +0.589 [0.559, 0.619] 0.709; SADA-PUCHOQ +0.439 [0.412, 0.466] 0.670; TANA-SADA +0.571
   [0.544, 0.599] 0.720; JANGARA-TANA +0.209 [0.186, 0.232] 0.586; GREEDY-KADO +0.474 [0.438, 0.511];
-  JANGARA-GREEDY +2.023 [1.991, 2.055] 0.966. With the search steps below the ladder's eight steps are
-  0.397, 0.589, 0.439, 0.571, 0.209, 0.500, 0.193, 0.125: median 0.418, the largest (0.589) 1.4 times it.
+  JANGARA-GREEDY +2.023 [1.991, 2.055] 0.966. With today's search steps (the last item below) the
+  ladder's eight steps are 0.397, 0.589, 0.439, 0.571, 0.209, 0.317, 0.238, 0.152: median 0.357, the
+  largest (0.589) 1.65 times it.
   (Boards 9,000,000.. measured SADA 5% / TANA 9%, +0.483 / +0.497 / +0.282, a preset dropped because an
   easier bot must not make fewer mistakes than a harder one.)
 * the presets before (SADA 12%, TANA 6%), compiled loop, boards 1..4000: POCHAQ-KADO +0.403 [0.370, 0.436]
@@ -48,8 +49,9 @@ Search ladder, measured 2026-12-01 (issue 13; ``--search``, the decide path, one
 average ~2 on 2 shared cores). The search plays JANGARA's choice unless another candidate beats it on the
 paired differences over the worlds with a t-statistic >= ``override_z``. Tuning seeds 1,000,000..1,000,059
 (60 pairs each, against JANGARA, levels per pair): override_z 1 with 8 / 16 / 32 worlds +0.43 [0.23, 0.64]
-/ +0.37 [0.19, 0.54] / +0.52 [0.29, 0.74]; the old rule with 32 worlds +0.23 [0.05, 0.42]. Presets: TANOOR
-8 worlds z 2, TIZAB 16 worlds z 1, ZELZELA 32 worlds z 1 (prior 0). Report seeds 7,000,000.. (never used
+/ +0.37 [0.19, 0.54] / +0.52 [0.29, 0.74]; the old rule with 32 worlds +0.23 [0.05, 0.42]. Presets then
+(TANOOR has 4 worlds since: below): TANOOR 8 worlds z 2, TIZAB 16 worlds z 1, ZELZELA 32 worlds z 1
+(prior 0). Report seeds 7,000,000.. (never used
 before), levels per pair, 95% interval, pair score [Wilson]: TANOOR-JANGARA +0.500 [0.353, 0.647] (150
 pairs) 0.683 [0.605, 0.752]; TIZAB-TANOOR +0.193 [0.068, 0.319] (150) 0.580 [0.500, 0.656]; ZELZELA-TIZAB
 +0.150 [0.0003, 0.300] (120, the planned size) 0.558 [0.469, 0.644]. Each margin above 0 with 95%
@@ -74,6 +76,16 @@ it was measured again on fresh boards, 400 pairs planned before the run (``tekka
 -b TIZAB,TANOOR -n 400 -s 8400000 -w 2``): +0.068 [-0.016, +0.151] levels per pair, pair score 0.525
 [0.476, 0.573] (112 wins, 196 draws, 92 losses), Elo +17 [-17, +51]. Not separated: on these boards
 TIZAB's 16 worlds are not shown better than TANOOR's 8.
+TANOOR at 4 worlds (z 2), today's preset. Tuning boards 1,100,000..1,100,199 (``tekkasim tournament -r
+shengji -b TANOOR:worlds=4,JANGARA,TIZAB --schedule gauntlet -n 200 -s 1100000``): TANOOR-JANGARA +0.265
+[+0.143, +0.387], Elo +72 [+23, +121]; TIZAB-TANOOR +0.180 [+0.064, +0.296], Elo +53 [+4, +101]. Report
+boards 8,500,000..8,500,599 (used for nothing else; 600 pairs per pairing planned before the run;
+``-b TANOOR,JANGARA,TIZAB --schedule gauntlet -n 600 -s 8500000 -w 2``, read back with ``--runs``):
+TANOOR-JANGARA +0.317 [+0.251, +0.383] levels per pair, pair score 0.625 [0.586, 0.663], Elo +89 [+60,
++117]; TIZAB-TANOOR +0.238 [+0.166, +0.310], pair score 0.593 [0.553, 0.631], Elo +65 [+37, +93]. With
+ZELZELA-TIZAB above (+0.152 [+0.082, +0.221], Elo +43 [+15, +71]; TIZAB and ZELZELA unchanged since, and
+the faster resampling of 2026-12-01 draws the same worlds) every search step is above 0 with 95%
+confidence in margin and in pair score: JANGARA < TANOOR < TIZAB < ZELZELA.
 With the old heuristic steps (levels per pair) the ladder's steps were 0.403, 0.607, 0.317, 0.750, 0.163,
 0.500, 0.193, 0.125: median 0.36, and TANA-SADA's 0.750 just over twice it; hence today's SADA and TANA.
 """

@@ -71,6 +71,10 @@ def test_ladder_presets_differ_and_mistakes_fall():
     assert rates == sorted(rates, reverse=True) and rates[-1] == 0.0
     vectors = {n: tuple(policy_vector(n)) for n in HEURISTIC}
     assert len(set(vectors.values())) == len(HEURISTIC)
+    # the search presets are nested: each draws more worlds and overrides JANGARA at least as readily
+    search = [get_bot(n, ruleset="shengji").params for n in SEARCH]
+    assert [p["worlds"] for p in search] == sorted({p["worlds"] for p in search})
+    assert [p["override_z"] for p in search] == sorted((p["override_z"] for p in search), reverse=True)
 
 
 @pytest.mark.parametrize("name", HEURISTIC + ("RANDOM",))
