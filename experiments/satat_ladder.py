@@ -54,6 +54,11 @@ z 1 and the solver from 7 cards.
 Report seeds 7,000,000.. (never used before; ``search --seed 7000000``), points per pair, 95% interval,
 pair score: TANOOR-JANGARA +0.063 [0.035, 0.092] (2000 pairs) 0.516; TIZAB-TANOOR +0.188 [0.136, 0.240]
 (1000) 0.547; ZELZELA-TIZAB +0.233 [0.131, 0.336] (300) 0.558. Every step above 0 with 95% confidence.
+The same boards again with the pair score's own interval (``summary``: normal over the pairs' scores, a
+draw counting 1/2; rerun 2026-12-01 evening, the same margins, so the same games): TANOOR-JANGARA 2000
+pairs, 138 won, 1787 drawn, 75 lost, pair score 0.516 [0.509, 0.523]; TIZAB-TANOOR 2000 pairs (the 1000
+above and the next 1000) +0.188 [0.150, 0.226], 288-1612-100, 0.547 [0.538, 0.556]; ZELZELA-TIZAB:
+300 pairs, 50-235-15, 0.558 [0.533, 0.584]. Every step above 0 with 95% confidence in pair score too.
 CPU per decision (``speed``, against JANGARA, every decision the bot moves in a round): boards
 7,000,000..7,000,009, load ~1.5-2: ZELZELA 55.0 ms (440 decisions), TIZAB 5.6 ms, TANOOR 0.9 ms; boards
 1,000,000..1,000,005, load ~1.9: ZELZELA 60.1 ms (220 decisions).
@@ -87,13 +92,19 @@ def summary(margins: np.ndarray) -> dict:
     n = len(margins)
     mean = float(margins.mean())
     se = float(margins.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
-    score = float(((margins > 0) + 0.5 * (margins == 0)).mean())
+    scores = (margins > 0) + 0.5 * (margins == 0)
+    score = float(scores.mean())
+    # the pair score's interval: normal over the pairs' scores (a draw is 1/2, so not a binomial count)
+    score_se = float(scores.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
     return {
         "pairs": n,
         "margin": round(mean, 4),
         "lo": round(mean - 1.96 * se, 4),
         "hi": round(mean + 1.96 * se, 4),
         "pair_score": round(score, 4),
+        "score_lo": round(score - 1.96 * score_se, 4),
+        "score_hi": round(score + 1.96 * score_se, 4),
+        "wins_draws_losses": [int((margins > 0).sum()), int((margins == 0).sum()), int((margins < 0).sum())],
     }
 
 
