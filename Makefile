@@ -47,7 +47,8 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(PY) -m ruff format tekkasim tests benchmarks experiments notebooks
 
-# numba's cache does not notice edits to globals or to other modules: clear it after such edits.
+# numba's cache does not notice edits to globals or to other modules; importing tekkasim clears it when
+# any of its sources changed (tekkasim/_numba_cache.py). This clears it by hand.
 clean-cache:
 	find tekkasim -name '*.nbi' -delete -o -name '*.nbc' -delete
 
