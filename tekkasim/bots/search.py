@@ -4,7 +4,7 @@ The three are one family, each tier adding to the one below: TANOOR scores 8 uni
 rollouts and keeps JANGARA's choice unless another is better by a paired t-statistic of 1 and the sign
 test at the same level (``override_z=1``, ``sign_test``; Tekka calls at ``call_z=2``); TIZAB has 16
 worlds weighted by inference from the other seats' Prime choice, calls and signals, and calls at
-``call_z=1``; ZELZELA has 64 worlds, adds inference from the card plays (``play_miss=0.3``) and scores its
+``call_z=1``; ZELZELA has 256 worlds, adds inference from the card plays (``play_miss=0.3``) and scores its
 last four cards by the double-dummy solver. All three play their chosen card with the signal JANGARA
 would send with it.
 
@@ -790,7 +790,7 @@ class Tizab(SearchBot):
 
 
 class Zelzela(SearchBot):
-    """ZELZELA (rank 8): TIZAB with four times the worlds (64), card-play inference (``play_miss=0.3``) and,
+    """ZELZELA (rank 8): TIZAB with sixteen times the worlds (256), card-play inference (``play_miss=0.3``) and,
     once it holds at most four cards, every card scored in every world by the double-dummy solver's exact
     card values (reach 7 / the contract first, then tricks); JANGARA rollouts before that. Tekka calls as
     TIZAB's (``call_z=1``): with ``call_z=0`` (the best expected score) it took more points than TIZAB
@@ -801,17 +801,21 @@ class Zelzela(SearchBot):
     worlds scored by the solver's exact card values from 7 cards on took 0.33 ±0.24 tricks per pair fewer
     than 64 worlds of rollouts, and the old preset (32 worlds, the solver from 11 cards) 0.27 ±0.40 fewer
     (a solved world knows every card, which the real decision does not); from 4 cards on it did not lose:
-    +0.15 [-0.23, +0.52] tricks per pair against rollouts all the way (seeds 1,100,000+, 200 pairs)."""
+    +0.15 [-0.23, +0.52] tricks per pair against rollouts all the way (seeds 1,100,000+, 200 pairs).
+
+    256 worlds rather than 64: the time allows it (54 ms CPU a Feskot decision over whole games, against
+    13 ms at 64; the goal is at most 100 ms), and more worlds closed more of GREEDY's gap to ORACLE on
+    tuning boards (figures, and those on report boards: experiments/ladder_strength.py)."""
 
     name = "ZELZELA"
     rank = 8
     description = (
-        "determinized search: TIZAB with 64 worlds, weighted by the Prime choice, calls, signals and how well "
+        "determinized search: TIZAB with 256 worlds, weighted by the Prime choice, calls, signals and how well "
         "a JANGARA model explains the other seats' card plays; each action scored by a JANGARA-policy rollout, "
         "and from 4 cards on by the double-dummy solver's exact card values (reach 7 / the contract, then tricks)"
     )
     preset = {
-        "worlds": 64,
+        "worlds": 256,
         "evaluator": "dd",
         "dd_cards": 4,
         "exact_cards": 4,
