@@ -36,7 +36,41 @@ default (two shared cores); ``--full`` multiplies them by 5.
 
     python experiments/ladder_strength.py --what steps oracle --pairs 40 --out runs/ladder
 
-Figures of today's presets (2026-12-01, afternoon): the search bots send JANGARA's honest signals with
+ZELZELA at 256 worlds (2026-12-01, evening; every other preset as below). Its time allowed four times
+the worlds (13 ms a Feskot decision at 64 against the 100 ms goal; 54 ms at 256, ``bench_search``).
+
+**Stale rollout kernels.** Every Feskot/Tekka search figure measured in the development checkout between
+2026-12-01 14:12 and 17:44 -- the afternoon's report runs below (boards 800000.. to 840000..) and the
+evening's first runs (850000.. to 890000.., tuning 1,200,000..) -- was played with rollout kernels
+(``_search_kernels``) compiled before that day's edits to ``_policy_kernels.py``: their JANGARA rollouts
+still followed a partner's stale slam. numba's cache checks only the file that defines a kernel, so it
+missed the edit; a clean install never had those kernels, and ``tekkasim`` now clears its cache whenever
+a source changes (``tekkasim/_numba_cache.py``). Those figures are of a slightly different bot. The fresh
+runs (kernels compiled from today's sources), on boards used for nothing else, sizes fixed before:
+
+* ``--what oracle --pairs 150 --seed 900000``: ZELZELA - ORACLE -2.76 [-3.29, -2.23] tricks per pair,
+  GREEDY - ORACLE -4.94 [-5.43, -4.45]; per deal -1.38 and -2.47: ZELZELA closes 44% [35%, 53%] of the
+  gap (goal 50%: not met).
+* ZELZELA - TIZAB, 300 pairs from 910000 (``duplicate("feskot", "ZELZELA", "TIZAB", 300, 910000,
+  timing=True)``): +0.99 [+0.63, +1.36] tricks per pair, pair score 0.643, Elo +102 [+66, +141]; ZELZELA
+  64.3 ms CPU a decision there (13,056 decisions, load 2-3). With it the eight Feskot steps by margin are
+  1.72, 0.85, 0.91, 1.04, 0.64 (830000..), 0.41, 0.47 (800000.., stale rollouts), 0.99: median 0.88,
+  POCHAQ-KADO 1.95 times it; by Elo (calibration's heuristic steps 177, 74, 109, 131, 81; 52, 35, 102)
+  1.93 times. Within the goal of 2, narrowly, and resting on two stale search steps.
+* ``--what match --pairs 180 --seed 920000`` (60 boards x 2 tables, first to 7 games): ZELZELA won 114
+  of 120 matches against GREEDY, 0.950 [0.895, 0.977] (goal 85%: met).
+
+The same measurements with the stale rollouts (first runs of the evening, fresh boards then): against
+ORACLE (``--what oracle --pairs 150 --seed 870000``) ZELZELA -2.34 [-2.90, -1.78] tricks per pair, GREEDY
+-4.74 [-5.22, -4.26], gap closed 51% [42%, 60%] (at 64 worlds, 850000..: 41% [33%, 49%]); ZELZELA - TIZAB
+(500 pairs from 880000) +0.83 [+0.58, +1.08], pair score 0.625, Elo +89 [+62, +117], 60.0 ms CPU a
+decision (at 64 worlds, 800000..: +0.35, +36 Elo); matches against GREEDY (``--what match --pairs 300
+--seed 860000``) 180 of 200, 0.900 [0.851, 0.934] (at 64 worlds, 850000..: 253 of 300, 0.843 [0.798,
+0.880]). Tuning (100 pairs, 1,200,000.., against ORACLE): 64 worlds closed 39% [27%, 49%] of GREEDY's
+gap, 256 worlds 49% [38%, 59%], 256 with override_z 0.5 50%, 64 with override_z 0 37%.
+
+Figures of the presets before (2026-12-01, afternoon; search figures with the stale rollouts above): the
+search bots send JANGARA's honest signals with
 their cards and play JANGARA's own card of a winning class; every override (cards, Prime, Tekka calls)
 must also pass the sign test at the level of its t-statistic (``sign_test``); TANOOR 8 uniform worlds at
 ``override_z=1`` (Tekka calls ``call_z=2``), TIZAB 16 worlds with inference (calls ``call_z=1``), ZELZELA
