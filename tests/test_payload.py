@@ -1,5 +1,5 @@
-"""Stored table payloads: the KINDS kernel (compiled Shengji blocks) against ``pack``, its pure-Python twin,
-and ``unpack`` inverting ``pack`` for every format."""
+"""Stored table payloads: the BINARY and KINDS kernels (compiled blocks of Feskot, Tekka and Satat, and of
+Shengji) against ``pack``, their pure-Python twin, and ``unpack`` inverting ``pack`` for every format."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tekkasim.bots.shengji import _kinds
-from tekkasim.tournament.play import _kinds_payloads, pack, unpack
+from tekkasim.tournament.play import _binary_payloads, _kinds_payloads, pack, unpack
 
 FULL = (1 << 54) - 1
 
@@ -41,6 +41,41 @@ def test_kinds_kernel_writes_what_pack_writes(block):
         deal = [seed, float(returns[i, 0]), float(returns[i, 1]), actions]
         assert buf[starts[i] : ends[i]] == pack([deal])
         assert unpack(buf[starts[i] : ends[i]]) == [[*deal[:3], [list(a) for a in actions]]]
+
+
+@st.composite
+def int_blocks(draw):
+    n = draw(st.integers(1, 6))
+    width = draw(st.integers(0, 10))
+    actions = np.array([[draw(st.integers(-32768, 32767)) for _ in range(width)] for _ in range(n)], np.int64).reshape(
+        n, width
+    )
+    lengths = np.array([draw(st.integers(0, width)) for _ in range(n)], np.int64)
+    returns = np.array(
+        [[draw(st.floats(-200, 200, allow_nan=False)), draw(st.sampled_from([0.0, 0.5, 7.0, -52.0]))] for _ in range(n)]
+    )
+    return draw(st.integers(0, 2**62)), returns, actions, lengths
+
+
+@settings(max_examples=150, deadline=None)
+@given(int_blocks())
+def test_binary_kernel_writes_what_pack_writes(block):
+    first, returns, actions, lengths = block
+    buf, starts, ends = _binary_payloads(first, returns, actions, lengths)
+    assert starts[0] == 0 and ends[-1] == len(buf) and (starts[1:] == ends[:-1]).all()
+    for i in range(len(lengths)):
+        deal = [first + i, float(returns[i, 0]), float(returns[i, 1]), actions[i, : lengths[i]].tolist()]
+        assert buf[starts[i] : ends[i]] == pack([deal])
+        assert unpack(buf[starts[i] : ends[i]]) == [deal]
+
+
+def test_binary_kernel_refuses_an_action_outside_int16():
+    returns = np.zeros((2, 2))
+    for bad in (32768, -32769):
+        actions = np.array([[1, 2], [bad, 0]], np.int64)
+        assert _binary_payloads(5, returns, actions, np.array([2, 1]))[0] is None
+    beyond_length = np.array([[1, 2], [99999, 0]])  # actions past a deal's length are never read
+    assert _binary_payloads(5, returns, beyond_length, np.array([2, 0]))[0] is not None
 
 
 def test_unpack_inverts_pack_in_every_format():

@@ -281,29 +281,10 @@ def compiled_rows(ctx: _Context, pairing: int, boards: range) -> CompiledRows | 
             buf, starts, ends = _kinds_payloads(seeds, returns, out["masks"], lengths)
             tables.append((table, xr.copy(), yr.copy(), buf, starts, ends))
             continue
-        actions = out["actions"]
-        if actions.size and (actions.max() > 32767 or actions.min() < -1):
+        buf, starts, ends = _binary_payloads(seeds.start, np.ascontiguousarray(returns), out["actions"], lengths)
+        if buf is None:
             raise TournamentError(f"compiled actions outside int16 in {job.ruleset}")
-        # every row's payload laid out in one numpy buffer (header + the longest action list); a row's
-        # payload is its record cut to its own length, with no Python pack per row
-        n, width = actions.shape
-        rec = np.zeros(
-            n,
-            dtype=[
-                ("fmt", "u1"),
-                ("deals", "<u2"),
-                ("seed", "<i8"),
-                ("ra", "<f8"),
-                ("rb", "<f8"),
-                ("k", "<u2"),
-                ("acts", "<i2", (width,)),
-            ],
-        )
-        rec["fmt"], rec["deals"], rec["seed"], rec["k"] = BINARY, 1, seeds, lengths
-        rec["ra"], rec["rb"], rec["acts"] = returns[:, 0], returns[:, 1], actions
-        starts = np.arange(n, dtype=np.int64) * rec.itemsize
-        ends = starts + _ONE.size + 2 * lengths
-        tables.append((table, xr.copy(), yr.copy(), rec.tobytes(), starts, ends))
+        tables.append((table, xr.copy(), yr.copy(), buf, starts, ends))
     return CompiledRows(pairing, boards, tables)
 
 
@@ -406,6 +387,54 @@ def _kinds_payloads(seeds: range, returns: np.ndarray, masks: np.ndarray, n_acti
     buf = np.zeros(int(ends[-1]) if n else 0, np.uint8)
     buf[(starts[:, None] + np.arange(_ONE.size)).ravel()] = head.view(np.uint8)
     _kinds_fill(masks, n_actions, starts + _ONE.size, buf)
+    return buf.tobytes(), starts, ends
+
+
+@njit(cache=True)
+def _put_le(buf, p, value, nbytes):
+    for b in range(nbytes):
+        buf[p + b] = (value >> np.uint64(8 * b)) & np.uint64(255)
+
+
+@njit(cache=True)
+def _binary_fill(first_seed, returns, actions, n_actions):
+    """One-deal BINARY payloads laid end to end (the bytes ``pack`` writes for ``[[seed, ra, rb,
+    actions]]``); ``ok`` is False when an action does not fit int16."""
+    n = returns.shape[0]
+    starts = np.empty(n, np.int64)
+    ends = np.empty(n, np.int64)
+    t = 0
+    for i in range(n):
+        starts[i] = t
+        t += 29 + 2 * n_actions[i]  # _ONE.size: format, deal count, seed, two returns, action count
+        ends[i] = t
+    buf = np.empty(t, np.uint8)
+    bits = returns.view(np.uint64)  # the doubles' IEEE bits, as struct's "<d" writes them
+    for i in range(n):
+        p = starts[i]
+        buf[p] = BINARY
+        _put_le(buf, p + 1, np.uint64(1), 2)
+        _put_le(buf, p + 3, np.uint64(first_seed + i), 8)
+        _put_le(buf, p + 11, bits[i, 0], 8)
+        _put_le(buf, p + 19, bits[i, 1], 8)
+        k = n_actions[i]
+        _put_le(buf, p + 27, np.uint64(k), 2)
+        p += 29
+        for a in range(k):
+            v = actions[i, a]
+            if v < -32768 or v > 32767:
+                return buf, starts, ends, False
+            _put_le(buf, p, np.uint64(v & 0xFFFF), 2)
+            p += 2
+    return buf, starts, ends, True
+
+
+def _binary_payloads(first_seed: int, returns: np.ndarray, actions: np.ndarray, n_actions: np.ndarray):
+    """One-deal BINARY payloads of a compiled block in one buffer: ``(buffer, starts, ends)``, or
+    ``(None, None, None)`` when an action does not fit int16. Its twin is ``pack``."""
+    buf, starts, ends, ok = _binary_fill(first_seed, returns, actions, n_actions)
+    if not ok:
+        return None, None, None
     return buf.tobytes(), starts, ends
 
 
