@@ -122,14 +122,19 @@ def run_local(
     pool = [_Worker(ctx, job) for _ in range(min(workers, len(blocks)))]
     restarts = 0
     try:
+
+        def top_up(w: _Worker) -> None:
+            # two blocks per worker: the next one waits in its pipe while the parent stores
+            while len(w.blocks) < 2 and queue:
+                if not w.blocks:
+                    w.beat = time.monotonic()
+                    w.where = describe(queue[0][1], queue[0][1][1], 0)
+                w.blocks.append(queue.popleft())
+                w.conn.send(w.blocks[-1])
+
         while queue or any(w.blocks for w in pool):
-            for w in pool:  # two blocks per worker: the next one waits in its pipe while the parent stores
-                while len(w.blocks) < 2 and queue:
-                    if not w.blocks:
-                        w.beat = time.monotonic()
-                        w.where = describe(queue[0][1], queue[0][1][1], 0)
-                    w.blocks.append(queue.popleft())
-                    w.conn.send(w.blocks[-1])
+            for w in pool:
+                top_up(w)
             busy = [w for w in pool if w.blocks]
             ready = set(wait([w.conn for w in busy] + [w.proc.sentinel for w in pool], timeout=0.5))
             for i, w in enumerate(list(pool)):
@@ -137,7 +142,7 @@ def run_local(
                 if w.conn in ready or dead:
                     try:
                         while w.conn.poll():
-                            _handle(w, pickle.loads(w.conn.recv_bytes()), on_rows, describe)
+                            _handle(w, pickle.loads(w.conn.recv_bytes()), on_rows, describe, top_up)
                     except (EOFError, OSError):
                         dead = True
                 if dead or not w.proc.is_alive():
@@ -166,7 +171,7 @@ def run_local(
     return {"restarts": restarts}
 
 
-def _handle(w: _Worker, msg: tuple, on_rows: Callable, describe: Callable) -> None:
+def _handle(w: _Worker, msg: tuple, on_rows: Callable, describe: Callable, top_up: Callable) -> None:
     kind = msg[0]
     if kind == "beat":
         w.beat = time.monotonic()
@@ -174,6 +179,7 @@ def _handle(w: _Worker, msg: tuple, on_rows: Callable, describe: Callable) -> No
     elif kind == "rows":
         block_id, block = w.blocks.popleft()
         assert block_id == msg[1], "a worker answers its blocks in order"
+        top_up(w)  # before storing: a worker never waits for the parent's SQLite to get its next block
         on_rows(block, msg[2])
         w.beat = time.monotonic()  # the next block starts now
         if w.blocks:
