@@ -11,10 +11,20 @@ from tekkasim.bots import _search_kernels as S
 from tekkasim.bots import decide, describe, get_bot, mix_seed
 from tekkasim.bots._policy_kernels import new_work
 from tekkasim.bots.compiled import compiled_params
-from tekkasim.bots.search import DROP_LIE, card_classes, likelihood, prime_likelihood, team_target
+from tekkasim.bots.search import (
+    DROP_LIE,
+    SLAM_WEAK,
+    call_likelihood,
+    card_classes,
+    likelihood,
+    prime_likelihood,
+    public_evidence,
+    team_target,
+)
 from tekkasim.errors import BotError
 from tekkasim.rules import _trick52 as k
 from tekkasim.rules import get_game
+from tekkasim.rules.trick52 import with_signal
 from tekkasim.solver.dd import Position, Solver
 
 SEARCH = ("TANOOR", "TIZAB", "ZELZELA")
@@ -312,6 +322,68 @@ def test_inference_model():
         ratio = likelihood(world, view_seat) / likelihood(plain, view_seat)
         assert ratio == pytest.approx(DROP_LIE if holds else 1.0)
     assert seen[True] and seen[False]
+
+
+def likelihood_twin(world, seat: int) -> float:
+    """The inference model written plainly from the rules API's view of ``world`` (no evidence read once)."""
+    a = world.arrays
+    info = a.info
+    w = 1.0
+    if info[k.I_RULESET] == k.FESKOT:
+        first, prime = int(info[k.I_FIRST]), int(info[k.I_PRIME])
+        if prime >= 0 and first != seat:
+            w *= prime_likelihood([int(c) for c in a.dealt[first, :5]], prime)
+    else:
+        first, high = int(info[k.I_FIRST]), k.PASS
+        for i in range(int(info[k.I_N_CALLS])):
+            code, s = int(info[k.I_CALLS + i]), (first + i) % 4
+            if s != seat:
+                w *= call_likelihood([int(c) for c in a.dealt[s]], code, high)
+            if code != k.PASS and (code == k.D13 or code > high):
+                high = code
+    for t in range(min(int(info[k.I_TRICK]) + 1, 13)):
+        leader = int(a.leader[t])
+        if leader < 0:
+            break
+        for j in range(4):
+            sig, c, s = int(a.signal[t, j]), int(a.plays[t, j]), (leader + j) % 4
+            if c < 0 or sig == 0 or s == seat:
+                continue
+            if sig == k.DROP and any(int(x) // 13 == c // 13 for x in range(52) if int(a.hand[s]) >> x & 1):
+                w *= DROP_LIE
+            elif sig == k.SLAM and not any(int(x) // 13 == c // 13 and int(x) % 13 >= 10 for x in a.dealt[s]):
+                w *= SLAM_WEAK
+    return w
+
+
+@pytest.mark.parametrize("ruleset", ["feskot", "tekka"])
+def test_likelihood_reads_the_evidence_once_and_weighs_as_its_twin(ruleset):
+    """``public_evidence`` read from one world serves every world of the view, and the weight is the
+    twin's to the last bit, on states with random signals, Prime choices and auctions."""
+    game = get_game(ruleset)
+    checked = 0
+    for seed in range(40):
+        state = game.new_deal(seed)
+        rng = new_rng(seed)
+        for _ in range(int(below(rng, 40))):
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            a = legal[int(below(rng, len(legal)))]
+            if a < 52:
+                a = with_signal(a, (None, "slam", "drop")[int(below(rng, 3))])
+                if a not in state.possible_actions():
+                    a %= k.SIGNAL_MULT
+            state.apply_action(a)
+        if state.is_terminal():
+            continue
+        seat = int(below(rng, 4))
+        worlds = [state.resample(seat, rng) for _ in range(6)]
+        evidence = public_evidence(worlds[0], seat)
+        for world in worlds:
+            assert likelihood(world, seat, evidence) == likelihood(world, seat) == likelihood_twin(world, seat)
+            checked += 1
+    assert checked > 40
 
 
 def duplicate_margins(ruleset: str, x, y, boards: int, seed: int) -> list[float]:

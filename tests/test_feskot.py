@@ -429,6 +429,29 @@ def test_counted_resampler_is_uniform_too():
         assert max(counts.values()) < 1.3 * expect and min(counts.values()) > 0.7 * expect
 
 
+def test_deal_counts_of_the_counted_resampler_match_brute_force():
+    """``_ways`` (kept across calls) counts the void-respecting deals exactly, whatever the voids and
+    places, also after other configurations have filled its cache."""
+    from tekkasim.rules.trick52 import _ways
+
+    rnd = random.Random(11)
+    for _ in range(40):
+        cards = rnd.sample(range(52), 7)
+        cut = sorted(rnd.sample(range(1, 7), 2))
+        caps = (cut[0], cut[1] - cut[0], 7 - cut[1])
+        voids = [rnd.randrange(16) for _ in range(3)]
+        brute = 0
+        for first in itertools.combinations(cards, caps[0]):
+            rest = [c for c in cards if c not in first]
+            for second in itertools.combinations(rest, caps[1]):
+                third = [c for c in rest if c not in second]
+                hands = (first, second, third)
+                brute += all(not voids[i] >> (c // 13) & 1 for i in range(3) for c in hands[i])
+        sizes = tuple(sum(c // 13 == s for c in cards) for s in range(4))
+        allowed = tuple(tuple(not v >> s & 1 for v in voids) for s in range(4))
+        assert _ways(sizes, allowed, 0, caps) == brute
+
+
 def test_resample_before_prime_redraws_the_last_eight_of_the_chooser():
     s = deal(first="left")
     seen = set()

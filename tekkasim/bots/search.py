@@ -151,15 +151,19 @@ def prime_likelihood(five: Sequence[int], prime: int) -> float:
     return z[prime] / sum(z)
 
 
-def likelihood(world: State, seat: int) -> float:
-    """How likely ``world`` makes the other seats' public actions (Prime choice, calls, signals)."""
+def public_evidence(world: State, seat: int) -> tuple:
+    """What :func:`likelihood` weighs, read once per decision (it is public, so the same in every world of
+    ``seat``'s view): the Feskot Prime choice ``(first seat, prime)`` of another seat, or None; every
+    Tekka call of another seat as ``(seat, code, high call before it)``; every signal of another seat
+    as ``(seat, signal, suit, the suit's 13-bit mask)``."""
     a = world.arrays
     info = a.info
-    w = 1.0
+    prime = None
+    calls = []
     if info[k.I_RULESET] == k.FESKOT:
-        first, prime = int(info[k.I_FIRST]), int(info[k.I_PRIME])
-        if prime >= 0 and first != seat:
-            w *= prime_likelihood([int(c) for c in a.dealt[first, :5]], prime)
+        first, chosen = int(info[k.I_FIRST]), int(info[k.I_PRIME])
+        if chosen >= 0 and first != seat:
+            prime = (first, chosen)
     else:
         first = int(info[k.I_FIRST])
         high = k.PASS
@@ -167,26 +171,39 @@ def likelihood(world: State, seat: int) -> float:
             code = int(info[k.I_CALLS + i])
             s = (first + i) % 4
             if s != seat:
-                w *= call_likelihood([int(c) for c in a.dealt[s]], code, high)
+                calls.append((s, code, high))
             if code != k.PASS and (code == k.D13 or code > high):
                 high = code
+    signals = []
     for t in range(min(int(info[k.I_TRICK]) + 1, 13)):
         leader = int(a.leader[t])
         if leader < 0:
             break
-        for j in range(4):
-            sig = int(a.signal[t, j])
-            c = int(a.plays[t, j])
-            if c < 0 or sig == 0:
-                continue
+        for j, (sig, c) in enumerate(zip(a.signal[t].tolist(), a.plays[t].tolist(), strict=True)):
             s = (leader + j) % 4
-            if s == seat:
+            if c < 0 or sig == 0 or s == seat:
                 continue
-            suit_bits = ((1 << 13) - 1) << (13 * (c // 13))
-            if sig == k.DROP and int(a.hand[s]) & suit_bits:
-                w *= DROP_LIE
-            elif sig == k.SLAM and not any(int(x) // 13 == c // 13 and int(x) % 13 >= 10 for x in a.dealt[s]):
-                w *= SLAM_WEAK
+            signals.append((s, sig, c // 13, ((1 << 13) - 1) << (13 * (c // 13))))
+    return prime, calls, signals
+
+
+def likelihood(world: State, seat: int, evidence: tuple | None = None) -> float:
+    """How likely ``world`` makes the other seats' public actions (Prime choice, calls, signals);
+    ``evidence``: :func:`public_evidence` of the view, when the caller weighs many of its worlds."""
+    prime, calls, signals = public_evidence(world, seat) if evidence is None else evidence
+    a = world.arrays
+    w = 1.0
+    if prime is not None:
+        w *= prime_likelihood(a.dealt[prime[0], :5].tolist(), prime[1])
+    for s, code, high in calls:
+        w *= call_likelihood(a.dealt[s].tolist(), code, high)
+    for s, sig, suit, suit_bits in signals:
+        if sig == k.DROP and int(a.hand[s]) & suit_bits:
+            w *= DROP_LIE
+        elif sig == k.SLAM:
+            held = a.dealt[s].tolist()
+            if 13 * suit + 10 not in held and 13 * suit + 11 not in held and 13 * suit + 12 not in held:
+                w *= SLAM_WEAK  # no honour (Q, K, A) of the slammed suit
     return w
 
 
@@ -198,7 +215,8 @@ def sample_worlds(
     if not inference or oversample <= 1:
         return [view.sample(rng) for _ in range(n)]
     cands = [view.sample(rng) for _ in range(n * oversample)]
-    weights = np.array([likelihood(c, view.seat) for c in cands])
+    evidence = public_evidence(cands[0], view.seat)
+    weights = np.array([likelihood(c, view.seat, evidence) for c in cands])
     if play_miss < 1.0:
         weights *= [play_likelihood(c, view.seat, play_miss, rng) for c in cands]
     total = float(weights.sum())
@@ -838,6 +856,7 @@ __all__ = [
     "card_classes",
     "decide_search",
     "likelihood",
+    "public_evidence",
     "sample_worlds",
     "solver",
     "team_target",

@@ -46,6 +46,7 @@ counts every trick present.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from math import factorial
 from typing import Any
 
@@ -615,50 +616,61 @@ def _below_big(rng: np.ndarray, n: int) -> int:
 REJECTION_TRIES = 200  # kernel rejection tries before the exact counted draw
 
 
+@lru_cache(maxsize=1 << 16)
+def _splits(n: int, allowed: tuple[bool, ...], room: tuple[int, ...]) -> tuple:
+    """Every way to share a suit's ``n`` hidden cards among seats with ``room`` places left, a seat taking
+    none of it unless ``allowed``: ``((counts, multinomial weight), ...)``."""
+    out = []
+    last = len(room) - 1
+
+    def rec(i: int, left: int, acc: list[int]):
+        if i == last:
+            if left <= room[i] and (left == 0 or allowed[i]):
+                counts = acc + [left]
+                w = factorial(n)
+                for x in counts:
+                    w //= factorial(x)
+                out.append((tuple(counts), w))
+            return
+        top = min(left, room[i]) if allowed[i] else 0
+        for x in range(top + 1):
+            rec(i + 1, left - x, acc + [x])
+
+    if room:
+        rec(0, n, [])
+    elif n == 0:
+        out.append(((), 1))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _ways(sizes: tuple[int, ...], allowed: tuple[tuple[bool, ...], ...], s: int, room: tuple[int, ...]) -> int:
+    """The number of deals of suits ``s..3`` (``sizes`` hidden cards each) into ``room`` places."""
+    if s == 4:
+        return 1 if all(r == 0 for r in room) else 0
+    return sum(
+        w * _ways(sizes, allowed, s + 1, tuple(r - x for r, x in zip(room, counts, strict=True)))
+        for counts, w in _splits(sizes[s], allowed[s], room)
+    )
+
+
 def _draw_counted(pool: int, caps: dict[int, int], void: dict[int, int], rng: np.ndarray) -> dict[int, list[int]]:
     """Deal the cards of ``pool`` to seats with ``caps`` places each, never giving a seat a suit set in its
     ``void`` mask, uniformly over all such deals, by counting: the number of cards of each suit per seat is
     drawn with the weight of the valid deals that share it (multinomials over suits), then each suit's cards
-    are shuffled. The exact fallback of ``resample`` when rejection keeps failing."""
+    are shuffled. The exact fallback of ``resample`` when rejection keeps failing. The counts depend only on
+    the suits' sizes, the voids and the places, so they are kept across calls (a search draws hundreds of
+    worlds from one view)."""
     seats = sorted(caps)
     by_suit = [[c for c in range(13 * s, 13 * s + 13) if pool >> c & 1] for s in range(4)]
-    memo: dict[tuple[int, tuple[int, ...]], int] = {}
+    sizes = tuple(len(b) for b in by_suit)
+    allowed = tuple(tuple(not void[seat] >> s & 1 for seat in seats) for s in range(4))
 
     def splits(s: int, room: tuple[int, ...]):
-        """Every way to share suit ``s``'s hidden cards among the seats: (counts, multinomial weight)."""
-        n = len(by_suit[s])
-        allowed = [not void[seat] >> s & 1 for seat in seats]
-        out = []
-
-        def rec(i: int, left: int, acc: list[int]):
-            if i == len(seats) - 1:
-                if left <= room[i] and (left == 0 or allowed[i]):
-                    counts = acc + [left]
-                    w = factorial(n)
-                    for x in counts:
-                        w //= factorial(x)
-                    out.append((tuple(counts), w))
-                return
-            top = min(left, room[i]) if allowed[i] else 0
-            for x in range(top + 1):
-                rec(i + 1, left - x, acc + [x])
-
-        if seats:
-            rec(0, n, [])
-        elif n == 0:
-            out.append(((), 1))
-        return out
+        return _splits(sizes[s], allowed[s], room)
 
     def ways(s: int, room: tuple[int, ...]) -> int:
-        if s == 4:
-            return 1 if all(r == 0 for r in room) else 0
-        key = (s, room)
-        if key not in memo:
-            memo[key] = sum(
-                w * ways(s + 1, tuple(r - x for r, x in zip(room, counts, strict=True)))
-                for counts, w in splits(s, room)
-            )
-        return memo[key]
+        return _ways(sizes, allowed, s, room)
 
     room = tuple(caps[s] for s in seats)
     total = ways(0, room)
