@@ -290,7 +290,7 @@ def duplicate(
 ) -> dict:
     """One pairing's row; ``out``, when given, receives the per-pair margins in board order."""
     game = get_game(ruleset)
-    x, y = get_bot(x_spec), get_bot(y_spec)
+    x, y = get_bot(x_spec, ruleset=ruleset), get_bot(y_spec, ruleset=ruleset)
     decisions: list | None = [] if timing else None
     t0 = time.perf_counter()
     margins = [pair_margin(game, seed + i, x, y, decisions) for i in range(pairs)]
@@ -336,7 +336,7 @@ def play_match(game, seed: int, bots: list, table: int, to_win: int = 7) -> int:
 
 def matches(x_spec: str, y_spec: str, boards: int, seed: int) -> dict:
     game = get_game("feskot")
-    x, y = get_bot(x_spec), get_bot(y_spec)
+    x, y = get_bot(x_spec, ruleset="feskot"), get_bot(y_spec, ruleset="feskot")
     won = 0
     t0 = time.perf_counter()
     for i in range(boards):
@@ -363,7 +363,7 @@ def matches(x_spec: str, y_spec: str, boards: int, seed: int) -> dict:
 def bidding(bot_spec: str, deals: int, seed: int) -> dict:
     """Tekka with the bot at every seat: contracts against the double-dummy makeable target."""
     game = get_game("tekka")
-    bot = get_bot(bot_spec)
+    bot = get_bot(bot_spec, ruleset="tekka")
     sv = Solver(tt_bits=18)
     made = over = under = exact = 0
     rows = []
@@ -417,7 +417,7 @@ def quality_positions(deals: int, seed: int) -> list:
     """Decisions of Feskot JANGARA self-play (deals ``seed, seed + 1, ...``) at which the seat to move has
     cards of different double-dummy value: (deal seed, decision number, state, the true card values)."""
     game = get_game("feskot")
-    jangara = get_bot("JANGARA")
+    jangara = get_bot("JANGARA", ruleset="feskot")
     sv = Solver(tt_bits=18)
     out = []
     for d in range(deals):
@@ -438,7 +438,7 @@ def quality(spec: str, positions: list, base: np.ndarray | None = None) -> tuple
     """The bot's card at each position against the true deal's double-dummy card values: mean tricks
     lost per decision (0 for ORACLE) and the share of decisions that lose reaching 7, with 95% intervals;
     ``base``: another bot's losses on the same positions, for the paired difference."""
-    bot = get_bot(spec)
+    bot = get_bot(spec, ruleset="feskot")
     losses, lost7, spent = [], [], 0.0
     for seed, n, state, values in positions:
         seat = state.current_player()

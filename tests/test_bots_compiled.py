@@ -71,7 +71,9 @@ def test_compiled_and_python_make_the_same_decision(name, seed, steps, dseed, bo
     state = random_state(GAMES[name], seed, steps)
     if state.is_terminal():
         return
-    bot = get_bot(bot_name) if rate is None or bot_name == "RANDOM" else get_bot(bot_name, mistake_rate=rate)
+    ruleset = GAMES[name].name
+    extra = {} if rate is None or bot_name == "RANDOM" else {"mistake_rate": rate}
+    bot = get_bot(bot_name, ruleset=ruleset, **extra)
     seat = state.current_player()
     python = decide(bot, state, seat, dseed)
     assert python in state.possible_actions()

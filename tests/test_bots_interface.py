@@ -9,6 +9,7 @@ from test_bots_compiled import random_state
 
 from tekkasim.bits import new_rng
 from tekkasim.bots import bot_names, choose, decide, describe, get_bot
+from tekkasim.bots.compiled import play_boards
 from tekkasim.errors import BotError
 from tekkasim.rules import get_game
 
@@ -72,13 +73,24 @@ def test_bad_parameters_are_one_line_bot_errors(spec, words):
 
 
 def test_the_feskot_tekka_family_refuses_other_rulesets():
-    """The classes here play Feskot and Tekka (the ladder names have their own Satat and Shengji bots)."""
-    from tekkasim.bots.heuristic import LADDER, GreedyBot
+    """The classes here play Feskot and Tekka (the ladder names have their own Satat and Shengji bots);
+    TANA has one class per ruleset, and a bot asked to play a ruleset it does not play is one line."""
+    from tekkasim.bots.heuristic import LADDER, GreedyBot, Tana, TanaTekka
 
     for cls in LADDER:
         bot = cls()
-        assert bot.supports("feskot") and bot.supports("tekka") and not bot.supports("satat")
+        assert bot.supports("feskot") and (bot.supports("tekka") or cls is Tana) and not bot.supports("satat")
     assert GreedyBot().supports("shengji")
+    assert type(get_bot("TANA", ruleset="tekka")) is TanaTekka and type(get_bot("TANA", ruleset="feskot")) is Tana
+    assert get_bot("TANA", ruleset="tekka").params["mistake_rate"] == 0.075
+    assert get_bot("TANA", ruleset="feskot").params["mistake_rate"] == 0.10
+    state = GAMES["tekka"].new_deal(1)
+    with pytest.raises(BotError) as err:
+        decide(get_bot("TANA"), state, state.current_player(), 1)
+    assert "does not play tekka" in str(err.value) and "\n" not in str(err.value)
+    with pytest.raises(BotError, match="does not play tekka"):
+        play_boards(GAMES["tekka"], get_bot("TANA"), "SADA", [1], 0)
+    assert play_boards(GAMES["tekka"], "TANA", "SADA", [1], 0)["returns"].shape == (1, 2)
 
 
 @pytest.mark.parametrize("name", MINE)

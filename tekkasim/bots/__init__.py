@@ -54,6 +54,8 @@ def register(name: str, target: str, ruleset: str | None = None) -> None:
         _BY_RULESET.setdefault(name.upper(), {})[ruleset] = target
 
 
+register("TANA", "tekkasim.bots.heuristic:TanaTekka", ruleset="tekka")  # fewer mistakes in Tekka's auction
+
 # Satat: the ladder, GREEDY and ORACLE as their own policy family (bots/satat.py); the bluffing personalities.
 for _name, _cls in (
     ("GREEDY", "Greedy"),

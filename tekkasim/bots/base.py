@@ -282,6 +282,8 @@ def decide(bot: Bot, state: State, seat: int, seed: int) -> Action | None:
     answers with an action the rules do not allow now."""
     view = View(state, seat)
     where = f"{state.where()}, {['bottom', 'right', 'top', 'left'][seat]}"
+    if state.game.name not in bot.rulesets:  # e.g. Feskot's TANA asked to play Tekka, whose TANA differs
+        raise BotError(f"bot {bot.label} does not play {state.game.name} ({where}); get it with ruleset=")
     try:
         action = bot.act(view, new_rng(seed))
     except BotError:

@@ -34,11 +34,12 @@ from .base import Bot, RandomBot
 MAX_DEAL_ACTIONS = 4 + 1 + 52 + 2 * 13  # calls, Prime, cards, a raise request and answer per declarer turn
 
 
-def compiled_params(bot: Bot | str) -> np.ndarray | None:
-    """The compiled parameter vector of ``bot`` (a name or a Bot), or None when it has no compiled form."""
+def compiled_params(bot: Bot | str, ruleset: str | None = None) -> np.ndarray | None:
+    """The compiled parameter vector of ``bot`` (a name, its ``ruleset``'s implementation, or a Bot), or
+    None when it has no compiled form."""
     from . import get_bot
 
-    bot = get_bot(bot)
+    bot = get_bot(bot, ruleset=ruleset)
     if isinstance(bot, RandomBot):
         p = np.zeros(pk.N_P, np.float64)
         p[pk.P_MODE] = pk.MODE_RANDOM
@@ -81,10 +82,12 @@ def play_boards(game: Game, x_bot, y_bot, seeds, table: int) -> dict:
         raise BotError(f"play_boards plays Feskot and Tekka, not {game.name}")
     if table not in (0, 1):
         raise BotError(f"table must be 0 or 1, not {table!r}")
-    px, py = compiled_params(x_bot), compiled_params(y_bot)
+    px, py = compiled_params(x_bot, game.name), compiled_params(y_bot, game.name)
     for bot, p in ((x_bot, px), (y_bot, py)):
         if p is None:
             raise BotError(f"bot {getattr(bot, 'label', bot)} has no compiled form")
+        if isinstance(bot, Bot) and not bot.supports(game.name):
+            raise BotError(f"bot {bot.label} does not play {game.name} (get_bot(name, ruleset={game.name!r}))")
     arr = _seed_array(seeds)
     n = len(arr)
     returns = np.zeros((n, 2), np.float64)
@@ -121,7 +124,7 @@ def compiled_form(bot: Bot, ruleset: str) -> np.ndarray | None:
     whole-deal loop, or None when it has none (search bots, ORACLE, users' bots; RANDOM in Shengji, whose
     State API form draws from the legal list and the compiled one does not)."""
     if ruleset in ("feskot", "tekka"):
-        return compiled_params(bot)
+        return compiled_params(bot, ruleset)
     if ruleset == "satat":
         from .satat import compiled_vector
 
