@@ -1,8 +1,8 @@
 """Duplicate steps of the heuristic ladder (RANDOM < KADO < ... < JANGARA, and GREEDY) through the compiled
 loop ``tekkasim.bots.compiled.play_boards``: each pair is one board seed played at both tables (team X
 bottom/top at table 0, right/left at table 1); X's margin is its total returns minus Y's (Feskot tricks,
-Tekka points). Prints each step's mean margin and pair score with 95% intervals (normal approximation)
-and whether the steps are within twice their median.
+Tekka points). Prints each step's mean margin and pair score with 95% intervals (normal approximation),
+the Elo of the pair score, and whether the steps are within twice their median in margin and in Elo.
 
     python experiments/heuristic_ladder.py --ruleset feskot --pairs 5000            # report seeds from 0
     python experiments/heuristic_ladder.py --ruleset tekka --pairs 5000 --tuning     # seeds 1,000,000+
@@ -50,21 +50,24 @@ def main() -> None:
     game = get_game(args.ruleset)
     start = 1_000_000 if args.tuning else args.seed
     seeds = list(range(start, start + args.pairs))
-    steps = []
+    steps, elos = [], []
     for x, y in STEPS + EXTRA:
         m, mh, s, sh = duplicate(game, x, y, seeds)
+        elo = 400 * np.log10(s / (1 - s)) if 0 < s < 1 else float("inf") * (s - 0.5)
         if (x, y) in STEPS[1:]:
             steps.append(m)
+            elos.append(elo)
         sig = "beats" if m - mh > 0 else "not shown better than"
         print(
-            f"{x:>8} vs {y:<8} margin {m:+7.3f} ± {mh:.3f}  pair score {s:.3f} ± {sh:.3f}  ({sig}; "
-            f"{args.pairs} pairs, seeds {start}..)"
+            f"{x:>8} vs {y:<8} margin {m:+7.3f} ± {mh:.3f}  pair score {s:.3f} ± {sh:.3f}  Elo {elo:+.0f}  "
+            f"({sig}; {args.pairs} pairs, seeds {start}..)"
         )
-    median = float(np.median(steps))
-    print(
-        f"ladder steps {', '.join(f'{v:.2f}' for v in steps)}; median {median:.2f}; largest / median "
-        f"{max(steps) / median:.2f} (goal <= 2)"
-    )
+    for unit, values in (("margin", steps), ("Elo", elos)):
+        median = float(np.median(values))
+        print(
+            f"ladder steps ({unit}) {', '.join(f'{v:.2f}' for v in values)}; median {median:.2f}; largest / median "
+            f"{max(values) / median:.2f} (goal <= 2; the search steps above JANGARA: ladder_strength.py)"
+        )
 
 
 if __name__ == "__main__":

@@ -54,9 +54,11 @@ the same bot without, 95%): Feskot JANGARA unblock -0.010 +- 0.008 tricks per pa
 -0.36 +- 0.14 (TANA -0.3 +- 0.8 / -0.5 +- 0.8). Both on plays as ``give_count`` alone (a doubleton's
 second lowest is its higher card).
 
-Measured (experiments/heuristic_ladder.py, 5,000 duplicate pairs per step, report seeds 0..4999): Feskot
-steps 1.74 / 0.93 / 0.95 / 1.14 / 0.66 tricks per pair, Tekka 4.8 / 6.6 / 8.2 / 6.5 / 9.3 points, every
-step above zero with 95% confidence; JANGARA over GREEDY +2.18 tricks (Feskot), +5.3 points (Tekka).
+Measured (experiments/heuristic_ladder.py, 5,000 duplicate pairs per step, report seeds 960000..;
+Tekka's TANA at 7.5% mistakes): Feskot steps 1.76 / 0.98 / 0.97 / 1.11 / 0.64 tricks per pair (pair scores
+0.719 / 0.635 / 0.632 / 0.680 / 0.621), Tekka 4.67 / 7.33 / 8.55 / 9.02 / 7.53 points (0.537 / 0.581 / 0.609 /
+0.636 / 0.632), every step above zero with 95% confidence; KADO over RANDOM +1.76 tricks and +39.5 points;
+JANGARA over GREEDY +2.22 tricks (Feskot), +5.8 points (Tekka).
 """
 
 from __future__ import annotations

@@ -821,9 +821,10 @@ class Zelzela(SearchBot):
     (a solved world knows every card, which the real decision does not); from 4 cards on it did not lose:
     +0.15 [-0.23, +0.52] tricks per pair against rollouts all the way (seeds 1,100,000+, 200 pairs).
 
-    256 worlds rather than 64: the time allows it (54 ms CPU a Feskot decision over whole games, against
-    13 ms at 64; the goal is at most 100 ms), and more worlds closed more of GREEDY's gap to ORACLE on
-    tuning boards (figures, and those on report boards: experiments/ladder_strength.py)."""
+    256 worlds rather than 64: the time allows it (54 ms CPU a Feskot decision over whole games when chosen,
+    39 ms since the sampling was sped up, against 13 ms at 64; the goal is at most 100 ms), and more worlds
+    closed more of GREEDY's gap to ORACLE on tuning boards; 512 worlds (74 ms) did not close clearly more
+    (figures, and those on report boards: experiments/ladder_strength.py)."""
 
     name = "ZELZELA"
     rank = 8
