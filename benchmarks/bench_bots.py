@@ -33,7 +33,7 @@ def run(quick: bool = False) -> list[dict]:
             rows.append(
                 {
                     "name": f"{name} {bot} decisions (Python path)",
-                    "value": decisions_rate(get_bot(bot), states),
+                    "value": decisions_rate(get_bot(bot, ruleset=name), states),
                     "unit": "decisions/s",
                 }
             )

@@ -48,10 +48,10 @@ def run(quick: bool) -> list[dict]:
     greedy_ms = {}
     for ruleset in ("feskot", "tekka"):
         game = get_game(ruleset)
-        n, spent = _timed_deals(game, get_bot("GREEDY"), 5 if quick else 20)
+        n, spent = _timed_deals(game, get_bot("GREEDY", ruleset=game.name), 5 if quick else 20)
         greedy_ms[ruleset] = 1000 * spent / n
         for name, count in deals.items():
-            n, spent = _timed_deals(game, get_bot(name), count)
+            n, spent = _timed_deals(game, get_bot(name, ruleset=game.name), count)
             rows.append(
                 {
                     "name": f"{ruleset} {name} decisions/s ({count} deals, {n} decisions)",

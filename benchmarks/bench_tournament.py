@@ -95,7 +95,7 @@ def _load() -> float:
 
 def run(quick: bool) -> list[dict]:
     game = get_game("feskot")
-    x, y = get_bot("GREEDY"), get_bot("JANGARA")
+    x, y = get_bot("GREEDY", ruleset="feskot"), get_bot("JANGARA", ruleset="feskot")
     boards = 20_000 if quick else 200_000
     repeats = 1 if quick else 3
     load_before = _load()
