@@ -208,7 +208,8 @@ def test_policy_runs_the_same_as_plain_python(tmp_path):
         if state.is_terminal():
             continue
         name = (BOTS + VARIANTS)[i % (len(BOTS) + len(VARIANTS))]
-        bot = get_bot(name, mistake_rate=0.2) if i % 2 and name != "RANDOM" else get_bot(name)
+        extra = {"mistake_rate": 0.2} if i % 2 and name != "RANDOM" else {}
+        bot = get_bot(name, ruleset=state.game.name, **extra)
         legal = state.legal_actions()
         v, m = policy_view(state.observation(state.current_player()), state.game.options, 1)
         buf = np.zeros(64, np.int64)

@@ -150,7 +150,7 @@ def test_signals_are_honest(name, seed, steps, bot):
     state = random_state(get_game(name), seed, steps)
     if state.is_terminal() or state.phase() != "play":
         return
-    a = int(pk.decide_arrays(compiled_params(bot), state.arrays, 1, new_rng(seed)))
+    a = int(pk.decide_arrays(compiled_params(bot, name), state.arrays, 1, new_rng(seed)))
     if a >= k.PRIME_BASE:
         return
     card, signal = a % 52, a // 52
@@ -164,7 +164,7 @@ def test_signals_are_honest(name, seed, steps, bot):
         out = suit & ~played & ~after & ~(1 << card)
         top = (after & suit).bit_length() - 1
         assert after & suit and not out >> top  # nothing above our top card is still out
-    off = int(pk.decide_arrays(compiled_params(bot + ":signals=false"), state.arrays, 1, new_rng(seed)))
+    off = int(pk.decide_arrays(compiled_params(bot + ":signals=false", name), state.arrays, 1, new_rng(seed)))
     assert off < 52 or off >= k.PRIME_BASE
 
 

@@ -116,7 +116,8 @@ def test_no_peeking(name, seed, steps, dseed, bot_name, rate):
     state = random_state(GAMES[name], seed, steps)
     if state.is_terminal():
         return
-    bot = get_bot(bot_name) if rate is None else get_bot(bot_name, mistake_rate=rate)
+    extra = {} if rate is None else {"mistake_rate": rate}
+    bot = get_bot(bot_name, ruleset=GAMES[name].name, **extra)
     seat = state.current_player()
     expect = decide(bot, state, seat, dseed)
     rng = new_rng(seed + 1)
