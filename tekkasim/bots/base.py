@@ -283,7 +283,11 @@ def decide(bot: Bot, state: State, seat: int, seed: int) -> Action | None:
     view = View(state, seat)
     where = f"{state.where()}, {['bottom', 'right', 'top', 'left'][seat]}"
     if state.game.name not in bot.rulesets:  # e.g. Feskot's TANA asked to play Tekka, whose TANA differs
-        raise BotError(f"bot {bot.label} does not play {state.game.name} ({where}); get it with ruleset=")
+        game = state.game.name
+        raise BotError(
+            f"bot {bot.label} does not play {game} ({where}); for a built-in name, "
+            f"get_bot({bot.name!r}, ruleset={game!r}) gives its {game} form"
+        )
     try:
         action = bot.act(view, new_rng(seed))
     except BotError:

@@ -87,7 +87,7 @@ def play_boards(game: Game, x_bot, y_bot, seeds, table: int) -> dict:
         if p is None:
             raise BotError(f"bot {getattr(bot, 'label', bot)} has no compiled form")
         if isinstance(bot, Bot) and not bot.supports(game.name):
-            raise BotError(f"bot {bot.label} does not play {game.name} (get_bot(name, ruleset={game.name!r}))")
+            raise BotError(f"bot {bot.label} does not play {game.name}: get_bot({bot.name!r}, ruleset={game.name!r})")
     arr = _seed_array(seeds)
     n = len(arr)
     returns = np.zeros((n, 2), np.float64)
