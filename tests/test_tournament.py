@@ -240,6 +240,25 @@ def test_another_configuration_on_a_dir_is_refused_and_the_dir_left_untouched(tm
     assert again.tables_played == 0
 
 
+def test_a_bot_whose_preset_changed_does_not_resume_its_old_results(tmp_path, monkeypatch):
+    """The identity keeps every seat's class and parameter values: a preset changed under the same label
+    (as Tekka's TANA was) refuses the old DIR in one line instead of mixing the two bots' results."""
+    from tekkasim.bots.heuristic import Sada
+
+    cfg = Config.build(ruleset="tekka", bots="KADO,SADA", boards=2, seed=3, workers=1)
+    run_tournament(cfg, tmp_path, quiet=True)
+    before = _tree(tmp_path)
+    monkeypatch.setattr(Sada, "preset", {**Sada.preset, "mistake_rate": 0.05})
+    changed = Config.build(ruleset="tekka", bots="KADO,SADA", boards=2, seed=3, workers=1)
+    assert changed.identity()["teams"] == cfg.identity()["teams"]  # the same labels
+    with pytest.raises(TournamentError, match="another configuration") as err:
+        run_tournament(changed, tmp_path, quiet=True)
+    assert "\n" not in str(err.value) and "bots" in str(err.value)
+    assert _tree(tmp_path) == before
+    tana = Config.build(ruleset="tekka", bots="TANA,SADA", boards=2).identity()["bots"][0][0]
+    assert tana["class"].endswith(":TanaTekka") and tana["params"]["mistake_rate"] == 0.075
+
+
 def test_corrupt_and_locked_databases_get_one_line(tmp_path):
     run_tournament(small(boards=1), tmp_path, quiet=True)
     import fcntl

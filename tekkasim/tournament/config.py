@@ -99,6 +99,24 @@ def make_team(spec: Any) -> Team:
     return Team(tuple(parts), labels)  # type: ignore[arg-type]
 
 
+def _settings(spec, ruleset: str) -> dict:
+    """A seat's bot as the identity keeps it: its class and its parameter values (plain JSON values)."""
+    from ..bots import get_bot
+
+    bot = get_bot(spec, ruleset=ruleset)
+    plain = (bool, int, float, str, type(None))
+
+    def value(v):  # anything else by its type alone: a repr may hold an address that changes every run
+        if isinstance(v, plain):
+            return v
+        if isinstance(v, list | tuple) and all(isinstance(x, plain) for x in v):
+            return list(v)
+        return f"<{type(v).__qualname__}>"
+
+    params = {k: value(v) for k, v in sorted(bot.params.items())}
+    return {"class": f"{type(bot).__module__}:{type(bot).__qualname__}", "params": params}
+
+
 @dataclass
 class Config:
     """Everything that defines a tournament's results, plus how to run it."""
@@ -171,7 +189,10 @@ class Config:
         return cfg
 
     def identity(self) -> dict:
-        """What the stored results depend on; a rerun on the same DIR must give the same."""
+        """What the stored results depend on; a rerun on the same DIR must give the same. Beside the bots'
+        labels, each seat's class and every parameter value it plays with in this ruleset: a preset that
+        changed between versions (Tekka's TANA did) keeps its label, and its old results must not be
+        resumed as if they were the new bot's."""
         return {
             "ruleset": self.ruleset,
             "options": self.options,
@@ -180,6 +201,7 @@ class Config:
             "boards": self.boards,
             "seed": self.seed,
             "teams": [list(t.labels) for t in self.teams],
+            "bots": [[_settings(spec, self.ruleset) for spec in t.bots] for t in self.teams],
         }
 
     def effective(self) -> dict:
