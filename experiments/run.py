@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from tekkasim.errors import TekkasimError
+
 STUDIES = Path(__file__).parent / "studies"
 
 
@@ -165,7 +167,12 @@ def main(argv=None) -> int:
         out.mkdir(parents=True, exist_ok=True)
         t0 = time.perf_counter()
         text = [f"# {name} ({'full' if args.full else 'small'} sizes: {size}; seed {cfg['seed']})"]
-        RUNNERS[cfg["study"]](cfg, size, out, text)
+        try:
+            RUNNERS[cfg["study"]](cfg, size, out, text)
+        except TekkasimError as exc:  # one line; a stored run of another configuration is never overwritten
+            hint = f" (remove {out} to run it afresh)" if "another configuration" in str(exc) else ""
+            print(f"{name}: {exc}{hint}", file=sys.stderr)
+            return 1
         (out / "tables.txt").write_text("\n".join(text) + "\n")
         print(f"{name}: {time.perf_counter() - t0:.0f} s -> {out}", flush=True)
     return 0
