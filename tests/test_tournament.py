@@ -327,6 +327,32 @@ def test_a_killed_worker_is_replaced_and_its_block_played_again(tmp_path, monkey
     assert rows_of(tmp_path / "a") == rows_of(tmp_path / "b")
 
 
+def test_a_worker_that_dies_right_after_answering_loses_nothing(tmp_path, monkeypatch):
+    """The worker dies between sending a block's rows and being sent its next block: the parent's send
+    fails, yet the rows it received are stored, the unsent block goes back to the queue with the rest, and
+    the results equal an undisturbed run's."""
+    import multiprocess
+    from multiprocess.connection import Connection
+
+    real_send, calls = Connection.send, [0]
+
+    def send(self, obj):  # the parent's sends of blocks (workers answer with send_bytes)
+        calls[0] += 1
+        if calls[0] == 3:  # the first block sent while an answer is being handled
+            for p in multiprocess.active_children():
+                p.kill()
+                p.join()
+            raise BrokenPipeError("the worker is gone")
+        return real_send(self, obj)
+
+    monkeypatch.setattr(Connection, "send", send)
+    summary = run_tournament(small(bots=[RandomBot, Highest], boards=8, block=2, workers=1), tmp_path / "a", quiet=True)
+    assert calls[0] > 3 and summary.restarts == 1
+    monkeypatch.setattr(Connection, "send", real_send)
+    run_tournament(small(bots=[RandomBot, Highest], boards=8, block=2, workers=1), tmp_path / "b", quiet=True)
+    assert rows_of(tmp_path / "a") == rows_of(tmp_path / "b") and len(rows_of(tmp_path / "a")) == 16
+
+
 def test_the_watchdog_stops_a_hanging_bot(tmp_path, monkeypatch):
     monkeypatch.setenv("TEKKASIM_TEST_MISBEHAVE", "1")
     t0 = time.monotonic()

@@ -130,7 +130,10 @@ def run_local(
                     w.beat = time.monotonic()
                     w.where = describe(queue[0][1], queue[0][1][1], 0)
                 w.blocks.append(queue.popleft())
-                w.conn.send(w.blocks[-1])
+                try:
+                    w.conn.send(w.blocks[-1])
+                except OSError:  # it died: its sentinel says so, and its blocks go back to the queue then
+                    return
 
         while queue or any(w.blocks for w in pool):
             for w in pool:
