@@ -13,6 +13,15 @@ from tekkasim.tournament.play import _binary_payloads, _kinds_payloads, pack, un
 FULL = (1 << 54) - 1
 
 
+def assert_payloads_are_packs(buf, starts, ends, deals) -> None:
+    """A kernel's one-deal payloads lie end to end in ``buf``, each the bytes ``pack`` writes for its deal,
+    and ``unpack`` gives the deal back (tuples of kinds as lists)."""
+    assert starts[0] == 0 and ends[-1] == len(buf) and (starts[1:] == ends[:-1]).all()
+    for deal, a, b in zip(deals, starts, ends, strict=True):
+        assert buf[a:b] == pack([deal])
+        assert unpack(buf[a:b]) == [[*deal[:3], [list(x) if isinstance(x, tuple) else x for x in deal[3]]]]
+
+
 @st.composite
 def blocks(draw):
     n = draw(st.integers(1, 5))
@@ -34,13 +43,11 @@ def blocks(draw):
 @given(blocks())
 def test_kinds_kernel_writes_what_pack_writes(block):
     seeds, returns, masks, lengths = block
-    buf, starts, ends = _kinds_payloads(seeds, returns, masks, lengths)
-    assert starts[0] == 0 and ends[-1] == len(buf) and (starts[1:] == ends[:-1]).all()
+    deals = []
     for i, seed in enumerate(seeds):
         actions = [_kinds(int(one), int(two)) for one, two in masks[i, : lengths[i]]]
-        deal = [seed, float(returns[i, 0]), float(returns[i, 1]), actions]
-        assert buf[starts[i] : ends[i]] == pack([deal])
-        assert unpack(buf[starts[i] : ends[i]]) == [[*deal[:3], [list(a) for a in actions]]]
+        deals.append([seed, float(returns[i, 0]), float(returns[i, 1]), actions])
+    assert_payloads_are_packs(*_kinds_payloads(seeds, returns, masks, lengths), deals)
 
 
 @st.composite
@@ -61,12 +68,11 @@ def int_blocks(draw):
 @given(int_blocks())
 def test_binary_kernel_writes_what_pack_writes(block):
     first, returns, actions, lengths = block
-    buf, starts, ends = _binary_payloads(first, returns, actions, lengths)
-    assert starts[0] == 0 and ends[-1] == len(buf) and (starts[1:] == ends[:-1]).all()
-    for i in range(len(lengths)):
-        deal = [first + i, float(returns[i, 0]), float(returns[i, 1]), actions[i, : lengths[i]].tolist()]
-        assert buf[starts[i] : ends[i]] == pack([deal])
-        assert unpack(buf[starts[i] : ends[i]]) == [deal]
+    deals = [
+        [first + i, float(returns[i, 0]), float(returns[i, 1]), actions[i, : lengths[i]].tolist()]
+        for i in range(len(lengths))
+    ]
+    assert_payloads_are_packs(*_binary_payloads(first, returns, actions, lengths), deals)
 
 
 def test_binary_kernel_refuses_an_action_outside_int16():

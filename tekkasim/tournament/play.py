@@ -315,6 +315,7 @@ KINDS = 2
 _HEAD = struct.Struct("<BH")  # format byte, number of deals
 _DEAL = struct.Struct("<qddH")  # seed, return A, return B, number of actions
 _ONE = struct.Struct("<BHqddH")  # a one-deal table's header and deal header together
+_ONE_SIZE = _ONE.size  # 29: format, deal count, seed, two returns, action count (a constant in kernels)
 
 
 def _is_kinds(a) -> bool:
@@ -406,7 +407,7 @@ def _binary_fill(first_seed, returns, actions, n_actions):
     t = 0
     for i in range(n):
         starts[i] = t
-        t += 29 + 2 * n_actions[i]  # _ONE.size: format, deal count, seed, two returns, action count
+        t += _ONE_SIZE + 2 * n_actions[i]
         ends[i] = t
     buf = np.empty(t, np.uint8)
     bits = returns.view(np.uint64)  # the doubles' IEEE bits, as struct's "<d" writes them
@@ -419,7 +420,7 @@ def _binary_fill(first_seed, returns, actions, n_actions):
         _put_le(buf, p + 19, bits[i, 1], 8)
         k = n_actions[i]
         _put_le(buf, p + 27, np.uint64(k), 2)
-        p += 29
+        p += _ONE_SIZE
         for a in range(k):
             v = actions[i, a]
             if v < -32768 or v > 32767:
