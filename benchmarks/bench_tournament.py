@@ -17,6 +17,10 @@ worker to two, and SQLite writes.
   wall-clock speed-up means something only on an idle machine: Linux's autogroup scheduling
   (``/proc/sys/kernel/sched_autogroup_enabled``) shares a busy machine between sessions, not processes,
   so while other sessions keep both cores busy a second worker gets no more CPU than the first had.
+* The machine's own scaling: the same loops (the bare compiled loop; the State API loop in one process)
+  run in two independent processes at once, started together, against one alone. Their speed-up is
+  what two processes get from this machine with nothing shared: the ceiling any runner's 1 -> 2 worker
+  speed-up is measured against (on a VM, two busy vCPUs need not give two cores' worth).
 * Satat and Shengji: GREEDY against JANGARA through the runner (1 worker) against their bare compiled
   loops (``bots.compiled.play_tables``), the same measures as Feskot's overhead.
 * SQLite: rows of the compiled match-up's size stored per second in the runner's blocks (2,048 boards,
@@ -28,6 +32,7 @@ since the machine may be shared.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import resource
 import tempfile
@@ -87,6 +92,43 @@ def _ceiling(one: list[tuple], two: list[tuple]) -> float:
     w1, p1 = min(r[2] for r in one), min(r[1] for r in one)
     w2, p2 = min(r[2] for r in two), min(r[1] for r in two)
     return max(w1, p1) / max((w2 + p2) / 2, p2)
+
+
+def _loop(kind: str, deals: int, ready, go, out) -> None:
+    """Child of :func:`_machine_scaling`: warm up, wait for the start, time ``deals`` deals of ``kind``."""
+    if kind == "compiled":
+        game = get_game("feskot")
+        x, y = get_bot("GREEDY", ruleset="feskot"), get_bot("JANGARA", ruleset="feskot")
+        play = lambda seeds: play_tables(game, x, y, seeds, 0)  # noqa: E731
+    else:
+        job = Job.from_config(Config.build(ruleset="feskot", bots="GREEDY,KADO", boards=10**6, seed=7), False)
+        play = lambda seeds: play_block(job, (0, seeds.start, seeds.stop))  # noqa: E731  (2 deals a board)
+        deals //= 2
+    play(range(1, 3))
+    ready.wait()
+    go.wait()
+    t0 = time.perf_counter()
+    for start in range(7, 7 + deals, 2048):
+        play(range(start, min(start + 2048, 7 + deals)))
+    out.put(time.perf_counter() - t0)
+
+
+def _machine_scaling(kind: str, deals: int) -> float:
+    """Deals per second of two independent processes running ``kind``'s loop at once, over one alone."""
+    ctx = multiprocessing.get_context("spawn")
+    rates = []
+    for n in (1, 2):
+        ready, go, out = ctx.Barrier(n + 1), ctx.Barrier(n + 1), ctx.Queue()
+        procs = [ctx.Process(target=_loop, args=(kind, deals, ready, go, out)) for _ in range(n)]
+        for p in procs:
+            p.start()
+        ready.wait()  # every child warm before any starts
+        go.wait()
+        walls = [out.get() for _ in procs]
+        for p in procs:
+            p.join()
+        rates.append(n * deals / max(walls))
+    return rates[1] / rates[0]
 
 
 def _load() -> float:
@@ -256,6 +298,27 @@ def run(quick: bool) -> list[dict]:
                 "ratio": r_parent / b_cpu,
             }
         )
+
+    compiled_machine = max(_machine_scaling("compiled", 100_000 if quick else 600_000) for _ in range(repeats))
+    state_machine = max(_machine_scaling("state", 200 if quick else 1_200) for _ in range(repeats))
+    rows.append(
+        {
+            "name": "machine: bare compiled loop in 2 independent processes",
+            "value": compiled_machine,
+            "unit": "x one process",
+            "reference": "compiled match-up, 2 workers",
+            "ratio": (one_wall / two_wall) / compiled_machine,
+        }
+    )
+    rows.append(
+        {
+            "name": "machine: State API loop in 2 independent processes",
+            "value": state_machine,
+            "unit": "x one process",
+            "reference": "State API match-up, 2 workers",
+            "ratio": (py_one_wall / py_two_wall) / state_machine,
+        }
+    )
 
     cfg = Config.build(ruleset="feskot", bots="GREEDY,JANGARA", boards=2048, seed=7)
     sample = play_block(Job.from_config(cfg), (0, 0, 2048))
