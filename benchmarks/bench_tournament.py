@@ -301,24 +301,19 @@ def run(quick: bool) -> list[dict]:
 
     compiled_machine = max(_machine_scaling("compiled", 100_000 if quick else 600_000) for _ in range(repeats))
     state_machine = max(_machine_scaling("state", 200 if quick else 1_200) for _ in range(repeats))
-    rows.append(
-        {
-            "name": "machine: bare compiled loop in 2 independent processes",
-            "value": compiled_machine,
-            "unit": "x one process",
-            "reference": "compiled match-up, 2 workers",
-            "ratio": (one_wall / two_wall) / compiled_machine,
-        }
-    )
-    rows.append(
-        {
-            "name": "machine: State API loop in 2 independent processes",
-            "value": state_machine,
-            "unit": "x one process",
-            "reference": "State API match-up, 2 workers",
-            "ratio": (py_one_wall / py_two_wall) / state_machine,
-        }
-    )
+    for what, machine, runner in (
+        ("bare compiled loop", compiled_machine, one_wall / two_wall),
+        ("State API loop", state_machine, py_one_wall / py_two_wall),
+    ):
+        rows.append({"name": f"machine: {what} in 2 independent processes", "value": machine, "unit": "x"})
+        rows.append(
+            {
+                "name": f"runner's 2-worker speed-up over the machine's ({what})",
+                "value": runner / machine,
+                "unit": "",
+                "goal": "1.8x is reachable only where the machine's own speed-up exceeds 1.8",
+            }
+        )
 
     cfg = Config.build(ruleset="feskot", bots="GREEDY,JANGARA", boards=2048, seed=7)
     sample = play_block(Job.from_config(cfg), (0, 0, 2048))
