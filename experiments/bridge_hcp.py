@@ -7,7 +7,7 @@ hand declares, after Pavlicek; the mean of the two declarers and the better one 
     python experiments/bridge_hcp.py                    # small: 60 sides per count
     python experiments/bridge_hcp.py --full             # the reported table: 4000 sides per count (se ~0.02)
     python experiments/bridge_hcp.py --full --dds 300   # and check 300 sides' counts against DDS (endplay)
-    python experiments/bridge_hcp.py --per-bucket 600 --seed 20261201 20261202   # two seeds pooled
+    python experiments/bridge_hcp.py --per-bucket 600 --seed 20261201 20261202   # two seeds pooled, 600 each
     python experiments/bridge_hcp.py --pool runs/a/sides.csv runs/b/sides.csv  # earlier runs pooled
 
 Writes ``runs/bridge_hcp/{sides.csv,table.csv,table.md}`` and prints the table. Measured figures
