@@ -330,7 +330,8 @@ def run(quick: bool) -> list[dict]:
             "unit": "rows/s",
             "reference": "runner, 2 workers",
             "ratio": stored / (deals / two_wall),
-            "goal": "never the bottleneck (ratio > 1) on a core of its own; with 2 workers on 2 cores its CPU is taken from theirs (ceiling row)",
+            "goal": "never the bottleneck (ratio > 1) on a core of its own; "
+            "with 2 workers on 2 cores its CPU is taken from theirs (ceiling row)",
         }
     )
     rows.append({"name": "load average (1 min) before", "value": load_before, "unit": ""})
