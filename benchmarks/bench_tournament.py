@@ -127,9 +127,9 @@ def _machine_scaling(kind: str, deals: int, repeats: int) -> float:
         procs = [ctx.Process(target=_loop, args=(kind, deals, ready, go, out)) for _ in range(n)]
         for p in procs:
             p.start()
-        ready.wait()  # every child warm before any starts
-        go.wait()
-        walls = [out.get() for _ in procs]
+        ready.wait(timeout=600)  # every child warm before any starts (a child that fails breaks it)
+        go.wait(timeout=60)
+        walls = [out.get(timeout=600) for _ in procs]
         for p in procs:
             p.join()
         rates.append((n, n * deals / max(walls)))
