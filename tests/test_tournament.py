@@ -17,12 +17,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from tournament_bots import CrashOnce, Hang, Highest, Illegal, Lowest, Raiser
+from tournament_bots import CrashOnce, Hang, Highest, Illegal, Lowest, NiceProbe, Raiser
 
 from tekkasim.bots import RandomBot
 from tekkasim.cli import cli
 from tekkasim.errors import BotError
 from tekkasim.tournament import Config, Store, TournamentError, iter_records, load_run, run_tournament
+from tekkasim.tournament.backends import WORKER_NICE
 from tekkasim.tournament.play import Job, play_block
 from tekkasim.tournament.runner import Progress, missing_blocks
 from tekkasim.verify import verify_record
@@ -325,6 +326,13 @@ def test_a_killed_worker_is_replaced_and_its_block_played_again(tmp_path, monkey
     run_tournament(small(bots=[RandomBot, Highest], boards=8, block=2), tmp_path / "b", quiet=True)
     # CrashOnce plays as Highest: the same returns and actions, board for board
     assert rows_of(tmp_path / "a") == rows_of(tmp_path / "b")
+
+
+def test_workers_play_below_the_storing_parents_priority(tmp_path, monkeypatch):
+    probe = tmp_path / "nice"
+    monkeypatch.setenv("TEKKASIM_NICE_PROBE", str(probe))
+    run_tournament(small(bots=[RandomBot, NiceProbe], boards=2, workers=1), tmp_path / "run", quiet=True)
+    assert int(probe.read_text()) == min(os.nice(0) + WORKER_NICE, 19)
 
 
 def test_a_worker_that_dies_right_after_answering_loses_nothing(tmp_path, monkeypatch):

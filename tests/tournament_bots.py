@@ -96,3 +96,13 @@ class CrashOnce(Bot):
             except FileExistsError:
                 pass
         return None if view.optional else max(view.legal)
+
+
+class NiceProbe(Highest):
+    """Plays like Highest and writes its process's nice value to $TEKKASIM_NICE_PROBE."""
+
+    name = "NICEPROBE"
+
+    def act(self, view, rng):
+        Path(os.environ["TEKKASIM_NICE_PROBE"]).write_text(str(os.nice(0)))
+        return super().act(view, rng)
