@@ -44,7 +44,8 @@ def _send(conn, msg: tuple) -> None:
 # stage (a compiled match-up's rows cost the parent ~3 us of SQLite against a ~5 us deal), two workers on
 # two cores otherwise starve it and play no faster than one (0.88-1.06x measured); niced, they take what it
 # leaves (1.19-1.24x, at the CPU ceiling). Other match-ups keep the parent idle and lose nothing. With Linux's
-# autogroup scheduling, nice only orders processes of one session: the run does not yield to others.
+# autogroup scheduling (the default on most desktops), nice only orders processes of one session; without
+# it, the workers also give way to other busy processes on the machine, as a batch job should.
 WORKER_NICE = 10
 
 
