@@ -282,7 +282,7 @@ def decide(bot: Bot, state: State, seat: int, seed: int) -> Action | None:
     answers with an action the rules do not allow now."""
     view = View(state, seat)
     where = f"{state.where()}, {['bottom', 'right', 'top', 'left'][seat]}"
-    if state.game.name not in bot.rulesets:  # e.g. Feskot's TANA asked to play Tekka, whose TANA differs
+    if not bot.supports(state.game.name):  # e.g. Feskot's TANA asked to play Tekka, whose TANA differs
         game = state.game.name
         raise BotError(
             f"bot {bot.label} does not play {game} ({where}); for a built-in name, "
