@@ -23,6 +23,10 @@ CONFIG_NAME = "config.json"
 LOCK_NAME = ".lock"
 FORMAT = 1
 
+# The descriptors of the run locks this process holds. A forked worker closes its copies at once: flock
+# belongs to the open file, so a child's inherited copy would keep DIR locked after its parent died.
+HELD_LOCK_FDS: set[int] = set()
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tables (
@@ -93,6 +97,7 @@ class Store:
         except BlockingIOError:
             lock.close()
             raise TournamentError(f"{d} is in use by another running tournament (locked)") from None
+        HELD_LOCK_FDS.add(lock.fileno())
         conn = _connect(d / DB_NAME, readonly=False)
         store = cls(d, conn, lock)
         try:
@@ -141,6 +146,7 @@ class Store:
             self.conn.close()
         finally:
             if self._lock is not None:
+                HELD_LOCK_FDS.discard(self._lock.fileno())
                 self._lock.close()
                 self._lock = None
 
@@ -149,6 +155,16 @@ class Store:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    def checkpoint(self) -> bool:
+        """Move every committed row from the write-ahead log into the database file and empty the log, so
+        that the file alone holds the run (a copy of it loses nothing). False if a reader in the middle of
+        a read kept it from finishing: the rows are safe in the log then, and the next stop moves them."""
+        try:
+            busy, _, _ = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.DatabaseError:
+            return False
+        return busy == 0
 
     # --- writing and reading --------------------------------------------------------------------
     def add(self, rows: list[tuple]) -> int:
