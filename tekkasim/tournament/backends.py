@@ -388,16 +388,16 @@ def run_dask(
 
 
 def _dask_failure(exc: Exception, block: Block | None, describe: Callable) -> str:
-    where = f" at {describe(block, None, None)}" if block is not None else ""
+    where = describe(block, None, None) if block is not None else "a block"
     name = type(exc).__name__
     if name == "KilledWorker":  # the scheduler gave up on a task whose workers kept dying
-        what = "Dask workers died while playing"
-    elif "Cancelled" in name:  # the cluster dropped the run's tasks (a scheduler or its workers lost)
-        what = "the Dask cluster cancelled the run's tasks"
+        what = f"Dask workers died while playing {where}"
+    elif "Cancelled" in name:  # the cluster dropped the run's tasks (its scheduler or workers were lost)
+        what = f"the Dask cluster cancelled the run's tasks (waiting for {where})"
     else:  # a bot or the engine failed in the task outside its decisions
         first = str(exc).splitlines()[0] if str(exc) else ""
-        what = f"a Dask task failed with {name}: {first}"
-    return f"{what}{where}; stored results are kept, rerun to resume"
+        what = f"a Dask task failed at {where} with {name}: {first}"
+    return f"{what}; stored results are kept, rerun to resume"
 
 
 def default_workers() -> int:
