@@ -242,10 +242,12 @@ def run_local(
     on_rows: Callable,
     timeout: float,
     describe: Callable[[Block, int | None, int | None], str],
+    stopped: Callable[[], bool] = lambda: False,
 ) -> dict:
     """Play ``blocks`` on ``workers`` local processes; ``on_rows(block, rows)`` in this process as each
     block completes; ``describe(block, board, table)`` says where a worker is in messages (``board`` None:
-    somewhere in the block). Returns counters (``restarts``). No worker outlives the call, whatever ends it."""
+    somewhere in the block). ``stopped()`` is asked at least twice a second: True raises ``KeyboardInterrupt``.
+    Returns counters (``restarts``). No worker outlives the call, whatever ends it."""
     import multiprocess
     from multiprocess.connection import wait
 
@@ -268,6 +270,8 @@ def run_local(
                     return
 
         while queue or any(w.blocks for w in pool):
+            if stopped():
+                raise KeyboardInterrupt
             for w in pool:
                 top_up(w)
             busy = [w for w in pool if w.blocks]
@@ -325,6 +329,11 @@ def _handle(w: _Worker, msg: tuple, on_rows: Callable, top_up: Callable) -> None
         raise cls(msg[2])
 
 
+# Run by each worker of a local Dask cluster as it starts (Dask takes text with a space for a script): a
+# terminal's Ctrl-C reaches the whole process group, and the runner alone answers it, closing the cluster.
+_IGNORE_SIGINT = "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN)"
+
+
 class DaskCluster:
     """A client of the Dask cluster at ``scheduler``, or of a local cluster of ``workers`` processes;
     connected on creation (an unreachable scheduler is one line before anything is stored)."""
@@ -343,7 +352,12 @@ class DaskCluster:
                 raise TournamentError(f"cannot reach the Dask scheduler at {scheduler!r}: {first}") from None
         else:
             self.cluster = LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=50,
+                preload=[_IGNORE_SIGINT],
             )
             self.client = Client(self.cluster)
 
@@ -354,10 +368,17 @@ class DaskCluster:
 
 
 def run_dask(
-    job: Job, blocks: list[Block], cluster: DaskCluster, on_rows: Callable, timeout: float, describe: Callable
+    job: Job,
+    blocks: list[Block],
+    cluster: DaskCluster,
+    on_rows: Callable,
+    timeout: float,
+    describe: Callable,
+    stopped: Callable[[], bool] = lambda: False,
 ) -> dict:
-    """Play ``blocks`` as futures on a Dask cluster. A task that fails other than with a tekkasim error (its
-    workers died, the cluster went away, a bot failed outside its decisions) is one line naming the block."""
+    """Play ``blocks`` as futures on a Dask cluster; ``stopped()`` as for :func:`run_local`. A task that
+    fails other than with a tekkasim error (its workers died, the cluster went away, a bot failed outside
+    its decisions) is one line naming the block."""
     from dask.distributed import wait
 
     client = cluster.client
@@ -367,17 +388,24 @@ def run_dask(
         job_f = client.scatter(job, broadcast=True)
         futures = {client.submit(play_block, job_f, b, compact=True, pure=False): b for b in blocks}
         pending = set(futures)
+        last = time.monotonic()
         while pending:
-            done, pending = wait(pending, timeout=timeout, return_when="FIRST_COMPLETED")
+            if stopped():
+                raise KeyboardInterrupt
+            try:
+                done, pending = wait(pending, timeout=0.5, return_when="FIRST_COMPLETED")
+            except TimeoutError:  # dask's wait() says that nothing finished in that half second
+                if time.monotonic() - last > timeout:
+                    raise TournamentError(
+                        f"watchdog: no block finished for {timeout:g} s on the Dask cluster (a bot hangs?); "
+                        "stored results are kept, rerun to resume"
+                    ) from None
+                continue
+            last = time.monotonic()
             for fut in sorted(done, key=lambda f: futures[f]):
                 block = futures[fut]
                 on_rows(block, fut.result())  # a TekkasimError raised in the task comes back here
             block = None
-    except TimeoutError:  # dask's own wait() raises it when nothing finished in time
-        raise TournamentError(
-            f"watchdog: no block finished for {timeout:g} s on the Dask cluster (a bot hangs?); "
-            "stored results are kept, rerun to resume"
-        ) from None
     except TekkasimError:
         raise
     except Exception as exc:  # noqa: BLE001 - whatever Dask raises, the user gets one line

@@ -174,50 +174,62 @@ def _warm_up(job: Job) -> bool:
 
 
 class _StopSignals:
-    """While a run is on (in the main thread), SIGINT and SIGTERM raise ``KeyboardInterrupt`` so that the
-    runner stops its workers and stores what it has; the first one is remembered (its number makes the
-    exit code) and any further one is ignored. Inside ``deferred()`` (storing a block and counting it) a
-    signal waits for the block to be stored and counted; after ``hold()`` (the stop itself: closing,
-    checkpointing) it is only noted."""
+    """While a run is on (in the main thread), SIGINT and SIGTERM stop it: the runner stops its workers and
+    keeps what it stored; the first signal's number makes the exit code. Outside the backend a signal
+    raises ``KeyboardInterrupt`` at once. Inside ``polled()`` (the backend's loop, which asks ``stopped()``
+    at least twice a second) and after ``hold()`` (the stop itself) it is only noted: an exception raised
+    at any point may land between storing a block and counting it, or in a callback that swallows it (in
+    numba's compiler, in Dask's GC hook): such a one is not printed, and ``check()`` raises it again. With
+    ``raising=False`` (the Dask backend, whose GC hook breaks when an exception lands in it) a signal is
+    only noted throughout, and acted on at each ``check()`` and in the backend's loop."""
 
-    def __init__(self):
+    def __init__(self, raising: bool = True):
         self.signum: int | None = None
-        self._defer = False
-        self._pending = False
+        self._raising = self._raise = raising
         self._saved: dict = {}
+        self._unraisable = None
 
     def __enter__(self) -> _StopSignals:
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
                 self._saved[sig] = signal.signal(sig, self._handle)
+            self._unraisable, sys.unraisablehook = sys.unraisablehook, self._swallowed
         return self
 
     def __exit__(self, *exc) -> None:
         for sig, handler in self._saved.items():
             signal.signal(sig, handler)
+        if self._unraisable is not None:
+            sys.unraisablehook = self._unraisable
+
+    def _swallowed(self, unraisable) -> None:
+        if not (isinstance(unraisable.exc_value, KeyboardInterrupt) and self.signum is not None):
+            self._unraisable(unraisable)
 
     def _handle(self, signum, frame) -> None:
+        self.signum = self.signum or signum
+        if self._raise:
+            raise KeyboardInterrupt
+
+    def stopped(self) -> bool:
+        return self.signum is not None
+
+    def check(self) -> None:
+        """Raise if a signal came (and its ``KeyboardInterrupt`` was swallowed, or not raised)."""
         if self.signum is not None:
-            return
-        self.signum = signum
-        if self._defer:
-            self._pending = True
-        else:
             raise KeyboardInterrupt
 
     @contextmanager
-    def deferred(self):
-        self._defer = True
+    def polled(self):
+        self._raise = False
         try:
             yield
         finally:
-            self._defer = False
-        if self._pending:
-            self._pending = False
-            raise KeyboardInterrupt
+            self._raise = self._raising
+        self.check()
 
     def hold(self) -> None:
-        self._defer = True
+        self._raise = False
 
 
 def run_tournament(
@@ -230,10 +242,11 @@ def run_tournament(
     job = Job.from_config(cfg, use_compiled)
     workers = cfg.workers or default_workers()
     t0 = time.monotonic()
-    with _StopSignals() as stops:
+    with _StopSignals(raising=cfg.backend != "dask") as stops:
         cluster = None
         try:
             cluster = DaskCluster(workers, cfg.scheduler) if cfg.backend == "dask" else None
+            stops.check()
             return _run(cfg, job, directory, workers, cluster, quiet, t0, stops)
         except Interrupted:
             raise
@@ -251,17 +264,17 @@ def _run(
     cfg: Config, job: Job, directory: Path, workers: int, cluster, quiet: bool, t0: float, stops: _StopSignals
 ) -> RunSummary:
     with Store.create_or_resume(directory, cfg.identity()) as store:
+        stops.check()
         done_rows = store.results()
         stored = [len(done_rows)]
         total = len(cfg.pairings()) * cfg.boards * 2
         progress = None
         played = [0]
 
-        def on_rows(block, rows):
-            with stops.deferred():  # a Ctrl-C here waits for the count to match what is stored
-                n = store.add(rows)
-                played[0] += n
-                stored[0] += n
+        def on_rows(block, rows):  # called inside stops.polled(): a signal cannot come between these lines
+            n = store.add(rows)
+            played[0] += n
+            stored[0] += n
             progress.update(rows)
 
         def describe(block, board, table):
@@ -274,6 +287,7 @@ def _run(
         try:
             done = {r[:3] for r in done_rows}
             compiled = _warm_up(job)
+            stops.check()  # numba's compiler may swallow the interrupt (it calls back through ctypes)
             missing = len(cfg.pairings()) * cfg.boards - sum(map(len, complete_boards(done).values()))
             blocks = missing_blocks(cfg, done, _block_size(cfg, missing, workers, compiled))
             # the slowest match-ups (search bots) first, so that the run does not end waiting on one of them
@@ -282,12 +296,17 @@ def _run(
             blocks.sort(key=lambda blk: -sum(weight[t] for t in job.pairings[blk[0]]))
             progress = Progress(cfg, total, done_rows, enabled=not quiet and sys.stderr.isatty())
             if blocks:
-                if cluster is not None:
-                    stats = run_dask(job, blocks, cluster, on_rows, cfg.timeout, describe)
-                else:
-                    stats = run_local(job, blocks, workers, on_rows, cfg.timeout, describe)
+                with stops.polled():
+                    if cluster is not None:
+                        stats = run_dask(job, blocks, cluster, on_rows, cfg.timeout, describe, stops.stopped)
+                    else:
+                        stats = run_local(job, blocks, workers, on_rows, cfg.timeout, describe, stops.stopped)
         except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the backend has stopped its workers on the way here
             stops.signum = stops.signum or signal.SIGINT
+        except Exception:
+            if stops.signum is None:
+                raise
+            # the signal came first: what failed after it is its doing (Dask may turn it into a timeout)
         finally:
             stops.hold()
             if progress is not None:
