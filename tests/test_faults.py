@@ -211,3 +211,19 @@ def test_a_dask_worker_that_dies_is_one_line(tmp_path):
     text = str(err.value)
     assert "\n" not in text
     assert text.startswith("Dask workers died while playing RANDOM vs EXITALWAYS, boards 0..")
+
+
+@pytest.mark.parametrize("made", [(), ("run.sqlite",)])
+def test_a_run_that_loses_the_race_for_a_new_dir_is_told_it_is_in_use(tmp_path, made):
+    """What the loser sees while the winner creates DIR: the lock held, and no configuration yet."""
+    import fcntl
+
+    run = tmp_path / "run"
+    run.mkdir()
+    for name in made:
+        (run / name).write_bytes(b"")
+    with open(run / ".lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(TournamentError, match=r"is in use by another running tournament \(locked\)$"):
+            Store.create_or_resume(run, Config.build(ruleset="feskot", bots=["RANDOM", "GREEDY"]).identity())
+    assert sorted(p.name for p in run.iterdir()) == sorted([".lock", *made])

@@ -13,6 +13,7 @@ import fcntl
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -82,21 +83,30 @@ class Store:
             raise TournamentError(f"{d} exists and is not a directory")
         has_run = (d / CONFIG_NAME).exists() or (d / DB_NAME).exists()
         if has_run:
-            stored = read_identity(d)
+            try:
+                stored = read_identity(d)
+            except TournamentError:
+                _refuse_if_in_use(d)  # a run creating DIR right now has not written its configuration yet
+                raise
             if stored != identity:
                 raise TournamentError(
                     f"{d} holds a run of another configuration ({_differences(stored, identity)});"
                     " use another --out DIR"
                 )
         elif d.exists() and any(d.iterdir()):
+            _refuse_if_in_use(d)
             raise TournamentError(f"{d} is not empty and holds no tournament run; use another --out DIR")
         d.mkdir(parents=True, exist_ok=True)
         lock = open(d / LOCK_NAME, "a")  # noqa: SIM115 (held for the life of the store)
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            lock.close()
-            raise TournamentError(f"{d} is in use by another running tournament (locked)") from None
+        for attempt in range(3):  # another process's _refuse_if_in_use holds it for an instant
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if attempt == 2:
+                    lock.close()
+                    raise TournamentError(f"{d} is in use by another running tournament (locked)") from None
+                time.sleep(0.02)
         HELD_LOCK_FDS.add(lock.fileno())
         conn = _connect(d / DB_NAME, readonly=False)
         store = cls(d, conn, lock)
@@ -200,6 +210,20 @@ class Store:
             return self.conn.execute(sql).fetchall()
         except sqlite3.DatabaseError as exc:
             raise _db_error(self.directory, exc) from None
+
+
+def _refuse_if_in_use(d: Path) -> None:
+    """Say "in use" if a running tournament holds DIR's lock: one that lost the race to create DIR would
+    otherwise see it half made and call it no run directory."""
+    try:
+        probe = open(d / LOCK_NAME)  # noqa: SIM115 - never created here
+    except OSError:
+        return
+    with probe:
+        try:
+            fcntl.flock(probe, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise TournamentError(f"{d} is in use by another running tournament (locked)") from None
 
 
 def _write_config(d: Path, identity: dict) -> None:
