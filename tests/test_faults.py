@@ -168,13 +168,13 @@ def run_here(tmp_path, name, bots, **kw) -> tuple[BaseException | None, set[int]
     return error, children(os.getpid()) - before
 
 
-@pytest.mark.parametrize("bot, how", [(Exit3At, "exit code 3"), (KilledAt, "killed by SIGKILL")])
+@pytest.mark.parametrize("bot, how", [(Exit3At, "ended with exit code 3"), (KilledAt, "was killed by SIGKILL")])
 def test_a_dead_worker_is_reported_with_its_real_exit_status_and_the_table_it_died_at(tmp_path, bot, how):
     error, left = run_here(tmp_path, "run", [RandomBot, bot])
     assert isinstance(error, TournamentError) and left == set()
     text = str(error)
     assert text.startswith(f"a worker died 3 times at RANDOM vs {bot.name}, board 3, table 1 (bot {bot.name} (")
-    assert text.endswith(f"the last time {how}; stored results are kept")
+    assert text.endswith(f"the last one {how}; stored results are kept")
 
 
 def test_the_watchdog_names_the_bot_that_hangs_and_its_table(tmp_path):

@@ -175,15 +175,15 @@ def _worker_main(job: Job, conn, parent_pid: int, where) -> None:
 
 
 def _exit_text(code: int | None) -> str:
-    """How a process ended, as its exit status says: ``killed by SIGKILL`` or ``exit code 3``."""
+    """How a worker ended, from its exit status: ``was killed by SIGKILL``, ``ended with exit code 3``."""
     if code is None:
-        return "still running, its pipe closed"
+        return "closed its pipe but still ran"
     if code < 0:
         try:
-            return f"killed by {signal.Signals(-code).name}"
+            return f"was killed by {signal.Signals(-code).name}"
         except ValueError:
-            return f"killed by signal {-code}"
-    return f"exit code {code}"
+            return f"was killed by signal {-code}"
+    return f"ended with exit code {code}"
 
 
 class _Worker:
@@ -292,7 +292,7 @@ def run_local(
                             w.proc.join(timeout=1)  # its sentinel closes before it can be reaped
                             raise TournamentError(
                                 f"a worker died {n} times at {place}{f' ({bot})' if bot else ''}, "
-                                f"the last time {_exit_text(w.proc.exitcode)}; stored results are kept"
+                                f"the last one {_exit_text(w.proc.exitcode)}; stored results are kept"
                             )
                         queue.extendleft(reversed(w.blocks))
                     w.blocks.clear()
