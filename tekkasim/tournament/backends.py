@@ -5,7 +5,9 @@ and the kernels the parent has loaded need no compiling), one pipe each. The par
 worker one block at a time and waits on the pipes and the processes' sentinels together, so a worker
 that dies or is killed is noticed at once: its block goes back to the queue and a new worker takes its
 place (a plain pool would wait forever). Workers send a heartbeat (board, table) at most every half
-second; a worker with no heartbeat for ``timeout`` seconds is taken to hang and stops the run.
+second; a worker with no heartbeat for ``timeout`` seconds is taken to hang and stops the run, the message
+naming the table and the bot deciding there (written by the worker in memory shared with the parent).
+Workers die with the parent however it ends, hold no copy of the run's lock, and leave Ctrl-C to it.
 
 Dask backend: the same ``play_block`` calls as futures on a ``dask.distributed`` cluster (a local one
 when no scheduler address is given); Dask itself re-runs the tasks of a lost worker. To use real
@@ -122,7 +124,7 @@ def _watch_bots(job: Job, where) -> None:
 
 
 def _worker_main(job: Job, conn, parent_pid: int, where) -> None:
-    # SIGINT and SIGTERM stay blocked from the fork until here (see _Worker.start): a terminal's Ctrl-C
+    # SIGINT and SIGTERM stay blocked from the fork until here (see _Worker.__init__): a terminal's Ctrl-C
     # reaches every process of the group, and the parent alone answers it (then stops its workers)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the handler the parent's runner installed
@@ -383,10 +385,12 @@ def run_dask(
 
     client = cluster.client
     futures: dict = {}
-    block = None
     try:
-        job_f = client.scatter(job, broadcast=True)
-        futures = {client.submit(play_block, job_f, b, compact=True, pure=False): b for b in blocks}
+        try:
+            job_f = client.scatter(job, broadcast=True)
+            futures = {client.submit(play_block, job_f, b, compact=True, pure=False): b for b in blocks}
+        except Exception as exc:  # noqa: BLE001 - whatever Dask raises, the user gets one line
+            raise TournamentError(_dask_failure(exc, None, describe)) from None
         pending = set(futures)
         last = time.monotonic()
         while pending:
@@ -401,15 +405,18 @@ def run_dask(
                         "stored results are kept, rerun to resume"
                     ) from None
                 continue
+            except Exception as exc:  # noqa: BLE001 - e.g. FuturesCancelledError, a cluster that went away
+                raise TournamentError(_dask_failure(exc, None, describe)) from None
             last = time.monotonic()
             for fut in sorted(done, key=lambda f: futures[f]):
                 block = futures[fut]
-                on_rows(block, fut.result())  # a TekkasimError raised in the task comes back here
-            block = None
-    except TekkasimError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - whatever Dask raises, the user gets one line
-        raise TournamentError(_dask_failure(exc, block, describe)) from None
+                try:
+                    rows = fut.result()
+                except TekkasimError:  # raised in the task (a bot's error): its own line
+                    raise
+                except Exception as exc:  # noqa: BLE001 - KilledWorker, or a failure outside the bots' decisions
+                    raise TournamentError(_dask_failure(exc, block, describe)) from None
+                on_rows(block, rows)
     finally:
         client.cancel(list(futures))
     return {"restarts": 0}
