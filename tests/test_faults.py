@@ -227,3 +227,29 @@ def test_a_run_that_loses_the_race_for_a_new_dir_is_told_it_is_in_use(tmp_path, 
         with pytest.raises(TournamentError, match=r"is in use by another running tournament \(locked\)$"):
             Store.create_or_resume(run, Config.build(ruleset="feskot", bots=["RANDOM", "GREEDY"]).identity())
     assert sorted(p.name for p in run.iterdir()) == sorted([".lock", *made])
+
+
+FOLLOWER = """
+import os, sys, time
+from tekkasim.tournament import backends
+parent = os.getpid()
+child = os.fork()
+if child == 0:
+    sys.platform = "darwin"  # no prctl: only the watching thread can end it
+    backends._follow_parent(parent)
+    time.sleep(60)
+    os._exit(0)
+print(child, flush=True)
+time.sleep(60)
+"""
+
+
+def test_without_prctl_a_worker_still_dies_soon_after_its_parent(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-c", FOLLOWER], env=env, stdout=subprocess.PIPE, text=True)
+    child = int(proc.stdout.readline())
+    time.sleep(0.3)
+    assert alive({child}) == {child}
+    proc.kill()
+    proc.wait()
+    assert gone_within({child}, 2.0) == set()
