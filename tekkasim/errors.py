@@ -43,6 +43,21 @@ class BotError(TekkasimError):
     an action the rules do not allow (the message names the bot and the decision)."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C (SIGINT) or SIGTERM after it stored what was played and stopped its workers;
+    the message says how much is stored and how to resume. A ``KeyboardInterrupt``, so that no ``except
+    Exception`` on the way out swallows it; the CLI prints the message and exits with ``exit_code``, 128 plus
+    the signal's number as a shell reports it (130 for SIGINT, 143 for SIGTERM)."""
+
+    def __init__(self, message: str, signum: int):
+        super().__init__(message)
+        self.signum = signum
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.signum
+
+
 def shorten(text: str, limit: int = 60) -> str:
     """``text`` cut to at most ``limit`` characters, for values echoed in messages (a 10,000-character
     input must not come back whole).

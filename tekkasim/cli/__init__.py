@@ -10,7 +10,7 @@ import sys
 
 import click
 
-from ..errors import TekkasimError, shorten_message
+from ..errors import Interrupted, TekkasimError, shorten_message
 
 # subcommand -> ("module:function" in this package, short help for `tekkasim --help`). A subcommand's
 # module is imported only when it runs (or for its own --help), so that `tekkasim --help` and light
@@ -96,6 +96,9 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except TekkasimError as exc:
             raise click.ClickException(shorten_message(str(exc))) from None
+        except Interrupted as exc:  # a run stopped by Ctrl-C or SIGTERM: its line and 130 / 143, as a shell says
+            click.echo(str(exc), err=True)
+            raise click.exceptions.Exit(exc.exit_code) from None
         except click.ClickException as exc:  # click's own messages echo values too (an unknown command ...)
             exc.message = shorten_message(exc.message)
             raise

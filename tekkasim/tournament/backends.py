@@ -5,7 +5,9 @@ and the kernels the parent has loaded need no compiling), one pipe each. The par
 worker one block at a time and waits on the pipes and the processes' sentinels together, so a worker
 that dies or is killed is noticed at once: its block goes back to the queue and a new worker takes its
 place (a plain pool would wait forever). Workers send a heartbeat (board, table) at most every half
-second; a worker with no heartbeat for ``timeout`` seconds is taken to hang and stops the run.
+second; a worker with no heartbeat for ``timeout`` seconds is taken to hang and stops the run, the message
+naming the table and the bot deciding there (written by the worker in memory shared with the parent).
+Workers die with the parent however it ends, hold no copy of the run's lock, and leave Ctrl-C to it.
 
 Dask backend: the same ``play_block`` calls as futures on a ``dask.distributed`` cluster (a local one
 when no scheduler address is given); Dask itself re-runs the tasks of a lost worker. To use real
@@ -19,15 +21,20 @@ Either way the parent is the only writer: ``on_rows(block, rows)`` is called in 
 
 from __future__ import annotations
 
+import ctypes
 import os
 import pickle
+import signal
+import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
 
 from ..errors import BotError, TekkasimError
 from .config import TournamentError
-from .play import Job, play_block
+from .play import SEAT_NAMES, Job, context, play_block
+from .storage import HELD_LOCK_FDS
 
 Block = tuple[int, int, int]
 MAX_DEATHS_PER_BLOCK = 3
@@ -49,7 +56,81 @@ def _send(conn, msg: tuple) -> None:
 WORKER_NICE = 10
 
 
-def _worker_main(job: Job, conn) -> None:
+# Where a worker is, in memory it shares with the parent (written without a syscall, read by the parent
+# when the worker dies or the watchdog fires): the block it plays, the board and table it started last (-1
+# in a compiled block, which plays without stopping between tables), and the bot deciding now (team,
+# member, seat, since when; team -1 between decisions).
+BLOCK, BOARD, TABLE, TEAM, MEMBER, SEAT, SINCE = range(7)
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+PARENT_POLL = 0.25  # seconds between a worker's checks that its parent lives (where Linux cannot say)
+_PR_SET_PDEATHSIG = 1
+
+
+def _follow_parent(parent_pid: int) -> None:
+    """Make this worker die with the runner that forked it, however the runner ends (``kill -9`` too):
+    a worker busy in a block never reads its pipe, and an idle one may never see it close, since the
+    workers forked later hold copies of its other end. On Linux the kernel sends SIGKILL when the parent
+    exits; elsewhere (or if prctl fails) a thread watches for the worker being handed to another parent."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent_pid:  # the parent died before prctl took hold
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(PARENT_POLL)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="tekkasim-parent-watch", daemon=True).start()
+
+
+def _drop_locks() -> None:
+    """Let go of the parent's run lock: flock belongs to the open file, which the fork shared, so a worker
+    holding a copy would keep DIR locked after its parent died. The numbers are pointed at /dev/null
+    rather than closed because the inherited file objects still own them: a closed number could be
+    reused by this worker and later closed under the new owner."""
+    if not HELD_LOCK_FDS:
+        return
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        for fd in HELD_LOCK_FDS:
+            os.dup2(null, fd)
+    finally:
+        os.close(null)
+
+
+def _watch_bots(job: Job, where) -> None:
+    """Wrap each bot's ``act`` in this worker so that ``where`` names the bot deciding now: the watchdog
+    then says which bot hangs."""
+    ctx = context(job)
+    for t, team in enumerate(ctx.bots):
+        for m, bot in enumerate(team):
+
+            def act(view, rng, _act=bot.act, _t=t, _m=m):
+                where[MEMBER], where[SEAT], where[SINCE] = _m, view.seat, time.monotonic()
+                where[TEAM] = _t
+                try:
+                    return _act(view, rng)
+                finally:
+                    where[TEAM] = -1
+
+            try:
+                bot.act = act
+            except AttributeError:  # a bot with __slots__: the watchdog names the table only
+                pass
+
+
+def _worker_main(job: Job, conn, parent_pid: int, where) -> None:
+    # SIGINT and SIGTERM stay blocked from the fork until here (see _Worker.__init__): a terminal's Ctrl-C
+    # reaches every process of the group, and the parent alone answers it (then stops its workers)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the handler the parent's runner installed
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+    _follow_parent(parent_pid)
+    _drop_locks()
     try:
         os.nice(WORKER_NICE)
     except OSError:  # not permitted here: run at the parent's priority
@@ -57,11 +138,13 @@ def _worker_main(job: Job, conn) -> None:
     last = [0.0]
 
     def beat(board: int, table: int) -> None:
+        where[BOARD], where[TABLE] = board, table
         now = time.monotonic()
         if now - last[0] >= 0.5:
             last[0] = now
             _send(conn, ("beat", board, table))
 
+    watched = False
     while True:
         try:
             msg = conn.recv()
@@ -70,7 +153,11 @@ def _worker_main(job: Job, conn) -> None:
         if msg is None:
             return
         block_id, block = msg
+        where[BLOCK], where[BOARD], where[TEAM] = block_id, -1, -1
         try:
+            if not watched:
+                _watch_bots(job, where)
+                watched = True
             rows = play_block(job, block, beat, compact=True)
         except TekkasimError as exc:
             _send(conn, ("error", type(exc).__name__, str(exc)))
@@ -89,16 +176,50 @@ def _worker_main(job: Job, conn) -> None:
         _send(conn, ("rows", block_id, rows))
 
 
+def _exit_text(code: int | None) -> str:
+    """How a worker ended, from its exit status: ``was killed by SIGKILL``, ``ended with exit code 3``."""
+    if code is None:
+        return "closed its pipe but still ran"
+    if code < 0:
+        try:
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"ended with exit code {code}"
+
+
 class _Worker:
     def __init__(self, ctx, job: Job):
         parent, child = ctx.Pipe(duplex=True)
         self.conn = parent
-        self.proc = ctx.Process(target=_worker_main, args=(job, child), daemon=True)
-        self.proc.start()
+        self.where = ctx.RawArray("d", 7)
+        self.where[BLOCK] = -1
+        self.where[TEAM] = -1
+        self.proc = ctx.Process(target=_worker_main, args=(job, child, os.getpid(), self.where), daemon=True)
+        # the child starts with SIGINT and SIGTERM blocked, and ignores or defaults them before unblocking:
+        # a Ctrl-C in its first moments must not print a KeyboardInterrupt traceback from it
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+        try:
+            self.proc.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         child.close()
         self.blocks: deque[tuple[int, Block]] = deque()  # sent, not answered yet; the first is being played
         self.beat = time.monotonic()
-        self.where = ""
+
+    def at(self, describe: Callable, labels: tuple) -> tuple[str, str]:
+        """Where this worker is (the board and table it started last, or its block when compiled), and
+        the bot deciding there (or ``""``), from what it wrote in shared memory."""
+        block_id, block = self.blocks[0]
+        w = self.where
+        if w[BLOCK] != block_id or w[BOARD] < 0:
+            return describe(block, None, None), ""
+        place = describe(block, int(w[BOARD]), int(w[TABLE]))
+        team = int(w[TEAM])
+        if team < 0:
+            return place, ""
+        bot, seat = labels[team][int(w[MEMBER])], SEAT_NAMES[int(w[SEAT])]
+        return place, f"bot {bot} ({seat}) has been deciding for {time.monotonic() - w[SINCE]:.1f} s"
 
     def stop(self, kill: bool = False) -> None:
         if self.proc.is_alive():
@@ -122,10 +243,13 @@ def run_local(
     workers: int,
     on_rows: Callable,
     timeout: float,
-    describe: Callable[[Block, int, int], str],
+    describe: Callable[[Block, int | None, int | None], str],
+    stopped: Callable[[], bool] = lambda: False,
 ) -> dict:
     """Play ``blocks`` on ``workers`` local processes; ``on_rows(block, rows)`` in this process as each
-    block completes. Returns counters (``restarts``)."""
+    block completes; ``describe(block, board, table)`` says where a worker is in messages (``board`` None:
+    somewhere in the block). ``stopped()`` is asked at least twice a second: True raises ``KeyboardInterrupt``.
+    Returns counters (``restarts``). No worker outlives the call, whatever ends it."""
     import multiprocess
     from multiprocess.connection import wait
 
@@ -141,7 +265,6 @@ def run_local(
             while len(w.blocks) < 2 and queue:
                 if not w.blocks:
                     w.beat = time.monotonic()
-                    w.where = describe(queue[0][1], queue[0][1][1], 0)
                 w.blocks.append(queue.popleft())
                 try:
                     w.conn.send(w.blocks[-1])
@@ -149,6 +272,8 @@ def run_local(
                     return
 
         while queue or any(w.blocks for w in pool):
+            if stopped():
+                raise KeyboardInterrupt
             for w in pool:
                 top_up(w)
             busy = [w for w in pool if w.blocks]
@@ -158,16 +283,18 @@ def run_local(
                 if w.conn in ready or dead:
                     try:
                         while w.conn.poll():
-                            _handle(w, pickle.loads(w.conn.recv_bytes()), on_rows, describe, top_up)
+                            _handle(w, pickle.loads(w.conn.recv_bytes()), on_rows, top_up)
                     except (EOFError, OSError):
                         dead = True
                 if dead or not w.proc.is_alive():
                     if w.blocks:  # its blocks go back to the front of the queue
                         n = deaths[w.blocks[0][0]] = deaths.get(w.blocks[0][0], 0) + 1
                         if n >= MAX_DEATHS_PER_BLOCK:
+                            place, bot = w.at(describe, job.labels)
+                            w.proc.join(timeout=1)  # its sentinel closes before it can be reaped
                             raise TournamentError(
-                                f"a worker died {n} times on {w.where} "
-                                f"(exit code {w.proc.exitcode}); stored results are kept"
+                                f"a worker died {n} times at {place}{f' ({bot})' if bot else ''}, "
+                                f"the last one {_exit_text(w.proc.exitcode)}; stored results are kept"
                             )
                         queue.extendleft(reversed(w.blocks))
                     w.blocks.clear()
@@ -177,8 +304,10 @@ def run_local(
             now = time.monotonic()
             for w in pool:
                 if w.blocks and now - w.beat > timeout:
+                    place, bot = w.at(describe, job.labels)
                     raise TournamentError(
-                        f"watchdog: no progress for {timeout:g} s at {w.where} (a bot hangs?); "
+                        f"watchdog: no progress for {timeout:g} s at {place}: "
+                        f"{bot or 'no bot was deciding (the engine or a compiled block is stuck?)'}; "
                         "stored results are kept, rerun to resume"
                     )
     finally:
@@ -187,22 +316,24 @@ def run_local(
     return {"restarts": restarts}
 
 
-def _handle(w: _Worker, msg: tuple, on_rows: Callable, describe: Callable, top_up: Callable) -> None:
+def _handle(w: _Worker, msg: tuple, on_rows: Callable, top_up: Callable) -> None:
     kind = msg[0]
     if kind == "beat":
         w.beat = time.monotonic()
-        w.where = describe(w.blocks[0][1], msg[1], msg[2])
     elif kind == "rows":
         block_id, block = w.blocks.popleft()
         assert block_id == msg[1], "a worker answers its blocks in order"
         top_up(w)  # before storing: a worker never waits for the parent's SQLite to get its next block
         on_rows(block, msg[2])
         w.beat = time.monotonic()  # the next block starts now
-        if w.blocks:
-            w.where = describe(w.blocks[0][1], w.blocks[0][1][1], 0)
     elif kind == "error":
         cls = BotError if msg[1] == "BotError" else TournamentError
         raise cls(msg[2])
+
+
+# Run by each worker of a local Dask cluster as it starts (Dask takes text with a space for a script): a
+# terminal's Ctrl-C reaches the whole process group, and the runner alone answers it, closing the cluster.
+_IGNORE_SIGINT = "import signal; signal.signal(signal.SIGINT, signal.SIG_IGN)"
 
 
 class DaskCluster:
@@ -223,7 +354,12 @@ class DaskCluster:
                 raise TournamentError(f"cannot reach the Dask scheduler at {scheduler!r}: {first}") from None
         else:
             self.cluster = LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+                n_workers=workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs=50,
+                preload=[_IGNORE_SIGINT],
             )
             self.client = Client(self.cluster)
 
@@ -233,28 +369,70 @@ class DaskCluster:
             self.cluster.close()
 
 
-def run_dask(job: Job, blocks: list[Block], cluster: DaskCluster, on_rows: Callable, timeout: float) -> dict:
-    """Play ``blocks`` as futures on a Dask cluster."""
+def run_dask(
+    job: Job,
+    blocks: list[Block],
+    cluster: DaskCluster,
+    on_rows: Callable,
+    timeout: float,
+    describe: Callable,
+    stopped: Callable[[], bool] = lambda: False,
+) -> dict:
+    """Play ``blocks`` as futures on a Dask cluster; ``stopped()`` as for :func:`run_local`. A task that
+    fails other than with a tekkasim error (its workers died, the cluster went away, a bot failed outside
+    its decisions) is one line naming the block."""
     from dask.distributed import wait
 
     client = cluster.client
     futures: dict = {}
     try:
-        job_f = client.scatter(job, broadcast=True)
-        futures = {client.submit(play_block, job_f, b, compact=True, pure=False): b for b in blocks}
+        try:
+            job_f = client.scatter(job, broadcast=True)
+            futures = {client.submit(play_block, job_f, b, compact=True, pure=False): b for b in blocks}
+        except Exception as exc:  # noqa: BLE001 - whatever Dask raises, the user gets one line
+            raise TournamentError(_dask_failure(exc, None, describe)) from None
         pending = set(futures)
+        last = time.monotonic()
         while pending:
-            done, pending = wait(pending, timeout=timeout, return_when="FIRST_COMPLETED")
+            if stopped():
+                raise KeyboardInterrupt
+            try:
+                done, pending = wait(pending, timeout=0.5, return_when="FIRST_COMPLETED")
+            except TimeoutError:  # dask's wait() says that nothing finished in that half second
+                if time.monotonic() - last > timeout:
+                    raise TournamentError(
+                        f"watchdog: no block finished for {timeout:g} s on the Dask cluster (a bot hangs?); "
+                        "stored results are kept, rerun to resume"
+                    ) from None
+                continue
+            except Exception as exc:  # noqa: BLE001 - e.g. FuturesCancelledError, a cluster that went away
+                raise TournamentError(_dask_failure(exc, None, describe)) from None
+            last = time.monotonic()
             for fut in sorted(done, key=lambda f: futures[f]):
-                on_rows(futures[fut], fut.result())  # a TekkasimError raised in the task comes back here
-    except TimeoutError:  # dask's own wait() raises it when nothing finished in time
-        raise TournamentError(
-            f"watchdog: no block finished for {timeout:g} s on the Dask cluster (a bot hangs?); "
-            "stored results are kept, rerun to resume"
-        ) from None
+                block = futures[fut]
+                try:
+                    rows = fut.result()
+                except TekkasimError:  # raised in the task (a bot's error): its own line
+                    raise
+                except Exception as exc:  # noqa: BLE001 - KilledWorker, or a failure outside the bots' decisions
+                    raise TournamentError(_dask_failure(exc, block, describe)) from None
+                on_rows(block, rows)
     finally:
         client.cancel(list(futures))
     return {"restarts": 0}
+
+
+def _dask_failure(exc: Exception, block: Block | None, describe: Callable) -> str:
+    where = describe(block, None, None) if block is not None else "a block"
+    name = type(exc).__name__
+    if name == "KilledWorker":  # the scheduler gave up on a task whose workers kept dying
+        what = f"Dask workers died while playing {where}"
+    elif "Cancelled" in name:  # the cluster dropped the run's tasks (its scheduler or workers were lost)
+        what = f"the Dask cluster cancelled the run's tasks (waiting for {where})"
+    else:  # a bot or the engine failed in the task outside its decisions
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        what = f"a Dask task failed at {where} with {name}: {first}"
+    return f"{what}; stored results are kept, rerun to resume"
 
 
 def default_workers() -> int:

@@ -11,11 +11,15 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import signal
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import Interrupted
 from .backends import DaskCluster, default_workers, run_dask, run_local
 from .config import Config
 from .play import CompiledRows, Job, compiled_rows, context, play_deal_state
@@ -169,53 +173,149 @@ def _warm_up(job: Job) -> bool:
     return False
 
 
+class _StopSignals:
+    """While a run is on (in the main thread), SIGINT and SIGTERM stop it: the runner stops its workers and
+    keeps what it stored; the first signal's number makes the exit code. Outside the backend a signal
+    raises ``KeyboardInterrupt`` at once. Inside ``polled()`` (the backend's loop, which asks ``stopped()``
+    at least twice a second) and after ``hold()`` (the stop itself) it is only noted: an exception raised
+    at any point may land between storing a block and counting it, or in a callback that swallows it (in
+    numba's compiler, in Dask's GC hook): such a one is not printed, and ``check()`` raises it again. With
+    ``raising=False`` (the Dask backend, whose GC hook breaks when an exception lands in it) a signal is
+    only noted throughout, and acted on at each ``check()`` and in the backend's loop."""
+
+    def __init__(self, raising: bool = True):
+        self.signum: int | None = None
+        self._raising = self._raise = raising
+        self._saved: dict = {}
+        self._unraisable = None
+
+    def __enter__(self) -> _StopSignals:
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._saved[sig] = signal.signal(sig, self._handle)
+            self._unraisable, sys.unraisablehook = sys.unraisablehook, self._swallowed
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for sig, handler in self._saved.items():
+            signal.signal(sig, handler)
+        if self._unraisable is not None:
+            sys.unraisablehook = self._unraisable
+
+    def _swallowed(self, unraisable) -> None:
+        if not (isinstance(unraisable.exc_value, KeyboardInterrupt) and self.signum is not None):
+            self._unraisable(unraisable)
+
+    def _handle(self, signum, frame) -> None:
+        self.signum = self.signum or signum
+        if self._raise:
+            raise KeyboardInterrupt
+
+    def stopped(self) -> bool:
+        return self.signum is not None
+
+    def check(self) -> None:
+        """Raise if a signal came (and its ``KeyboardInterrupt`` was swallowed, or not raised)."""
+        if self.signum is not None:
+            raise KeyboardInterrupt
+
+    @contextmanager
+    def polled(self):
+        self._raise = False
+        try:
+            yield
+        finally:
+            self._raise = self._raising
+        self.check()
+
+    def hold(self) -> None:
+        self._raise = False
+
+
 def run_tournament(
     cfg: Config, out: str | Path | None = None, quiet: bool = False, use_compiled: bool = True
 ) -> RunSummary:
     """Play (or resume) ``cfg`` into DIR ``out``; raises ``TekkasimError`` subclasses with one line.
-    ``use_compiled=False`` plays every match-up through the State API (the same results, slower)."""
+    ``use_compiled=False`` plays every match-up through the State API (the same results, slower).
+    Ctrl-C or SIGTERM stops the workers, keeps every stored table and raises :class:`Interrupted`."""
     directory = Path(out) if out is not None else default_out(cfg)
     job = Job.from_config(cfg, use_compiled)
     workers = cfg.workers or default_workers()
     t0 = time.monotonic()
-    cluster = DaskCluster(workers, cfg.scheduler) if cfg.backend == "dask" else None
-    try:
-        return _run(cfg, job, directory, workers, cluster, quiet, t0)
-    finally:
-        if cluster is not None:
-            cluster.close()
+    with _StopSignals(raising=cfg.backend != "dask") as stops:
+        cluster = None
+        try:
+            cluster = DaskCluster(workers, cfg.scheduler) if cfg.backend == "dask" else None
+            stops.check()
+            return _run(cfg, job, directory, workers, cluster, quiet, t0, stops)
+        except Interrupted:
+            raise
+        except KeyboardInterrupt:  # before the run directory was open: nothing was stored
+            raise Interrupted(
+                f"interrupted before playing: nothing new stored in {directory}; run the same command to resume",
+                stops.signum or signal.SIGINT,
+            ) from None
+        finally:
+            if cluster is not None:
+                cluster.close()
 
 
-def _run(cfg: Config, job: Job, directory: Path, workers: int, cluster, quiet: bool, t0: float) -> RunSummary:
+def _run(
+    cfg: Config, job: Job, directory: Path, workers: int, cluster, quiet: bool, t0: float, stops: _StopSignals
+) -> RunSummary:
     with Store.create_or_resume(directory, cfg.identity()) as store:
+        stops.check()
         done_rows = store.results()
-        done = {r[:3] for r in done_rows}
+        stored = [len(done_rows)]
         total = len(cfg.pairings()) * cfg.boards * 2
-        compiled = _warm_up(job)
-        missing = len(cfg.pairings()) * cfg.boards - sum(map(len, complete_boards(done).values()))
-        blocks = missing_blocks(cfg, done, _block_size(cfg, missing, workers, compiled))
-        # the slowest match-ups (search bots) first, so that the run does not end waiting on one of them
-        ctx = context(job)
-        weight = [sum(40 if b.kind == "search" else 1 for b in team) for team in ctx.bots]
-        blocks.sort(key=lambda blk: -sum(weight[t] for t in job.pairings[blk[0]]))
-        progress = Progress(cfg, total, done_rows, enabled=not quiet and sys.stderr.isatty())
+        progress = None
         played = [0]
 
-        def on_rows(block, rows):
-            played[0] += store.add(rows)
+        def on_rows(block, rows):  # called inside stops.polled(): a signal cannot come between these lines
+            n = store.add(rows)
+            played[0] += n
+            stored[0] += n
             progress.update(rows)
 
         def describe(block, board, table):
             x, y = job.pairings[block[0]]
+            if board is None:
+                return f"{job.team_name(x)} vs {job.team_name(y)}, boards {block[1]}..{block[2] - 1}"
             return f"{job.team_name(x)} vs {job.team_name(y)}, board {board}, table {table}"
 
         stats = {"restarts": 0}
         try:
+            done = {r[:3] for r in done_rows}
+            compiled = _warm_up(job)
+            stops.check()  # numba's compiler may swallow the interrupt (it calls back through ctypes)
+            missing = len(cfg.pairings()) * cfg.boards - sum(map(len, complete_boards(done).values()))
+            blocks = missing_blocks(cfg, done, _block_size(cfg, missing, workers, compiled))
+            # the slowest match-ups (search bots) first, so that the run does not end waiting on one of them
+            ctx = context(job)
+            weight = [sum(40 if b.kind == "search" else 1 for b in team) for team in ctx.bots]
+            blocks.sort(key=lambda blk: -sum(weight[t] for t in job.pairings[blk[0]]))
+            progress = Progress(cfg, total, done_rows, enabled=not quiet and sys.stderr.isatty())
             if blocks:
-                if cluster is not None:
-                    stats = run_dask(job, blocks, cluster, on_rows, cfg.timeout)
-                else:
-                    stats = run_local(job, blocks, workers, on_rows, cfg.timeout, describe)
+                with stops.polled():
+                    if cluster is not None:
+                        stats = run_dask(job, blocks, cluster, on_rows, cfg.timeout, describe, stops.stopped)
+                    else:
+                        stats = run_local(job, blocks, workers, on_rows, cfg.timeout, describe, stops.stopped)
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the backend has stopped its workers on the way here
+            stops.signum = stops.signum or signal.SIGINT
+        except Exception:
+            if stops.signum is None:
+                raise
+            # the signal came first: what failed after it is its doing (Dask may turn it into a timeout)
         finally:
-            progress.close()
+            stops.hold()
+            if progress is not None:
+                progress.close()
+            # the database file alone then holds every stored table (a copy of it loses nothing)
+            store.checkpoint()
+        if stops.signum is not None:
+            raise Interrupted(
+                f"interrupted: {stored[0]} tables stored in {directory}; run the same command to resume",
+                stops.signum,
+            )
     return RunSummary(directory, played[0], total, time.monotonic() - t0, stats["restarts"], workers)

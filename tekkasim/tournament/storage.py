@@ -13,6 +13,7 @@ import fcntl
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +23,10 @@ DB_NAME = "run.sqlite"
 CONFIG_NAME = "config.json"
 LOCK_NAME = ".lock"
 FORMAT = 1
+
+# The descriptors of the run locks this process holds. A forked worker closes its copies at once: flock
+# belongs to the open file, so a child's inherited copy would keep DIR locked after its parent died.
+HELD_LOCK_FDS: set[int] = set()
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -78,21 +83,31 @@ class Store:
             raise TournamentError(f"{d} exists and is not a directory")
         has_run = (d / CONFIG_NAME).exists() or (d / DB_NAME).exists()
         if has_run:
-            stored = read_identity(d)
+            try:
+                stored = read_identity(d)
+            except TournamentError:
+                _refuse_if_in_use(d)  # a run creating DIR right now has not written its configuration yet
+                raise
             if stored != identity:
                 raise TournamentError(
                     f"{d} holds a run of another configuration ({_differences(stored, identity)});"
                     " use another --out DIR"
                 )
         elif d.exists() and any(d.iterdir()):
+            _refuse_if_in_use(d)
             raise TournamentError(f"{d} is not empty and holds no tournament run; use another --out DIR")
         d.mkdir(parents=True, exist_ok=True)
         lock = open(d / LOCK_NAME, "a")  # noqa: SIM115 (held for the life of the store)
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            lock.close()
-            raise TournamentError(f"{d} is in use by another running tournament (locked)") from None
+        for attempt in range(3):  # another process's _refuse_if_in_use holds it for an instant
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if attempt == 2:
+                    lock.close()
+                    raise TournamentError(f"{d} is in use by another running tournament (locked)") from None
+                time.sleep(0.02)
+        HELD_LOCK_FDS.add(lock.fileno())
         conn = _connect(d / DB_NAME, readonly=False)
         store = cls(d, conn, lock)
         try:
@@ -141,6 +156,7 @@ class Store:
             self.conn.close()
         finally:
             if self._lock is not None:
+                HELD_LOCK_FDS.discard(self._lock.fileno())
                 self._lock.close()
                 self._lock = None
 
@@ -149,6 +165,16 @@ class Store:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    def checkpoint(self) -> bool:
+        """Move every committed row from the write-ahead log into the database file and empty the log, so
+        that the file alone holds the run (a copy of it loses nothing). False if a reader in the middle of
+        a read kept it from finishing: the rows are safe in the log then, and the next stop moves them."""
+        try:
+            busy, _, _ = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        except sqlite3.DatabaseError:
+            return False
+        return busy == 0
 
     # --- writing and reading --------------------------------------------------------------------
     def add(self, rows: list[tuple]) -> int:
@@ -184,6 +210,20 @@ class Store:
             return self.conn.execute(sql).fetchall()
         except sqlite3.DatabaseError as exc:
             raise _db_error(self.directory, exc) from None
+
+
+def _refuse_if_in_use(d: Path) -> None:
+    """Say "in use" if a running tournament holds DIR's lock: one that lost the race to create DIR would
+    otherwise see it half made and call it no run directory."""
+    try:
+        probe = open(d / LOCK_NAME)  # noqa: SIM115 - never created here
+    except OSError:
+        return
+    with probe:
+        try:
+            fcntl.flock(probe, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise TournamentError(f"{d} is in use by another running tournament (locked)") from None
 
 
 def _write_config(d: Path, identity: dict) -> None:
