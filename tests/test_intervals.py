@@ -1,0 +1,119 @@
+"""Intervals that mean what they say (issue 23, section 1): coverage of the board-clustered Elo intervals
+when pairings share boards, the one-team interval, and no stand-in numbers where the data give no bound."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+from scipy.special import ndtr
+
+from tekkasim.ratings import (
+    SPRT,
+    Z95,
+    Pairs,
+    expected_score,
+    fit_elo,
+    interval_text,
+    json_number,
+    score_elo,
+    score_interval,
+)
+
+TRUE = {"RANDOM": 0.0, "A": 150.0, "B": 300.0, "C": 320.0, "D": -100.0}
+
+
+def board_effect_round_robin(rng, boards: int, common: float, own: float, draw: float = 0.3) -> Pairs:
+    """A round robin of the TRUE bots on shared boards whose pair scores are correlated across pairings.
+
+    Each pair's outcome is a latent normal ``Z`` cut at the model's loss / draw / win probabilities, so every
+    pair score has exactly the Bradley–Terry trinomial of its pairing (truth is TRUE). ``Z`` holds a board
+    shift common to every pairing of the board (weight ``common``: X is always the earlier bot, so it helps
+    the first bots and hurts the last on that board) and a per-board form of each bot (weight ``own``: a
+    board that suits one bot helps it in all its pairings), plus independent noise."""
+    names = list(TRUE)
+    k = len(names)
+    xs, ys = np.triu_indices(k, 1)
+    elo = np.array(list(TRUE.values()))
+    p = expected_score(elo[xs] - elo[ys])
+    p_draw = draw * 2 * np.minimum(p, 1 - p)
+    p_loss = 1 - p - p_draw / 2
+    shift = rng.standard_normal((boards, 1))
+    form = rng.standard_normal((boards, k))
+    noise = rng.standard_normal((boards, len(xs)))
+    z = common * shift + own * (form[:, xs] - form[:, ys]) / math.sqrt(2) + math.sqrt(1 - common**2 - own**2) * noise
+    u = ndtr(z)
+    margin = np.where(u < p_loss, -1.0, np.where(u < p_loss + p_draw, 0.0, 1.0)).ravel()
+    xa, ya = np.tile(xs, boards), np.tile(ys, boards)
+    return Pairs(names, xa, xa, ya, ya, np.repeat(np.arange(boards), len(xs)), margin)
+
+
+def test_clustered_intervals_cover_with_board_effects_and_the_model_ones_do_not():
+    # 800 replicates x 4 rated bots = 3200 intervals: the binomial standard error of a 95% rate is 0.39%
+    # (somewhat more with the bots of one replicate correlated), so 93..97% is about 5 of them each side.
+    rng = np.random.default_rng(23)
+    truth = np.array(list(TRUE.values()))
+    hits = model_hits = total = 0
+    for _ in range(800):
+        fit = fit_elo(board_effect_round_robin(rng, 80, common=0.5, own=0.6), anchor="RANDOM")
+        hits += int(((fit.lo <= truth) & (truth <= fit.hi))[1:].sum())
+        # the old interval: the dispersion-scaled model covariance alone, normal quantile
+        lo, hi = fit.elo - Z95 * fit.se_model, fit.elo + Z95 * fit.se_model
+        model_hits += int(((lo <= truth) & (truth <= hi))[1:].sum())
+        total += len(truth) - 1
+    assert 0.93 <= hits / total <= 0.97, hits / total
+    assert model_hits / total < 0.91, model_hits / total  # the board effects are real in this simulation
+
+
+def test_without_board_effects_the_clustered_and_model_errors_agree():
+    fit = fit_elo(board_effect_round_robin(np.random.default_rng(5), 2000, common=0.0, own=0.0), anchor="RANDOM")
+    ratio = fit.se_robust[1:] / fit.se_model[1:]
+    assert np.all((ratio > 0.9) & (ratio < 1.1)), ratio
+
+
+def test_the_one_team_interval_covers_and_bounds_a_whitewash_on_one_side():
+    rng = np.random.default_rng(7)
+    hits = total = 0
+    for elo in (-300.0, -50.0, 0.0, 120.0, 400.0):
+        p = expected_score(elo)
+        p_draw = 0.4 * min(p, 1 - p)
+        for _ in range(300):
+            u = rng.random(40)
+            scores = np.where(u < p - p_draw / 2, 1.0, np.where(u < p + p_draw / 2, 0.5, 0.0))
+            _, lo, hi = score_interval(scores)
+            hits += lo <= p <= hi
+            total += 1
+    assert 0.93 <= hits / total <= 0.97, hits / total
+    elo, lo, hi = score_elo(np.ones(20))
+    assert elo == math.inf and hi == math.inf and 0 < lo < 1000
+    elo, lo, hi = score_elo(np.zeros(20))
+    assert elo == -math.inf and lo == -math.inf and -1000 < hi < 0
+    assert interval_text(lo, hi) == f"[none, {hi:+.0f}]"
+
+
+def test_sprt_json_has_no_stand_in_numbers():
+    test = SPRT(0, 100)
+    assert test.to_json()["elo"] is None and test.to_json()["note"] == "no pairs"
+    for _ in range(12):
+        test.add(1.0)
+    data = test.to_json()
+    json.dumps(data, allow_nan=False)
+    assert data["elo"] is None and data["hi"] is None and data["note"] == "won every pair"
+    assert data["lo"] > 0 and data["lo"] == pytest.approx(score_elo(np.ones(12))[1])
+    assert json_number(math.inf) is None and json_number(-math.inf) is None and json_number(3) == 3.0
+
+
+def test_a_group_that_won_every_pair_leaves_only_its_lower_bounds():
+    # RANDOM lost every pair: every other bot's rating against it is unbounded above, their differences not
+    rng = np.random.default_rng(3)
+    rows = []
+    for b in range(30):
+        rows += [("A", "RANDOM", b, 2.0), ("B", "RANDOM", b, 1.0), ("A", "B", b, float(rng.integers(-1, 2)))]
+    fit = fit_elo(Pairs.from_rows(rows), anchor="RANDOM")
+    table = {r["name"]: r for r in fit.table()}
+    for name in ("A", "B"):
+        assert table[name]["hi"] is None and table[name]["lo"] > 0
+        assert table[name]["note"] == "no upper bound: RANDOM (the anchor) lost every pair"
+    a, b = fit.bots.index("A"), fit.bots.index("B")
+    assert 0 < fit.contrast_var(a, b) < 200**2
+    json.dumps(fit.table(), allow_nan=False)
