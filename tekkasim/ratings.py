@@ -489,8 +489,9 @@ def fit_elo(
     fit = EloFit(list(pairs.bots), anchor, elo, cov, cov_robust, dispersion, counts, ll, G, q, lo, hi, notes)
     if bootstrap > 0:
         fit.boot_lo, fit.boot_hi = _bootstrap(pairs, g, cluster, G, free, prior_prec, bootstrap, seed)
-        fit.boot_lo[~np.isfinite(lo)] = -math.inf
-        fit.boot_hi[~np.isfinite(hi)] = math.inf
+        # where the likelihood runs off, the resamples' values are the prior's, not the data's
+        unbounded = np.array([bool(n) for n in notes])
+        fit.boot_lo[unbounded], fit.boot_hi[unbounded] = -math.inf, math.inf
     return fit
 
 

@@ -117,3 +117,37 @@ def test_a_group_that_won_every_pair_leaves_only_its_lower_bounds():
     a, b = fit.bots.index("A"), fit.bots.index("B")
     assert 0 < fit.contrast_var(a, b) < 200**2
     json.dumps(fit.table(), allow_nan=False)
+
+
+def test_tournament_and_report_print_the_same_intervals(tmp_path):
+    from click.testing import CliRunner
+
+    from tekkasim.cli import cli
+
+    run = tmp_path / "run"
+    args = ["tournament", "-r", "feskot", "--bots", "RANDOM,GREEDY,KADO", "--boards", "8", "--seed", "3"]
+    played = CliRunner().invoke(cli, [*args, "--workers", "1", "--quiet", "--out", str(run)])
+    assert played.exit_code == 0, played.output
+    shown = CliRunner().invoke(cli, ["report", str(run)])
+    assert shown.exit_code == 0, shown.output
+    assert played.output.rstrip().endswith(shown.output.rstrip())
+    assert "clustered by board (8 boards" in shown.output
+
+
+def test_report_json_says_null_where_a_bot_won_every_pair(tmp_path):
+    from click.testing import CliRunner
+
+    from tekkasim.cli import cli
+
+    run = tmp_path / "run"
+    args = ["tournament", "-r", "satat", "--bots", "RANDOM,KADO", "--boards", "6", "--workers", "1", "--quiet"]
+    assert CliRunner().invoke(cli, [*args, "--out", str(run)]).exit_code == 0
+    res = CliRunner().invoke(cli, ["report", str(run), "--json", "--bootstrap", "20"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    json.dumps(data, allow_nan=False)
+    kado = next(b for b in data["bots"] if b["name"] == "KADO")
+    assert kado["hi"] is None and kado["boot_lo"] is None and kado["boot_hi"] is None and kado["lo"] > 0
+    assert kado["note"] == "no upper bound: won every pair"
+    text = CliRunner().invoke(cli, ["report", str(run)]).output
+    assert "none]" in text and "won every pair" in text
