@@ -461,9 +461,11 @@ def fit_elo(
 
     q = float(student.ppf(0.975, G - 1)) if G > 1 else math.inf
     se = np.sqrt(np.maximum(np.diag(cov), np.diag(cov_robust)))
-    lo, hi = elo - q * se, elo + q * se
+    lo, hi = elo.copy(), elo.copy()  # the anchor's [0, 0]
     notes = [""] * k
-    if G < 2:
+    if G > 1:
+        lo[free], hi[free] = elo[free] - q * se[free], elo[free] + q * se[free]
+    else:  # one cluster says nothing about the spread between boards
         lo[free], hi[free] = -math.inf, math.inf
         notes = ["one board: no interval" if i != a else "" for i in range(k)]
 

@@ -146,8 +146,17 @@ def test_report_json_says_null_where_a_bot_won_every_pair(tmp_path):
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     json.dumps(data, allow_nan=False)
+    assert data["interval"]["clusters"] == 6 and data["bootstrap"] == 20
     kado = next(b for b in data["bots"] if b["name"] == "KADO")
     assert kado["hi"] is None and kado["boot_lo"] is None and kado["boot_hi"] is None and kado["lo"] > 0
     assert kado["note"] == "no upper bound: won every pair"
     text = CliRunner().invoke(cli, ["report", str(run)]).output
     assert "none]" in text and "won every pair" in text
+
+
+def test_one_board_gives_no_interval_rather_than_a_made_up_one():
+    rows = [("A", "B", 0, 1.0), ("B", "C", 0, -1.0), ("A", "C", 0, 0.0), ("B", "A", 0, 1.0)]
+    fit = fit_elo(Pairs.from_rows(rows), anchor="A")
+    table = {r["name"]: r for r in fit.table()}
+    assert table["B"]["lo"] is None and table["B"]["hi"] is None and table["B"]["note"] == "one board: no interval"
+    assert table["A"]["lo"] == table["A"]["hi"] == 0.0
