@@ -187,7 +187,30 @@ class Pairs:
 
 def groups(pairs: Pairs) -> list[list[str]]:
     """The connected groups of bots: two bots are linked when they played in one pair (either side)."""
-    parent = list(range(len(pairs.bots)))
+    return _components(pairs.bots, _team_rows(pairs)[0])
+
+
+def _team_rows(pairs: Pairs) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct team pairings (rows of xa, xb, ya, yb) and each pair's row: the fit works per
+    pairing, not per pair, as a run may hold millions of pairs."""
+    k = len(pairs.bots)
+    uniq, row = _distinct(((pairs.xa * k + pairs.xb) * k + pairs.ya) * k + pairs.yb)
+    return np.stack([uniq // k**3, uniq // k**2 % k, uniq // k % k, uniq % k], axis=1), row
+
+
+def _distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)``, by counting instead of sorting when the values are
+    non-negative integers in a range not much larger than their number (board indices, team keys)."""
+    if len(values) and values.min() >= 0 and values.max() < 4 * len(values) + 1024:
+        seen = np.bincount(values) > 0
+        uniq = np.flatnonzero(seen)
+        index = np.cumsum(seen) - 1
+        return uniq, index[values]
+    return np.unique(values, return_inverse=True)
+
+
+def _components(bots: list[str], teams: np.ndarray) -> list[list[str]]:
+    parent = list(range(len(bots)))
 
     def find(i: int) -> int:
         while parent[i] != i:
@@ -195,15 +218,12 @@ def groups(pairs: Pairs) -> list[list[str]]:
             i = parent[i]
         return i
 
-    # one pass per distinct team pairing, not per pair: a run may hold millions of pairs
-    k = len(pairs.bots)
-    teams = np.unique(((pairs.xa * k + pairs.xb) * k + pairs.ya) * k + pairs.yb)
-    for cols in zip(teams // k**3, teams // k**2 % k, teams // k % k, teams % k, strict=True):
-        root = find(int(cols[0]))
+    for cols in teams.tolist():
+        root = find(cols[0])
         for c in cols[1:]:
-            parent[find(int(c))] = root
+            parent[find(c)] = root
     out: dict[int, list[str]] = {}
-    for i, name in enumerate(pairs.bots):
+    for i, name in enumerate(bots):
         out.setdefault(find(i), []).append(name)
     return list(out.values())
 
@@ -293,6 +313,7 @@ class _Grouped:
     """Pairs grouped by their distinct team pairing (a design row): the likelihood depends only on each
     pairing's count ``n``, score sum ``s`` and sum of squared scores ``q``; ``row`` maps pairs to pairings."""
 
+    teams: np.ndarray
     X: np.ndarray
     n: np.ndarray
     s: np.ndarray
@@ -301,17 +322,14 @@ class _Grouped:
 
 
 def _group(pairs: Pairs) -> _Grouped:
-    k = len(pairs.bots)
-    key = ((pairs.xa * k + pairs.xb) * k + pairs.ya) * k + pairs.yb
-    uniq, row = np.unique(key, return_inverse=True)
-    cols = (uniq // k**3, uniq // k**2 % k, uniq // k % k, uniq % k)
-    X = np.zeros((len(uniq), k))
-    r = np.arange(len(uniq))
-    for col, sign in zip(cols, (0.5, 0.5, -0.5, -0.5), strict=True):
+    teams, row = _team_rows(pairs)
+    m = len(teams)
+    X = np.zeros((m, len(pairs.bots)))
+    r = np.arange(m)
+    for col, sign in zip(teams.T, (0.5, 0.5, -0.5, -0.5), strict=True):
         np.add.at(X, (r, col), sign)
-    m = len(uniq)
     n = np.bincount(row, minlength=m).astype(float)
-    return _Grouped(X, n, np.bincount(row, pairs.score, m), np.bincount(row, pairs.score**2, m), row)
+    return _Grouped(teams, X, n, np.bincount(row, pairs.score, m), np.bincount(row, pairs.score**2, m), row)
 
 
 def _newton(X: np.ndarray, n: np.ndarray, s: np.ndarray, prior_prec: float, offset=0.0, max_iter: int = 100):
@@ -411,7 +429,8 @@ def fit_elo(
     intervals from that many resamples of the boards."""
     if len(pairs) == 0:
         raise RatingError("no complete pairs to rate yet")
-    comps = groups(pairs)
+    g = _group(pairs)
+    comps = _components(pairs.bots, g.teams)
     if len(comps) > 1:
         shown = " and ".join("{" + ", ".join(c[:4]) + (", ..." if len(c) > 4 else "") + "}" for c in comps[:3])
         raise RatingError(
@@ -424,7 +443,6 @@ def fit_elo(
     a = pairs.bots.index(anchor)
     k = len(pairs.bots)
     free = np.array([i for i in range(k) if i != a], dtype=np.int64)
-    g = _group(pairs)
     X = g.X[:, free]
     prior_prec = 0.0 if prior_sd is None else (ELO_PER_LOGIT / prior_sd) ** 2
     beta, info, ll, _ = _newton(X, g.n, g.s, prior_prec)
@@ -442,7 +460,7 @@ def fit_elo(
     dispersion = pearson / dof if dof > 0 else 1.0
 
     # the clustered "meat": per board, the sum over its pairs of x_k (s_k - p_k), one board one cluster
-    boards, cluster = np.unique(pairs.board, return_inverse=True)
+    boards, cluster = _distinct(pairs.board)
     G = len(boards)
     resid = pairs.score - p[g.row]
     u = np.zeros(G * k)

@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.special import ndtr
 
 from tekkasim.ratings import (
@@ -160,3 +162,14 @@ def test_one_board_gives_no_interval_rather_than_a_made_up_one():
     table = {r["name"]: r for r in fit.table()}
     assert table["B"]["lo"] is None and table["B"]["hi"] is None and table["B"]["note"] == "one board: no interval"
     assert table["A"]["lo"] == table["A"]["hi"] == 0.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-3, 5000), max_size=60))
+def test_distinct_by_counting_equals_numpy_unique(values):
+    from tekkasim.ratings import _distinct
+
+    v = np.array(values, dtype=np.int64)
+    uniq, index = _distinct(v)
+    want_uniq, want_index = np.unique(v, return_inverse=True)
+    assert np.array_equal(uniq, want_uniq) and np.array_equal(index, want_index.ravel())
