@@ -445,6 +445,13 @@ def fit_elo(
     free = np.array([i for i in range(k) if i != a], dtype=np.int64)
     X = g.X[:, free]
     prior_prec = 0.0 if prior_sd is None else (ELO_PER_LOGIT / prior_sd) ** 2
+    up_f, down_f = _unbounded(X, g.n, g.s)
+    if prior_prec == 0 and (up_f.any() or down_f.any()):
+        off = pairs.bots[free[int(np.flatnonzero(up_f | down_f)[0])]]
+        raise RatingError(
+            f"{off}'s rating has no finite maximum-likelihood value (its side won or lost every pair): "
+            "fit with a prior (prior_sd) to rate it"
+        )
     beta, info, ll, _ = _newton(X, g.n, g.s, prior_prec)
     try:
         cov_f = np.linalg.inv(info)
@@ -487,7 +494,6 @@ def fit_elo(
         lo[free], hi[free] = -math.inf, math.inf
         notes = ["one board: no interval" if i != a else "" for i in range(k)]
 
-    up_f, down_f = _unbounded(X, g.n, g.s)
     if up_f.any() or down_f.any():
         own = _own_scores(pairs, k)
         for m, i in enumerate(free):

@@ -55,15 +55,22 @@ def test_clustered_intervals_cover_with_board_effects_and_the_model_ones_do_not(
     # (somewhat more with the bots of one replicate correlated), so 93..97% is about 5 of them each side.
     rng = np.random.default_rng(23)
     truth = np.array(list(TRUE.values()))
-    hits = model_hits = total = 0
+    hits = model_hits = total = contrast_hits = contrasts = 0
     for _ in range(800):
         fit = fit_elo(board_effect_round_robin(rng, 80, common=0.5, own=0.6), anchor="RANDOM")
         hits += int(((fit.lo <= truth) & (truth <= fit.hi))[1:].sum())
+        # differences between two rated bots (what the likelihood of superiority uses) cover too
+        for i in range(1, 5):
+            for j in range(i + 1, 5):
+                half = fit.quantile * math.sqrt(fit.contrast_var(i, j))
+                contrast_hits += abs(fit.elo[i] - fit.elo[j] - (truth[i] - truth[j])) <= half
+                contrasts += 1
         # the old interval: the dispersion-scaled model covariance alone, normal quantile
         lo, hi = fit.elo - Z95 * fit.se_model, fit.elo + Z95 * fit.se_model
         model_hits += int(((lo <= truth) & (truth <= hi))[1:].sum())
         total += len(truth) - 1
     assert 0.93 <= hits / total <= 0.97, hits / total
+    assert 0.93 <= contrast_hits / contrasts <= 0.97, contrast_hits / contrasts
     assert model_hits / total < 0.91, model_hits / total  # the board effects are real in this simulation
 
 

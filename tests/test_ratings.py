@@ -95,6 +95,8 @@ def test_a_team_that_won_every_pair_gets_a_finite_estimate_and_no_upper_bound():
     assert math.isfinite(fit.elo[x]) and fit.elo[x] > 400
     assert fit.hi[x] == math.inf and 0 < fit.lo[x] < fit.elo[x]  # ten straight wins bound it below
     assert math.isfinite(fit.lo[y]) and math.isfinite(fit.hi[y]) and fit.notes[y] == ""
+    with pytest.raises(RatingError, match="X's rating has no finite maximum-likelihood value"):
+        fit_elo(pairs, anchor="RANDOM", prior_sd=None)
     row = {r["name"]: r for r in fit.table()}["X"]
     assert row["hi"] is None and row["lo"] == pytest.approx(fit.lo[x])
     assert row["note"] == "no upper bound: won every pair"
