@@ -411,7 +411,7 @@ def _profile_bound(X, n, s, prior_prec, j, beta, ll, crit, side) -> float:
         _, _, llc, _ = _newton(X[:, others], n, s, prior_prec, offset=X[:, j] * c)
         return ll - (llc - 0.5 * prior_prec * c * c) - crit / 2
 
-    width, edge = 1.0, beta[j]
+    width = 1.0
     while drop(beta[j] + side * width) < 0:
         width *= 2
         if width > 200:
