@@ -1,5 +1,6 @@
 """Ratings from duplicate pairs: Bradley–Terry Elo with intervals, crosstables, likelihood of superiority,
-and the sequential probability ratio test. Pure functions on tables: no bots, no tournament, no I/O.
+the sequential probability ratio test, and the Elo of one team over another from their pair scores.
+Pure functions on tables: no bots, no tournament, no I/O.
 
 The unit is the **pair** (runs.md): one board played at both tables; its **score** for team X is 1, 1/2
 or 0 as X's margin over the two tables is positive, zero or negative. The two tables of a board are not
@@ -9,14 +10,29 @@ Model. A team's strength is the mean of its two bots' ratings; a difference of `
 expected pair score of ``1 / (1 + 10^(-d/400))``. The ratings maximize the Bernoulli log-likelihood of the
 pair scores with a draw counted as half a win (``sum s log p + (1-s) log(1-p)``), whose maximum is where
 the expected scores match the observed ones. The anchor's rating is fixed at 0.
-Intervals "from the likelihood" are Wald intervals from the observed information, scaled by the
-quasi-likelihood dispersion (Pearson chi-square over degrees of freedom): draws make a pair score less
-variable than a coin flip of the same mean, and the scaling keeps the 95% intervals near 95% coverage.
-The bootstrap resamples **boards** (every pairing's pair on a drawn board goes together) and refits.
 
-A team that won (or lost) every pair has no finite maximum; ``prior_sd`` (Elo) adds a weak normal prior
-on every rating (default 2000 Elo: it changes ordinary estimates by far less than their error) so that
-such a run still gets a finite, very wide estimate. ``prior_sd=None`` is the pure maximum likelihood.
+Intervals. In a round robin every pairing plays the same boards, so the pairs of one board are not
+independent: a board that suits one bot's style helps it in all its pairings. ``lo``/``hi`` are therefore
+built from a **board-clustered sandwich** covariance (every pair of one board index is one cluster;
+the estimating equations' per-board sums give the "meat", with the small-sample factor G/(G-1) for G
+boards) and Student's t with G-1 degrees of freedom. The model covariance (observed information scaled
+by the quasi-likelihood dispersion, Pearson chi-square over degrees of freedom: draws make a pair score
+less variable than a coin flip) may widen an interval but never narrows it below the clustered one: each
+contrast takes the larger of the two variances. With independent boards the two agree; with board
+effects the clustered one is the wider, and it is the one that covers. An optional bootstrap resamples
+boards (every pairing's pair on a drawn board goes together) and refits.
+
+Unbounded ratings. A team that won (or lost) every pair has no finite maximum. ``prior_sd`` (Elo) adds a
+weak normal prior on every rating (default 2000 Elo: it changes ordinary estimates by far less than their
+error) so that the estimate stays finite; ``prior_sd=None`` is the pure maximum likelihood. The side on
+which the likelihood never turns down (found by a linear program over the pairings) has no bound: it is
+``inf`` here and ``null`` in JSON, with a note saying why. The other side of such a rating comes from the
+profile likelihood (its drop by t^2/2, scaled by the dispersion when that exceeds 1).
+
+One team against another. :func:`score_elo` gives the Elo of X over Y from X's pair scores alone, with a
+Wilson-type interval on the mean score (the effective sample size scaled by the score's variance against
+a win-or-loss score of the same mean, estimated with one pseudo win and one pseudo loss so that it exists
+at 0 and 1): a team that won every pair gets a finite lower bound and no upper bound.
 """
 
 from __future__ import annotations
@@ -58,6 +74,57 @@ def elo_of_score(score: float) -> float:
 def pair_score(margin: float) -> float:
     """1, 1/2 or 0 as ``margin`` is positive, zero or negative."""
     return 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
+
+
+def json_number(x: float) -> float | None:
+    """``x`` as a JSON number, or None (``null``) where it is not finite: JSON has no infinity, and no
+    stand-in number may take its place."""
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+def score_note(scores) -> str:
+    """Why an Elo from these pair scores has no bound: "won every pair", "lost every pair", "no pairs", or ""."""
+    s = np.asarray(scores, dtype=float)
+    if len(s) == 0:
+        return "no pairs"
+    return "won every pair" if (s == 1).all() else "lost every pair" if (s == 0).all() else ""
+
+
+def score_interval(scores, z: float = Z95) -> tuple[float, float, float]:
+    """The mean pair score and its 95% interval (module docstring, "One team against another")."""
+    s = np.asarray(scores, dtype=float)
+    n = len(s)
+    if n == 0:
+        raise RatingError("no pairs to rate")
+    mean = float(s.mean())
+    padded = np.concatenate([s, [0.0, 1.0]])
+    pm = float(padded.mean())
+    phi = float(padded.var(ddof=1)) / (pm * (1 - pm))
+    ne = n / phi
+    denom = 1 + z * z / ne
+    centre = (mean + z * z / (2 * ne)) / denom
+    half = z * math.sqrt(mean * (1 - mean) / ne + z * z / (4 * ne * ne)) / denom
+    return mean, max(0.0, centre - half), min(1.0, centre + half)
+
+
+def score_elo(scores) -> tuple[float, float, float]:
+    """X's Elo over Y from X's pair scores, with its 95% interval (:func:`score_interval` through the Elo
+    curve): +-inf where the scores give no bound (a team that won every pair has no upper bound and an
+    infinite estimate; :func:`score_note` says why), nan with no pairs."""
+    if len(scores) == 0:
+        return math.nan, -math.inf, math.inf
+    mean, lo, hi = score_interval(scores)
+    return elo_of_score(mean), elo_of_score(lo), elo_of_score(hi)
+
+
+def interval_text(lo: float | None, hi: float | None, fmt: str = "+.0f") -> str:
+    """``[lo, hi]`` for people, a missing bound (None or infinite) shown as ``none``."""
+
+    def one(x):
+        return "none" if x is None or not math.isfinite(x) else f"{x:{fmt}}"
+
+    return f"[{one(lo)}, {one(hi)}]"
 
 
 @dataclass
@@ -120,7 +187,30 @@ class Pairs:
 
 def groups(pairs: Pairs) -> list[list[str]]:
     """The connected groups of bots: two bots are linked when they played in one pair (either side)."""
-    parent = list(range(len(pairs.bots)))
+    return _components(pairs.bots, _team_rows(pairs)[0])
+
+
+def _team_rows(pairs: Pairs) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct team pairings (rows of xa, xb, ya, yb) and each pair's row: the fit works per
+    pairing, not per pair, as a run may hold millions of pairs."""
+    k = len(pairs.bots)
+    uniq, row = _distinct(((pairs.xa * k + pairs.xb) * k + pairs.ya) * k + pairs.yb)
+    return np.stack([uniq // k**3, uniq // k**2 % k, uniq // k % k, uniq % k], axis=1), row
+
+
+def _distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)``, by counting instead of sorting when the values are
+    non-negative integers in a range not much larger than their number (board indices, team keys)."""
+    if len(values) and values.min() >= 0 and values.max() < 4 * len(values) + 1024:
+        seen = np.bincount(values) > 0
+        uniq = np.flatnonzero(seen)
+        index = np.cumsum(seen) - 1
+        return uniq, index[values]
+    return np.unique(values, return_inverse=True)
+
+
+def _components(bots: list[str], teams: np.ndarray) -> list[list[str]]:
+    parent = list(range(len(bots)))
 
     def find(i: int) -> int:
         while parent[i] != i:
@@ -128,45 +218,63 @@ def groups(pairs: Pairs) -> list[list[str]]:
             i = parent[i]
         return i
 
-    for cols in zip(pairs.xa, pairs.xb, pairs.ya, pairs.yb, strict=True):
-        root = find(int(cols[0]))
+    for cols in teams.tolist():
+        root = find(cols[0])
         for c in cols[1:]:
-            parent[find(int(c))] = root
+            parent[find(c)] = root
     out: dict[int, list[str]] = {}
-    for i, name in enumerate(pairs.bots):
+    for i, name in enumerate(bots):
         out.setdefault(find(i), []).append(name)
     return list(out.values())
 
 
 @dataclass
 class EloFit:
-    """Ratings in Elo (anchor 0), their covariance, and 95% intervals (likelihood and bootstrap)."""
+    """Ratings in Elo (anchor 0) with their 95% intervals (module docstring: "Intervals").
+
+    ``cov`` is the dispersion-scaled model covariance and ``cov_robust`` the board-clustered one (Elo^2,
+    anchor row and column zero); :meth:`contrast_var` takes the larger of the two for any contrast.
+    ``lo``/``hi`` are +-inf where the data give no bound (``notes`` says why), ``boards`` is the number of
+    clusters and ``quantile`` the Student t quantile the intervals use."""
 
     bots: list[str]
     anchor: str
     elo: np.ndarray
-    cov: np.ndarray  # Elo^2, anchor row/column zero
+    cov: np.ndarray
+    cov_robust: np.ndarray
     dispersion: float
     pairs_per_bot: np.ndarray
     loglik: float
+    boards: int
+    quantile: float
+    lo: np.ndarray
+    hi: np.ndarray
+    notes: list[str]
     boot_lo: np.ndarray | None = None
     boot_hi: np.ndarray | None = None
 
+    def contrast_var(self, i: int, j: int) -> float:
+        """The variance of ``elo[i] - elo[j]``: the larger of the clustered and the model one."""
+        model = self.cov[i, i] + self.cov[j, j] - 2 * self.cov[i, j]
+        robust = self.cov_robust[i, i] + self.cov_robust[j, j] - 2 * self.cov_robust[i, j]
+        return float(max(model, robust, 0.0))
+
     @property
     def se(self) -> np.ndarray:
+        """Each bot's standard error against the anchor (the larger of clustered and model)."""
+        return np.sqrt(np.maximum(np.maximum(np.diag(self.cov), np.diag(self.cov_robust)), 0.0))
+
+    @property
+    def se_model(self) -> np.ndarray:
         return np.sqrt(np.maximum(np.diag(self.cov), 0.0))
 
     @property
-    def lo(self) -> np.ndarray:
-        return self.elo - Z95 * self.se
-
-    @property
-    def hi(self) -> np.ndarray:
-        return self.elo + Z95 * self.se
+    def se_robust(self) -> np.ndarray:
+        return np.sqrt(np.maximum(np.diag(self.cov_robust), 0.0))
 
     def los(self) -> np.ndarray:
         """Likelihood of superiority: ``los[i, j]`` = P(bot i is stronger than bot j) under the normal
-        approximation of the fit (0.5 on the diagonal)."""
+        approximation of the fit with :meth:`contrast_var` (0.5 on the diagonal)."""
         from scipy.stats import norm
 
         k = len(self.bots)
@@ -174,48 +282,77 @@ class EloFit:
         for i in range(k):
             for j in range(k):
                 if i != j:
-                    var = self.cov[i, i] + self.cov[j, j] - 2 * self.cov[i, j]
+                    var = self.contrast_var(i, j)
                     d = self.elo[i] - self.elo[j]
                     out[i, j] = norm.cdf(d / math.sqrt(var)) if var > 0 else (0.5 if d == 0 else float(d > 0))
         return out
 
     def table(self) -> list[dict]:
+        """One row per bot for JSON: ``lo``/``hi`` None where the data give no bound, with ``note`` why."""
         rows = []
         for i, name in enumerate(self.bots):
+            bounded = math.isfinite(self.lo[i]) and math.isfinite(self.hi[i])
             row = {
                 "name": name,
                 "elo": float(self.elo[i]),
-                "lo": float(self.lo[i]),
-                "hi": float(self.hi[i]),
+                "lo": json_number(self.lo[i]),
+                "hi": json_number(self.hi[i]),
                 "pairs": int(self.pairs_per_bot[i]),
-                "se": float(self.se[i]),
+                "se": float(self.se[i]) if bounded else None,
             }
+            if self.notes[i]:
+                row["note"] = self.notes[i]
             if self.boot_lo is not None:
-                row["boot_lo"], row["boot_hi"] = float(self.boot_lo[i]), float(self.boot_hi[i])
+                row["boot_lo"], row["boot_hi"] = json_number(self.boot_lo[i]), json_number(self.boot_hi[i])
             rows.append(row)
         return rows
 
 
-def _newton(X: np.ndarray, s: np.ndarray, free: np.ndarray, prior_prec: float, max_iter: int = 100):
-    """Maximize sum s log p + (1-s) log(1-p) (minus the prior) over the free columns; returns
-    (beta, information, loglik, converged)."""
-    Xf = X[:, free]
-    beta = np.zeros(Xf.shape[1])
+@dataclass
+class _Grouped:
+    """Pairs grouped by their distinct team pairing (a design row): the likelihood depends only on each
+    pairing's count ``n``, score sum ``s`` and sum of squared scores ``q``; ``row`` maps pairs to pairings."""
+
+    teams: np.ndarray
+    X: np.ndarray
+    n: np.ndarray
+    s: np.ndarray
+    q: np.ndarray
+    row: np.ndarray
+
+
+def _group(pairs: Pairs) -> _Grouped:
+    teams, row = _team_rows(pairs)
+    m = len(teams)
+    X = np.zeros((m, len(pairs.bots)))
+    r = np.arange(m)
+    for col, sign in zip(teams.T, (0.5, 0.5, -0.5, -0.5), strict=True):
+        np.add.at(X, (r, col), sign)
+    n = np.bincount(row, minlength=m).astype(float)
+    return _Grouped(teams, X, n, np.bincount(row, pairs.score, m), np.bincount(row, pairs.score**2, m), row)
+
+
+def _newton(X: np.ndarray, n: np.ndarray, s: np.ndarray, prior_prec: float, offset=0.0, max_iter: int = 100):
+    """Maximize sum s log p + (n-s) log(1-p) minus the prior over the columns of ``X`` (pairings grouped:
+    the log-likelihood is linear in the score); returns (beta, information, loglik, converged)."""
+    beta = np.zeros(X.shape[1])
 
     def loglik(b: np.ndarray) -> float:
-        eta = Xf @ b
+        eta = X @ b + offset
         # log p = -log(1+e^-eta), log(1-p) = -log(1+e^eta)
-        return float(-(s * np.logaddexp(0, -eta) + (1 - s) * np.logaddexp(0, eta)).sum() - 0.5 * prior_prec * b @ b)
+        return float(-(s * np.logaddexp(0, -eta) + (n - s) * np.logaddexp(0, eta)).sum() - 0.5 * prior_prec * b @ b)
+
+    def information(b: np.ndarray) -> np.ndarray:
+        p = _expit(X @ b + offset)
+        return (X * (n * p * (1 - p))[:, None]).T @ X + prior_prec * np.eye(len(b))
 
     ll = loglik(beta)
     converged = False
-    info = np.eye(len(beta))
     for _ in range(max_iter):
-        p = 1.0 / (1.0 + np.exp(-(Xf @ beta)))
-        grad = Xf.T @ (s - p) - prior_prec * beta
-        info = (Xf * (p * (1 - p))[:, None]).T @ Xf + prior_prec * np.eye(len(beta))
+        p = _expit(X @ beta + offset)
+        grad = X.T @ (s - n * p) - prior_prec * beta
         try:
-            step = np.linalg.solve(info, grad)
+            step = np.linalg.solve(information(beta), grad)
         except np.linalg.LinAlgError:
             raise RatingError(
                 "the ratings are not identifiable from these pairs (a bot only ever played in one mixed partnership?)"
@@ -228,22 +365,72 @@ def _newton(X: np.ndarray, s: np.ndarray, free: np.ndarray, prior_prec: float, m
                 break
             t /= 2
         beta, delta, ll = new, new_ll - ll, new_ll
-        if np.max(np.abs(t * step)) < 1e-10 or abs(delta) < 1e-13:
+        if np.max(np.abs(t * step), initial=0.0) < 1e-10 or abs(delta) < 1e-13:
             converged = True
             break
-    p = 1.0 / (1.0 + np.exp(-(Xf @ beta)))
-    info = (Xf * (p * (1 - p))[:, None]).T @ Xf + prior_prec * np.eye(len(beta))
-    return beta, info, ll, converged
+    return beta, information(beta), ll, converged
+
+
+def _expit(eta: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * eta))
+
+
+def _unbounded(X: np.ndarray, n: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which free ratings the likelihood lets run to +inf (``up``) or -inf (``down``).
+
+    A direction ``d`` raises the likelihood without end when no pairing contradicts it: a pairing that
+    ever scored below 1 needs ``x.d <= 0`` and one that ever scored above 0 needs ``x.d >= 0``. Rating
+    ``i`` is unbounded above when some such ``d`` has ``d_i > 0`` (a linear program per bot and side);
+    when every pairing both scored and conceded, no direction exists and nothing is solved."""
+    k = X.shape[1]
+    up, down = np.zeros(k, dtype=bool), np.zeros(k, dtype=bool)
+    below, above = s < n, s > 0
+    if np.all(below & above) or k == 0:
+        return up, down
+    from scipy.optimize import linprog
+
+    A = np.concatenate([X[below], -X[above]])
+    b = np.zeros(len(A))
+    for i in range(k):
+        c = np.zeros(k)
+        for sign, flags in ((-1.0, up), (1.0, down)):
+            c[i] = sign
+            res = linprog(c, A_ub=A, b_ub=b, bounds=(-1, 1), method="highs")
+            flags[i] = res.status == 0 and -res.fun > 1e-9
+    return up, down
+
+
+def _profile_bound(X, n, s, prior_prec, j, beta, ll, crit, side) -> float:
+    """The rating ``j`` (free column) on ``side`` (-1 below, +1 above the estimate) where the penalized
+    profile log-likelihood has dropped by ``crit / 2``; -inf or +inf if it never does within 200 logits."""
+    from scipy.optimize import brentq
+
+    others = np.array([m for m in range(X.shape[1]) if m != j], dtype=np.int64)
+
+    def drop(c: float) -> float:
+        _, _, llc, _ = _newton(X[:, others], n, s, prior_prec, offset=X[:, j] * c)
+        return ll - (llc - 0.5 * prior_prec * c * c) - crit / 2
+
+    width = 1.0
+    while drop(beta[j] + side * width) < 0:
+        width *= 2
+        if width > 200:
+            return side * math.inf
+    edge = beta[j] + side * width
+    a, b = sorted((beta[j], edge))
+    return brentq(drop, a, b, xtol=1e-6) if drop(a) * drop(b) < 0 else edge
 
 
 def fit_elo(
     pairs: Pairs, anchor: str | None = None, prior_sd: float | None = 2000.0, bootstrap: int = 0, seed: int = 0
 ) -> EloFit:
     """Maximum-likelihood Bradley–Terry ratings of ``pairs`` in Elo, ``anchor`` (default: the first bot)
-    at 0; ``bootstrap`` > 0 adds percentile intervals from that many resamples of the boards."""
+    at 0, with board-clustered 95% intervals (module docstring); ``bootstrap`` > 0 adds percentile
+    intervals from that many resamples of the boards."""
     if len(pairs) == 0:
         raise RatingError("no complete pairs to rate yet")
-    comps = groups(pairs)
+    g = _group(pairs)
+    comps = _components(pairs.bots, g.teams)
     if len(comps) > 1:
         shown = " and ".join("{" + ", ".join(c[:4]) + (", ..." if len(c) > 4 else "") + "}" for c in comps[:3])
         raise RatingError(
@@ -256,9 +443,16 @@ def fit_elo(
     a = pairs.bots.index(anchor)
     k = len(pairs.bots)
     free = np.array([i for i in range(k) if i != a], dtype=np.int64)
-    X = pairs.design()
+    X = g.X[:, free]
     prior_prec = 0.0 if prior_sd is None else (ELO_PER_LOGIT / prior_sd) ** 2
-    beta, info, ll, _ = _newton(X, pairs.score, free, prior_prec)
+    up_f, down_f = _unbounded(X, g.n, g.s)
+    if prior_prec == 0 and (up_f.any() or down_f.any()):
+        off = pairs.bots[free[int(np.flatnonzero(up_f | down_f)[0])]]
+        raise RatingError(
+            f"{off}'s rating has no finite maximum-likelihood value (its side won or lost every pair): "
+            "fit with a prior (prior_sd) to rate it"
+        )
+    beta, info, ll, _ = _newton(X, g.n, g.s, prior_prec)
     try:
         cov_f = np.linalg.inv(info)
     except np.linalg.LinAlgError:
@@ -267,37 +461,105 @@ def fit_elo(
         raise RatingError(
             "the ratings are not identifiable from these pairs (a bot only ever played in one mixed partnership?)"
         )
-    p = 1.0 / (1.0 + np.exp(-(X[:, free] @ beta)))
+    p = _expit(X @ beta)
     dof = len(pairs) - len(free)
-    pearson = float((((pairs.score - p) ** 2) / np.maximum(p * (1 - p), 1e-12)).sum())
+    pearson = float(((g.q - 2 * p * g.s + g.n * p * p) / np.maximum(p * (1 - p), 1e-12)).sum())
     dispersion = pearson / dof if dof > 0 else 1.0
+
+    # the clustered "meat": per board, the sum over its pairs of x_k (s_k - p_k), one board one cluster
+    boards, cluster = _distinct(pairs.board)
+    G = len(boards)
+    resid = pairs.score - p[g.row]
+    u = np.zeros(G * k)
+    for col, sign in ((pairs.xa, 0.5), (pairs.xb, 0.5), (pairs.ya, -0.5), (pairs.yb, -0.5)):
+        u += np.bincount(cluster * k + col, sign * resid, G * k)
+    u = u.reshape(G, k)[:, free]
+    robust_f = cov_f @ (u.T @ u) @ cov_f * (G / (G - 1)) if G > 1 else np.full_like(cov_f, np.inf)
+
     elo = np.zeros(k)
     elo[free] = beta * ELO_PER_LOGIT
     cov = np.zeros((k, k))
     cov[np.ix_(free, free)] = cov_f * dispersion * ELO_PER_LOGIT**2
-    counts = np.zeros(k, dtype=np.int64)
-    for cols in (pairs.xa, pairs.ya):
-        np.add.at(counts, cols, 1)
-    both = pairs.xb != pairs.xa
-    np.add.at(counts, pairs.xb[both], 1)
-    both = pairs.yb != pairs.ya
-    np.add.at(counts, pairs.yb[both], 1)
-    fit = EloFit(list(pairs.bots), anchor, elo, cov, dispersion, counts, ll)
+    cov_robust = np.zeros((k, k))
+    cov_robust[np.ix_(free, free)] = robust_f * ELO_PER_LOGIT**2
+    from scipy.stats import t as student
+
+    q = float(student.ppf(0.975, G - 1)) if G > 1 else math.inf
+    se = np.sqrt(np.maximum(np.diag(cov), np.diag(cov_robust)))
+    lo, hi = elo.copy(), elo.copy()  # the anchor's [0, 0]
+    notes = [""] * k
+    if G > 1:
+        lo[free], hi[free] = elo[free] - q * se[free], elo[free] + q * se[free]
+    else:  # one cluster says nothing about the spread between boards
+        lo[free], hi[free] = -math.inf, math.inf
+        notes = ["one board: no interval" if i != a else "" for i in range(k)]
+
+    if up_f.any() or down_f.any():
+        own = _own_scores(pairs, k)
+        for m, i in enumerate(free):
+            if not (up_f[m] or down_f[m]):
+                continue
+            crit = q * q * max(1.0, dispersion)
+            for side, flag in ((-1, down_f[m]), (1, up_f[m])):
+                bound = (
+                    side * math.inf
+                    if flag
+                    else ELO_PER_LOGIT * _profile_bound(X, g.n, g.s, prior_prec, m, beta, ll, crit, side)
+                )
+                (lo if side < 0 else hi)[i] = bound
+            notes[i] = _why(own[i], anchor, own[a], bool(up_f[m]), bool(down_f[m]))
+
+    counts = np.bincount(pairs.xa, minlength=k) + np.bincount(pairs.ya, minlength=k)
+    counts += np.bincount(pairs.xb[pairs.xb != pairs.xa], minlength=k)
+    counts += np.bincount(pairs.yb[pairs.yb != pairs.ya], minlength=k)
+    fit = EloFit(list(pairs.bots), anchor, elo, cov, cov_robust, dispersion, counts, ll, G, q, lo, hi, notes)
     if bootstrap > 0:
-        fit.boot_lo, fit.boot_hi = _bootstrap(pairs, X, free, prior_prec, bootstrap, seed)
+        fit.boot_lo, fit.boot_hi = _bootstrap(pairs, g, cluster, G, free, prior_prec, bootstrap, seed)
+        # where the likelihood runs off, the resamples' values are the prior's, not the data's
+        unbounded = np.array([bool(n) for n in notes])
+        fit.boot_lo[unbounded], fit.boot_hi[unbounded] = -math.inf, math.inf
     return fit
 
 
-def _bootstrap(pairs: Pairs, X: np.ndarray, free: np.ndarray, prior_prec: float, n: int, seed: int):
+def _own_scores(pairs: Pairs, k: int) -> list[tuple[float, float]]:
+    """Per bot, the (lowest, highest) pair score its teams got."""
+    lo, hi = np.full(k, np.inf), np.full(k, -np.inf)
+    for cols, score in (
+        (pairs.xa, pairs.score),
+        (pairs.xb, pairs.score),
+        (pairs.ya, 1 - pairs.score),
+        (pairs.yb, 1 - pairs.score),
+    ):
+        np.minimum.at(lo, cols, score)
+        np.maximum.at(hi, cols, score)
+    return list(zip(lo.tolist(), hi.tolist(), strict=True))
+
+
+def _why(own: tuple[float, float], anchor: str, anchor_own: tuple[float, float], up: bool, down: bool) -> str:
+    side = "upper" if up and not down else "lower" if down and not up else "upper or lower"
+    if own[0] == 1.0:
+        reason = "won every pair"
+    elif own[1] == 0.0:
+        reason = "lost every pair"
+    elif up and anchor_own[1] == 0.0:
+        reason = f"{anchor} (the anchor) lost every pair"
+    elif down and anchor_own[0] == 1.0:
+        reason = f"{anchor} (the anchor) won every pair"
+    else:
+        reason = "a group of bots won or lost every pair against the rest"
+    return f"no {side} bound: {reason}"
+
+
+def _bootstrap(pairs: Pairs, g: _Grouped, cluster: np.ndarray, G: int, free, prior_prec: float, n: int, seed: int):
     rng = np.random.default_rng(seed)
-    boards, inverse = np.unique(pairs.board, return_inverse=True)
-    by_board = [np.flatnonzero(inverse == i) for i in range(len(boards))]
+    X = g.X[:, free]
+    m = len(g.n)
     draws = np.zeros((n, len(pairs.bots)))
     # a weak prior keeps resamples in which a team won every pair finite
     prec = prior_prec if prior_prec > 0 else (ELO_PER_LOGIT / 4000.0) ** 2
     for b in range(n):
-        pick = np.concatenate([by_board[i] for i in rng.integers(0, len(boards), len(boards))])
-        beta, _, _, _ = _newton(X[pick], pairs.score[pick], free, prec)
+        w = np.bincount(rng.integers(0, G, G), minlength=G)[cluster].astype(float)
+        beta, _, _, _ = _newton(X, np.bincount(g.row, w, m), np.bincount(g.row, w * pairs.score, m), prec)
         draws[b, free] = beta * ELO_PER_LOGIT
     return np.percentile(draws, 2.5, axis=0), np.percentile(draws, 97.5, axis=0)
 
@@ -404,32 +666,31 @@ class SPRT:
         return self.verdict
 
     def estimate(self) -> tuple[float, float, float]:
-        """Elo of X over Y from the mean pair score, with a 95% interval (normal approximation)."""
-        n = self.pairs
-        if n == 0:
-            return 0.0, -math.inf, math.inf
+        """Elo of X over Y from the pair scores so far, with a 95% interval (:func:`score_elo`): +-inf
+        where the scores give no bound (:meth:`note` says why), nan before the first pair."""
         losses, draws, wins = self.counts
-        mean = (wins + 0.5 * draws) / n
-        var = (wins + 0.25 * draws) / n - mean**2
-        half = Z95 * math.sqrt(var / n)
-        return elo_of_score(mean), elo_of_score(mean - half), elo_of_score(mean + half)
+        return score_elo(np.repeat([0.0, 0.5, 1.0], [losses, draws, wins]))
+
+    def note(self) -> str:
+        """Why the estimate or a bound is missing ("won every pair", "lost every pair", "no pairs"), or ""."""
+        losses, draws, wins = self.counts
+        return score_note(np.repeat([0.0, 0.5, 1.0], [losses, draws, wins]))
 
     def to_json(self) -> dict:
+        """runs.md's JSON: ``elo``/``lo``/``hi`` null where the pairs give none, and then ``note`` says why."""
         elo, lo, hi = self.estimate()
-        return {
+        out = {
             "verdict": self.verdict or "inconclusive",
             "llr": self.llr,
             "bounds": [self.lower, self.upper],
             "pairs": self.pairs,
-            "elo": _finite(elo),
-            "lo": _finite(lo),
-            "hi": _finite(hi),
+            "elo": json_number(elo),
+            "lo": json_number(lo),
+            "hi": json_number(hi),
             "wins": self.counts[2],
             "draws": self.counts[1],
             "losses": self.counts[0],
         }
-
-
-def _finite(x: float) -> float:
-    """JSON has no infinity: clip to +-10000 Elo (a score of 0 or 1)."""
-    return float(max(-10000.0, min(10000.0, x)))
+        if self.note():
+            out["note"] = self.note()
+        return out

@@ -1,11 +1,12 @@
 """The ladder calibration (tekkasim.analysis.calibrate, `tekkasim calibrate`) at small sizes."""
 
 import json
+import math
 
 import pytest
 from click.testing import CliRunner
 
-from tekkasim.analysis.calibrate import calibration, calibration_markdown
+from tekkasim.analysis.calibrate import calibration, calibration_markdown, calibration_records
 from tekkasim.analysis.duplicate import AnalysisError, elo_estimate, pair_margins
 from tekkasim.cli import cli
 
@@ -45,8 +46,14 @@ def test_cli_calibrate_writes_markdown(tmp_path):
 def test_markdown_flags_a_whitewash_of_random():
     import pandas as pd
 
-    row = dict(rank=0, elo=900.0, lo=700.0, hi=1100.0, pairs=40, direct_lo=10000.0, direct_hi=10000.0, direct_pairs=20)
-    won = pd.DataFrame([{**row, "bot": "KADO", "direct": 10000.0}])
-    lost_one = pd.DataFrame([{**row, "bot": "KADO", "direct": 600.0}])
-    assert "KADO, the lowest bot here, won every pair" in calibration_markdown({"satat": won}, "c", 20, 2, 1)
+    row = dict(rank=0, elo=900.0, lo=700.0, hi=1100.0, pairs=40, direct_lo=420.0, direct_hi=math.inf, direct_pairs=20)
+    won = pd.DataFrame([{**row, "bot": "KADO", "direct": math.inf, "note": "", "direct_note": "won every pair"}])
+    lost_one = pd.DataFrame([{**row, "bot": "KADO", "direct": 600.0, "note": "", "direct_note": ""}])
+    text = calibration_markdown({"satat": won}, "c", 20, 2, 1)
+    assert "KADO, the lowest bot here, won every pair" in text
+    assert "| KADO | 0 | +900 | [+700, +1100] | 40 | won all | [+420, none] | 20 |" in text
     assert "won every pair against RANDOM:" not in calibration_markdown({"satat": lost_one}, "c", 20, 2, 1)
+    # JSON: no infinity and no stand-in number, null where the pairs give no value
+    (rec,) = calibration_records(won)
+    assert rec["direct"] is None and rec["direct_hi"] is None and rec["direct_lo"] == 420.0
+    json.dumps(rec, allow_nan=False)

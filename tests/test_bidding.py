@@ -165,7 +165,13 @@ def test_json_plots_and_refusals(run, tmp_path):
     assert data["bot"] == "KADO" and data["boards"] == 6
     assert [t["target"] for t in data["targets"]] == list(TARGETS)
     assert set(data["targets"][0]) >= {"target", "calls", "made", "rate", "lo", "hi", "mean_score", "dd_makeable"}
-    json.dumps(data)
+    json.dumps(data, allow_nan=False)
+    # runs.md: a target nobody called has null rates, bounds and means (never a stand-in), and says why
+    for t in data["targets"]:
+        empty = t["calls"] == 0
+        assert all((t[k] is None) == empty for k in ("rate", "lo", "hi", "mean_score", "dd_makeable")), t
+        assert (t.get("note") == "no calls") == empty
+    assert any(t["calls"] == 0 for t in data["targets"])  # 12 deals never reach every target
     paths = bidding_plots(run["deals"], tmp_path / "plots")
     assert all(p.stat().st_size > 1000 for p in paths)
     with pytest.raises(AnalysisError, match="unknown hand feature"):
@@ -197,6 +203,8 @@ def test_cli_bidding_json_and_errors(tmp_path):
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert data["bot"] == "GREEDY" and sum(t["calls"] for t in data["targets"]) <= 4
+    text = CliRunner().invoke(cli, ["bidding", "--bot", "GREEDY", "--boards", "2", "--seed", "3", "--out", str(out)])
+    assert text.exit_code == 0 and "no calls" in text.output and "NaN" not in text.output, text.output
     assert (tmp_path / "p" / "success_rate.png").exists()
     for args, message in (
         (["--bot", "NOPE"], "unknown bot"),

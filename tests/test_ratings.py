@@ -38,8 +38,15 @@ def test_matches_statsmodels_glm():
     X = pairs.design()[:, 1:]  # anchor RANDOM is column 0
     glm = sm.GLM(pairs.score, X, family=sm.families.Binomial()).fit(scale="X2")
     assert np.allclose(fit.elo[1:], glm.params * ELO_PER_LOGIT, atol=1e-6)
-    assert np.allclose(fit.se[1:], glm.bse * ELO_PER_LOGIT, rtol=1e-6)
+    assert np.allclose(fit.se_model[1:], glm.bse * ELO_PER_LOGIT, rtol=1e-6)
     assert fit.elo[0] == 0.0 and fit.se[0] == 0.0
+    # the clustered covariance against statsmodels' cluster-robust one (CR1 differs by (N-1)/(N-K))
+    plain = sm.GLM(pairs.score, X, family=sm.families.Binomial()).fit(
+        cov_type="cluster", cov_kwds={"groups": pairs.board, "use_correction": False}
+    )
+    G = len(np.unique(pairs.board))
+    assert np.allclose(fit.se_robust[1:], plain.bse * np.sqrt(G / (G - 1)) * ELO_PER_LOGIT, rtol=1e-6)
+    assert np.all(fit.se >= fit.se_model) and np.all(fit.se >= fit.se_robust)
     # the fit recovers the strengths roughly
     assert np.all(np.abs(fit.elo - np.array(list(TRUE.values()))) < 4 * fit.se + 1)
 
@@ -77,15 +84,22 @@ def test_mixed_partnerships_rate_each_bot():
     assert np.all(np.abs(fit.elo - truth) < 4 * fit.se + 1)
 
 
-def test_a_team_that_won_every_pair_gets_a_finite_wide_estimate():
+def test_a_team_that_won_every_pair_gets_a_finite_estimate_and_no_upper_bound():
     pairs = Pairs.from_rows(
         [("X", "RANDOM", b, 3.0) for b in range(10)]
         + [("X", "Y", b, 1.0) for b in range(10)]
         + [("Y", "RANDOM", b, (-1) ** b) for b in range(10)]
     )
     fit = fit_elo(pairs, anchor="RANDOM")
-    x = fit.bots.index("X")
-    assert math.isfinite(fit.elo[x]) and fit.elo[x] > 400 and fit.hi[x] - fit.lo[x] > 400
+    x, y = fit.bots.index("X"), fit.bots.index("Y")
+    assert math.isfinite(fit.elo[x]) and fit.elo[x] > 400
+    assert fit.hi[x] == math.inf and 0 < fit.lo[x] < fit.elo[x]  # ten straight wins bound it below
+    assert math.isfinite(fit.lo[y]) and math.isfinite(fit.hi[y]) and fit.notes[y] == ""
+    with pytest.raises(RatingError, match="X's rating has no finite maximum-likelihood value"):
+        fit_elo(pairs, anchor="RANDOM", prior_sd=None)
+    row = {r["name"]: r for r in fit.table()}["X"]
+    assert row["hi"] is None and row["lo"] == pytest.approx(fit.lo[x])
+    assert row["note"] == "no upper bound: won every pair"
 
 
 def test_disconnected_groups_are_refused():

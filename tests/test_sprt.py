@@ -76,4 +76,4 @@ def test_decided_test_takes_no_more_pairs_and_reports_json():
     assert test.verdict == "H1" and test.add(0.0) == "H1" and test.pairs == n
     data = test.to_json()
     assert set(data) >= {"verdict", "llr", "bounds", "pairs", "elo", "lo", "hi"}
-    assert data["elo"] == 10000.0 and data["bounds"] == [test.lower, test.upper]
+    assert data["elo"] is None and data["note"] == "won every pair" and data["bounds"] == [test.lower, test.upper]

@@ -1,6 +1,7 @@
 """Difficulty tuning (tekkasim.analysis.tune, `tekkasim tune`) on a fast compiled pairing, small sizes."""
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -24,7 +25,20 @@ def test_elo_estimate_matches_the_elo_curve():
     elo, lo, hi = elo_estimate(margins)
     assert expected_score(elo) == pytest.approx(0.75)
     assert lo < elo < hi
-    assert elo_estimate(np.ones(10))[0] == 10000.0
+    # every pair won: no finite Elo and no upper bound (never a stand-in number), a finite lower bound
+    elo, lo, hi = elo_estimate(np.ones(10))
+    assert elo == hi == math.inf and 0 < lo < 1000
+
+
+def test_tune_json_says_null_where_the_pairs_give_no_bound():
+    from tekkasim.analysis.tune import TuneResult
+
+    res = TuneResult("KADO", "mistake_rate", 0.0, 300.0, math.inf, 420.0, math.inf, 20, note="won every pair")
+    res.steps = [(0.0, math.inf, 420.0, math.inf), (1.0, 10.0, -50.0, 70.0)]
+    data = json.loads(json.dumps(res.to_json(), allow_nan=False))
+    assert (data["elo"], data["lo"], data["hi"], data["note"]) == (None, 420.0, None, "won every pair")
+    assert data["steps"] == [[0.0, None, 420.0, None], [1.0, 10.0, -50.0, 70.0]]
+    assert "note" not in TuneResult("KADO", "mistake_rate", 0.5, 10.0, 12.0, 1.0, 20.0, 20).to_json()
 
 
 def test_tune_reaches_the_target_and_reports_the_final_measurement():

@@ -516,13 +516,17 @@ def bidding_json(result: dict, boards: int) -> dict:
     def records(frame: pd.DataFrame) -> list[dict]:
         return [{k: _plain(v) for k, v in r.items()} for r in frame.to_dict("records")]
 
+    def targets(frame: pd.DataFrame) -> list[dict]:
+        # runs.md: a target with no calls has null rates, bounds and means; the note says why
+        return [{**r, "note": "no calls"} if r["calls"] == 0 else r for r in records(frame)]
+
     out = {
         "bot": result["bot"],
         "boards": boards,
-        "targets": records(result["targets"]),
+        "targets": targets(result["targets"]),
         "deals": len(result["deals"]),
         "directory": str(result["directory"]),
-        "targets_all": records(result["targets_all"]),
+        "targets_all": targets(result["targets_all"]),
         "errors": records(result["errors"]),
     }
     for k, v in result.items():
@@ -532,10 +536,11 @@ def bidding_json(result: dict, boards: int) -> dict:
 
 
 def _plain(v):
+    """A JSON value: numpy scalars as Python ones, NaN or an infinity (no value from the data) as None."""
     if isinstance(v, np.integer | np.bool_):
         return v.item()
     if isinstance(v, float | np.floating):
-        return None if np.isnan(v) else float(v)
+        return float(v) if np.isfinite(v) else None
     return v
 
 

@@ -6,7 +6,9 @@ the ratings come from a chain: every ladder bot plays duplicate pairs against RA
 ``neighbours`` bots just below it on the ladder (KADO's only opponent below is RANDOM). One
 Bradley–Terry fit of all those pairs (``ratings.fit_elo``, anchor RANDOM = 0, its weak 2000-Elo prior
 keeping a whitewash finite) gives each bot's Elo with a 95% interval. The direct Elo against RANDOM
-from the mean pair score (``direct``, 10000 when every pair was won) is listed beside it.
+from the bot's own pairs with RANDOM (``direct``, ``ratings.score_elo``) is listed beside it: +inf, and no
+upper bound, when every pair was won. A bound the pairs cannot give is +-inf in the table, null in JSON
+and "none" in text, with ``note`` / ``direct_note`` saying why; never a stand-in number.
 
 Pairing ``k`` (in table order) uses board seeds ``seed + k * 1_000_000 ...``, so every pairing has its own
 boards and a rerun with the same arguments gives the same table. Bots with a compiled form play in their
@@ -15,11 +17,13 @@ ruleset's compiled loop; search bots play through the State API and take ``searc
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 from ..bots import describe
-from ..ratings import Pairs, fit_elo
-from .duplicate import AnalysisError, elo_estimate, pair_margins
+from ..ratings import Pairs, fit_elo, interval_text, json_number, score_note
+from .duplicate import AnalysisError, elo_estimate, pair_margins, pair_scores
 
 LADDER = tuple(d["name"] for d in sorted((d for d in describe() if d["rank"] is not None), key=lambda d: d["rank"]))
 SEARCH = tuple(d["name"] for d in describe() if d["kind"] == "search")
@@ -37,7 +41,8 @@ def calibration(
 ) -> pd.DataFrame:
     """Per bot (ladder order): ``rank``, ``elo``, ``lo``, ``hi`` (95%, anchor RANDOM = 0), ``pairs`` it
     played in the fit, ``direct`` / ``direct_lo`` / ``direct_hi`` (its Elo against RANDOM from its own pairs
-    with RANDOM alone) and ``direct_pairs``. ``progress(x, y, n)`` is called before each pairing."""
+    with RANDOM alone), ``direct_pairs``, and ``note`` / ``direct_note`` (why a bound is missing, or "").
+    ``progress(x, y, n)`` is called before each pairing."""
     from ..rules import get_game
 
     game = get_game(ruleset, **(options or {}))
@@ -58,29 +63,35 @@ def calibration(
             m = pair_margins(game.name, x, y, seed + k * 1_000_000, n, dict(game.options))
             rows += [(x, y, k * 1_000_000 + j, float(v)) for j, v in enumerate(m)]
             if y == "RANDOM":
-                direct[x] = (*elo_estimate(m), n)
+                direct[x] = (*elo_estimate(m), n, score_note(pair_scores(m)))
             k += 1
     fit = fit_elo(Pairs.from_rows(rows, ["RANDOM", *bots]), anchor="RANDOM")
-    table = {r["name"]: r for r in fit.table()}
     out = []
     for b in bots:
-        r = table[b]
+        i = fit.bots.index(b)
         d = direct[b]
         out.append(
             {
                 "bot": b,
                 "rank": LADDER.index(b),
-                "elo": r["elo"],
-                "lo": r["lo"],
-                "hi": r["hi"],
-                "pairs": r["pairs"],
+                "elo": float(fit.elo[i]),
+                "lo": float(fit.lo[i]),
+                "hi": float(fit.hi[i]),
+                "pairs": int(fit.pairs_per_bot[i]),
                 "direct": d[0],
                 "direct_lo": d[1],
                 "direct_hi": d[2],
                 "direct_pairs": d[3],
+                "note": fit.notes[i],
+                "direct_note": d[4],
             }
         )
     return pd.DataFrame(out)
+
+
+def calibration_records(table: pd.DataFrame) -> list[dict]:
+    """The table's rows for JSON: an infinite Elo or bound (no finite value from the pairs) is None."""
+    return [{k: json_number(v) if isinstance(v, float) else v for k, v in r.items()} for r in table.to_dict("records")]
 
 
 def calibration_markdown(
@@ -96,9 +107,11 @@ def calibration_markdown(
         f"    {command}",
         "",
         "Method (`tekkasim.analysis.calibrate`): duplicate pairs of each bot against RANDOM and against the two "
-        "bots just below it on the ladder; one Bradley–Terry fit of all pairs (anchor RANDOM = 0). `direct` is "
-        "the Elo from the bot's own pairs against RANDOM alone (10000 = it won every pair: no finite Elo, which "
-        "is why the chain is needed). Elo: a difference of d means an expected pair score 1/(1+10^(-d/400)).",
+        "bots just below it on the ladder; one Bradley–Terry fit of all pairs (anchor RANDOM = 0; its intervals are "
+        "`ratings.fit_elo`'s sandwich ones, each pairing having boards of its own). `direct` is "
+        "the Elo from the bot's own pairs against RANDOM alone (won all = it won every pair: no finite Elo and no "
+        "upper bound, which is why the chain is needed). A bound shown as none is one the pairs cannot give. "
+        "Elo: a difference of d means an expected pair score 1/(1+10^(-d/400)).",
         "",
         f"Sizes: {pairs} pairs per pairing of heuristic bots, {search_pairs} per pairing with a search bot "
         f"(TANOOR, TIZAB, ZELZELA); seed {seed}. Small sizes give wide intervals: read them before the "
@@ -114,10 +127,16 @@ def calibration_markdown(
         ]
         for r in t.itertuples():
             lines.append(
-                f"| {r.bot} | {r.rank} | {r.elo:+.0f} | [{r.lo:+.0f}, {r.hi:+.0f}] | {r.pairs} | "
-                f"{_e(r.direct)} | [{_e(r.direct_lo)}, {_e(r.direct_hi)}] | {r.direct_pairs} |"
+                f"| {r.bot} | {r.rank} | {r.elo:+.0f} | {interval_text(r.lo, r.hi)} | {r.pairs} | "
+                f"{_e(r.direct)} | {interval_text(r.direct_lo, r.direct_hi)} | {r.direct_pairs} |"
             )
-        if len(t) and t["direct"].iloc[0] >= 10000:
+        notes = [f"{r.bot}: {r.note}" for r in t.itertuples() if getattr(r, "note", "")]
+        if notes:
+            lines += [
+                "",
+                "Elo estimates with a bound shown as none are set by the fit's weak prior: " + "; ".join(notes) + ".",
+            ]
+        if len(t) and t["direct"].iloc[0] == math.inf:
             lines += [
                 "",
                 f"{t['bot'].iloc[0]}, the lowest bot here, won every pair against RANDOM: the distance to RANDOM "
@@ -129,7 +148,7 @@ def calibration_markdown(
 
 
 def _e(v: float) -> str:
-    return "won all" if v >= 10000 else "lost all" if v <= -10000 else f"{v:+.0f}"
+    return f"{v:+.0f}" if math.isfinite(v) else "won all" if v > 0 else "lost all"
 
 
-__all__ = ["LADDER", "SEARCH", "calibration", "calibration_markdown"]
+__all__ = ["LADDER", "SEARCH", "calibration", "calibration_markdown", "calibration_records"]

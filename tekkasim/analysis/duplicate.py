@@ -9,14 +9,12 @@ paths give the same margins).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..bots import get_bot
 from ..bots.base import Bot
 from ..errors import TekkasimError
-from ..ratings import Z95, elo_of_score
+from ..ratings import score_elo
 
 
 class AnalysisError(TekkasimError):
@@ -68,13 +66,9 @@ def pair_scores(margins: np.ndarray) -> np.ndarray:
 
 
 def elo_estimate(margins: np.ndarray) -> tuple[float, float, float]:
-    """X's Elo over Y from the mean pair score, with a 95% interval (normal approximation of the mean
-    score, mapped through the Elo curve); +-10000 stands for a score of 1 or 0."""
+    """X's Elo over Y from its pair scores, with a 95% interval (``ratings.score_elo``): +-inf where the
+    pairs give no bound (X won or lost every pair), never a stand-in number."""
     s = pair_scores(margins)
-    n = len(s)
-    if n == 0:
+    if len(s) == 0:
         raise AnalysisError("no pairs to rate")
-    mean = float(s.mean())
-    half = Z95 * float(s.std(ddof=1)) / math.sqrt(n) if n > 1 else 1.0
-    clip = lambda e: float(max(-10000.0, min(10000.0, e)))  # noqa: E731 (JSON has no infinity)
-    return clip(elo_of_score(mean)), clip(elo_of_score(mean - half)), clip(elo_of_score(mean + half))
+    return score_elo(s)

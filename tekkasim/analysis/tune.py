@@ -11,7 +11,8 @@ the range, or ``max_steps`` halvings were made. The setting reported is the line
 target between the bracket's two measured ends, rounded to the parameter's type, and it is measured
 again on fresh boards (seeds from ``S + pairs``, never used for tuning) with ``final_pairs`` pairs:
 that Elo and its 95% interval are what the result reports, with whether the interval holds the target
-and whether the estimate is within the tolerance.
+and whether the estimate is within the tolerance. A setting at which the bot won (or lost) every pair has
+no finite Elo and no bound on that side (``ratings.score_elo``): +-inf here, null in JSON with a note.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from dataclasses import asdict, dataclass, field
 from ..bots import get_bot
 from ..bots.base import Param
 from ..errors import BotError
+from ..ratings import interval_text, json_number, score_note
 from ..rules import get_game
-from .duplicate import AnalysisError, elo_estimate, pair_margins
+from .duplicate import AnalysisError, elo_estimate, pair_margins, pair_scores
 
 
 @dataclass
@@ -46,12 +48,18 @@ class TuneResult:
     pairs_played: int = 0  # every pair played, search and final measurement
     steps: list = field(default_factory=list)  # (value, elo, lo, hi) measured on the tuning boards
 
+    note: str = ""  # why the final Elo or a bound is missing ("won every pair", "lost every pair")
+
     def to_json(self) -> dict:
-        """runs.md's keys first, then the extras."""
+        """runs.md's keys first, then the extras; an Elo or bound the pairs cannot give is null."""
         out = {k: getattr(self, k) for k in ("bot", "param", "value", "target_elo", "elo", "lo", "hi", "pairs")}
+        for k in ("elo", "lo", "hi"):
+            out[k] = json_number(out[k])
         rest = asdict(self)
-        rest["steps"] = [list(s) for s in self.steps]
+        rest["steps"] = [[s[0], *(json_number(v) for v in s[1:])] for s in self.steps]
         out.update({k: v for k, v in rest.items() if k not in out})
+        if not out["note"]:
+            del out["note"]
         return out
 
 
@@ -115,11 +123,14 @@ def tune(
     def with_value(v: float):
         return get_bot(base, **{param: int(round(v)) if is_int else float(v)})
 
+    final_note = ""
+
     def measure(v: float, start: int, n: int) -> tuple[float, float, float]:
-        nonlocal played
-        est = elo_estimate(pair_margins(game.name, with_value(v), against, start, n, dict(game.options)))
+        nonlocal played, final_note
+        margins = pair_margins(game.name, with_value(v), against, start, n, dict(game.options))
         played += n
-        return est
+        final_note = score_note(pair_scores(margins))
+        return elo_estimate(margins)
 
     def tuning(v: float) -> float:
         e, elo_lo, elo_hi = measure(v, seed, pairs)
@@ -134,7 +145,7 @@ def tune(
     if not low_end <= target_elo <= high_end:
         raise AnalysisError(
             f"target {target_elo:+g} Elo is out of reach: {base.name} with {param}={_fmt(a)} measures "
-            f"{ea:+.0f} [{la:+.0f}, {ha:+.0f}] and with {param}={_fmt(b)} {eb:+.0f} [{lb:+.0f}, {hb:+.0f}] "
+            f"{_elo(ea)} {interval_text(la, ha)} and with {param}={_fmt(b)} {_elo(eb)} {interval_text(lb, hb)} "
             f"against {against} ({pairs} pairs each)"
         )
     value = None
@@ -162,7 +173,12 @@ def tune(
                 b, fb = m, fm
             if b - a < width:
                 break
-        value = a if fa == fb else a + (target_elo - fa) * (b - a) / (fb - fa)
+        if fa == fb:
+            value = a
+        elif math.isfinite(fa) and math.isfinite(fb):
+            value = a + (target_elo - fa) * (b - a) / (fb - fa)
+        else:  # an end that won or lost every pair has no Elo to interpolate with: keep the other end
+            value = a if math.isfinite(fa) else b if math.isfinite(fb) else (a + b) / 2
         value = min(max(value, min(a, b)), max(a, b))
     value = int(round(value)) if is_int else round(float(value), 6)
     elo, elo_lo, elo_hi = measure(value, seed + pairs, final_pairs)
@@ -183,8 +199,14 @@ def tune(
         tuning_pairs=pairs,
         pairs_played=played,
         steps=steps,
+        note=final_note,
     )
 
 
 def _fmt(v: float) -> str:
     return f"{v:g}"
+
+
+def _elo(v: float) -> str:
+    """An Elo for people: ``won all`` / ``lost all`` where every pair went one way (no finite Elo)."""
+    return f"{v:+.0f}" if math.isfinite(v) else "won all" if v > 0 else "lost all"

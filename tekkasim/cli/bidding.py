@@ -72,17 +72,19 @@ def bidding(ruleset, bot, against, boards, seed, out, workers, features, rule_op
     if plots:
         bidding_plots(res["deals"], plots, f"({res['bot']}, {len(res['deals'])} deals, seed {seed})")
     if as_json:
-        click.echo(json.dumps(bidding_json(res, boards)))
+        click.echo(json.dumps(bidding_json(res, boards), allow_nan=False))
         return
+    # a value the deals cannot give (a target nobody called, an interval from one deal) prints as "none"
     with pd.option_context("display.width", 160, "display.max_columns", 20, "display.float_format", "{:.3f}".format):
         click.echo(f"{res['bot']}: {len(res['deals'])} deals ({boards} boards x 2 tables) in {res['directory']}")
         click.echo(f"\ncontracts declared by {res['bot']} (rate: made share, lo/hi its Wilson 95% interval):")
-        click.echo(res["targets"].to_string(index=False))
+        targets = res["targets"].assign(note=["no calls" if n == 0 else "" for n in res["targets"]["calls"]])
+        click.echo(targets.to_string(index=False, na_rep="none"))
         click.echo("\nover/underbidding by declarer bot (voluntary contracts):")
-        click.echo(res["errors"].to_string(index=False))
+        click.echo(res["errors"].to_string(index=False, na_rep="none"))
         for key, frame in res.items():
             if key.startswith("thresholds_"):
                 click.echo(f"\nbest call by double-dummy EV per {key[len('thresholds_') :]} bucket:")
-                click.echo(frame.to_string(index=False))
+                click.echo(frame.to_string(index=False, na_rep="none"))
     if plots:
         click.echo(f"\nplots in {plots}")

@@ -40,7 +40,7 @@ import click
 def calibrate(rulesets, bots, pairs, search_pairs, seed, out, as_json):
     """Each ladder bot's Elo against RANDOM with its 95% interval, per ruleset, from duplicate pairs
     against RANDOM and the two bots below it (one Bradley–Terry fit, anchor RANDOM)."""
-    from ..analysis.calibrate import LADDER, calibration, calibration_markdown
+    from ..analysis.calibrate import LADDER, calibration, calibration_markdown, calibration_records
     from ..rules import get_game
     from .options import _check_seed
 
@@ -74,10 +74,34 @@ def calibrate(rulesets, bots, pairs, search_pairs, seed, out, as_json):
         tmp.write_text(calibration_markdown(tables, command, pairs, search_pairs, seed))
         os.replace(tmp, target)
     if as_json:
-        click.echo(json.dumps({g: t.to_dict("records") for g, t in tables.items()}))
+        click.echo(json.dumps({g: calibration_records(t) for g, t in tables.items()}, allow_nan=False))
         return
     for g, t in tables.items():
-        click.echo(f"\n{g} (Elo against RANDOM = 0, 95% interval):")
-        click.echo(t.to_string(index=False, float_format="{:+.0f}".format))
+        click.echo(f"\n{g} (Elo against RANDOM = 0, 95% interval; none: a bound the pairs cannot give):")
+        click.echo(_text_table(t).to_string(index=False))
     if out:
         click.echo(f"\nwrote {out}")
+
+
+def _text_table(t):
+    """The table for people: intervals as ``[lo, hi]`` with "none" for a missing bound, an Elo with no
+    finite value as "won all" / "lost all", and the notes that say why."""
+    import math
+
+    from ..ratings import interval_text
+
+    def elo(v: float) -> str:
+        return f"{v:+.0f}" if math.isfinite(v) else "won all" if v > 0 else "lost all"
+
+    shown = t[["bot", "rank"]].copy()
+    shown["elo"] = t["elo"].map(elo)
+    shown["95%"] = [interval_text(lo, hi) for lo, hi in zip(t["lo"], t["hi"], strict=True)]
+    shown["pairs"] = t["pairs"]
+    shown["direct"] = t["direct"].map(elo)
+    shown["direct 95%"] = [interval_text(lo, hi) for lo, hi in zip(t["direct_lo"], t["direct_hi"], strict=True)]
+    shown["direct_pairs"] = t["direct_pairs"]
+    shown["note"] = [
+        ", ".join(n for n in (a, "direct: " + b if b else "") if n)
+        for a, b in zip(t["note"], t["direct_note"], strict=True)
+    ]
+    return shown

@@ -21,16 +21,16 @@ import click
 @click.option(
     "--bootstrap",
     type=click.IntRange(min=0),
-    default=200,
-    show_default=True,
-    help="Bootstrap resamples of the boards (0: likelihood intervals only).",
+    default=None,
+    help="Also show a bootstrap interval from this many resamples of the boards [0: none; lo/hi are the "
+    "board-clustered intervals either way].",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
 def report(directory, as_json, plots, anchor, bootstrap, seed):
     """Rate the bots of a stored tournament run and print the tables."""
-    from ..tournament.report import build_report, pairing_margins, render_text, write_plots
+    from ..tournament.report import BOOTSTRAP, build_report, pairing_margins, render_text, write_plots
 
-    data = build_report(directory, anchor=anchor, bootstrap=bootstrap, seed=seed)
+    data = build_report(directory, anchor=anchor, bootstrap=BOOTSTRAP if bootstrap is None else bootstrap, seed=seed)
     if as_json:
         click.echo(json.dumps(data, indent=1))
     else:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import click
 
@@ -36,11 +37,9 @@ def sprt(ruleset, bots, elo0, elo1, alpha, beta, seed, max_pairs, workers, rule_
 
     def show(test):
         if not as_json:
-            elo, lo, hi = test.estimate()
             click.echo(
                 f"pairs {test.pairs:6d}  W-D-L {test.counts[2]}-{test.counts[1]}-{test.counts[0]}  "
-                f"LLR {test.llr:7.3f}  bounds [{test.lower:.3f}, {test.upper:.3f}]  "
-                f"Elo {elo:6.1f} [{lo:.1f}, {hi:.1f}]"
+                f"LLR {test.llr:7.3f}  bounds [{test.lower:.3f}, {test.upper:.3f}]  Elo {_elo_text(test)}"
             )
 
     test = run_sprt(
@@ -68,5 +67,14 @@ def sprt(ruleset, bots, elo0, elo1, alpha, beta, seed, max_pairs, workers, rule_
         }[data["verdict"]]
         click.echo(
             f"verdict {verdict}  (LLR {data['llr']:.3f}, bounds [{test.lower:.3f}, {test.upper:.3f}], "
-            f"{data['pairs']} pairs, Elo {data['elo']:.1f} [{data['lo']:.1f}, {data['hi']:.1f}])"
+            f"{data['pairs']} pairs, Elo {_elo_text(test)})"
         )
+
+
+def _elo_text(test) -> str:
+    """The estimate and its interval; a bound the pairs cannot give is "none", with the reason."""
+    from ..ratings import interval_text
+
+    elo, lo, hi = test.estimate()
+    note = test.note()
+    return (f"{elo:.1f} " if math.isfinite(elo) else "") + interval_text(lo, hi, ".1f") + (f": {note}" if note else "")

@@ -110,5 +110,6 @@ def tournament(
         f"{summary.tables_played} tables played ({summary.tables_total} in the run) in {summary.seconds:.1f} s "
         f"on {summary.workers} worker(s){restarts}; stored in {summary.directory}"
     )
-    report = build_report(summary.directory, anchor=anchor, bootstrap=100)
+    # the same call as `tekkasim report DIR` with its defaults: the same intervals for the same run
+    report = build_report(summary.directory, anchor=anchor)
     click.echo(render_text(report))

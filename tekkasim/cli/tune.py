@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import click
 
@@ -53,13 +54,14 @@ def tune(ruleset, bot, param, target_elo, against, seed, pairs, final_pairs, tol
     the target within the tolerance; prints the setting and the Elo measured on fresh boards with its
     95% interval."""
     from ..analysis.tune import tune as run_tune
+    from ..ratings import interval_text
     from .options import _check_seed
 
     seed = _check_seed(None, None, seed)
 
     def show(v, e, elo_lo, elo_hi):
         if not as_json:
-            click.echo(f"{param}={v:.4g}: {e:+7.1f} Elo [{elo_lo:+.1f}, {elo_hi:+.1f}] ({pairs} tuning pairs)")
+            click.echo(f"{param}={v:.4g}: {_elo(e)} Elo {interval_text(elo_lo, elo_hi, '+.1f')} ({pairs} tuning pairs)")
 
     res = run_tune(
         ruleset,
@@ -81,6 +83,12 @@ def tune(ruleset, bot, param, target_elo, against, seed, pairs, final_pairs, tol
         return
     verdict = "within" if res.within_tolerance else "NOT within"
     click.echo(
-        f"{res.bot} {param}={res.value:g}: {res.elo:+.1f} Elo [{res.lo:+.1f}, {res.hi:+.1f}] against "
+        f"{res.bot} {param}={res.value:g}: {_elo(res.elo)} Elo {interval_text(res.lo, res.hi, '+.1f')} against "
         f"{res.against} on {res.pairs} fresh pairs; target {res.target_elo:+g} ({verdict} +-{res.tolerance:g})"
+        + (f"; {res.note}: no bound on that side" if res.note else "")
     )
+
+
+def _elo(v: float) -> str:
+    """``+12.3``, or ``won all`` / ``lost all`` where every pair went one way (no finite Elo)."""
+    return f"{v:+7.1f}" if math.isfinite(v) else "won all" if v > 0 else "lost all"

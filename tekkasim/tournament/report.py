@@ -1,20 +1,32 @@
 """The report of a stored run: Elo table, crosstable, likelihood of superiority (runs.md JSON), a text
 rendering, and plots (Elo ladder with error bars, head-to-head heatmap, margin distributions) with a
 markdown summary linking them.
+
+``tekkasim tournament`` (its table at the end of a run) and ``tekkasim report`` both call
+:func:`build_report` with its defaults and :func:`render_text`, so they print the same intervals for the
+same run: ``lo``/``hi`` are the board-clustered 95% intervals of ``ratings.fit_elo`` (deterministic; the
+bootstrap, off by default, is a second interval shown beside them on request).
 """
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
-from ..ratings import Pairs, RatingError, crosstable, fit_elo
+from ..ratings import Pairs, RatingError, crosstable, fit_elo, interval_text
 from .results import pair_rows, team_names
 from .storage import Store
 
+BOOTSTRAP = 0  # resamples of the default report: none, the clustered interval needs no random draws
 
-def build_report(directory: str | os.PathLike, anchor: str | None = None, bootstrap: int = 200, seed: int = 0) -> dict:
-    """runs.md's report JSON (plus ``los``, ``dispersion`` and bootstrap bounds ``boot_lo``/``boot_hi``)."""
+
+def build_report(
+    directory: str | os.PathLike, anchor: str | None = None, bootstrap: int = BOOTSTRAP, seed: int = 0
+) -> dict:
+    """runs.md's report JSON, plus ``se`` and ``note`` per bot (``note`` says why a bound is null),
+    ``interval`` (how ``lo``/``hi`` were made), ``los``, ``dispersion`` and, with ``bootstrap`` > 0
+    resamples of the boards, bootstrap bounds ``boot_lo``/``boot_hi``."""
     with Store.read(directory) as store:
         identity = store.identity
         rows = store.results()
@@ -51,6 +63,12 @@ def build_report(directory: str | os.PathLike, anchor: str | None = None, bootst
         "bots": table,
         "crosstable": cross,
         "los": {a: {b: float(los[i, j]) for j, b in enumerate(fit.bots) if j != i} for i, a in enumerate(fit.bots)},
+        "interval": {
+            "level": 0.95,
+            "method": "board-clustered sandwich, never narrower than the dispersion-scaled likelihood one",
+            "clusters": fit.boards,
+            "t": fit.quantile if math.isfinite(fit.quantile) else None,
+        },
         "dispersion": fit.dispersion,
         "bootstrap": bootstrap,
         "options": identity["options"],
@@ -66,7 +84,8 @@ def _n_pairings(identity: dict) -> int:
 
 
 def render_text(report: dict) -> str:
-    """The Elo table and the crosstable as plain text."""
+    """The Elo table and the crosstable as plain text; a bound the data cannot give is shown as "none"
+    and the row's note says why."""
     unit = "match" if report["unit"] == "match" else "deal"
     lines = [
         f"{report['ruleset']}: {report['pairs']} pairs ({report['boards']} boards per pairing, one {unit} "
@@ -75,25 +94,28 @@ def render_text(report: dict) -> str:
     ]
     boot = report["bots"] and "boot_lo" in report["bots"][0]
     lines.append(
-        f"{'bot':<28} {'Elo':>7} {'95% (likelihood)':>18}"
-        + (f" {'95% (bootstrap)':>18}" if boot else "")
+        f"{'bot':<28} {'Elo':>7} {'95% interval':>16}"
+        + (f" {'95% (bootstrap)':>16}" if boot else "")
         + f" {'pairs':>6}"
     )
     for r in report["bots"]:
-        line = f"{r['name'][:28]:<28} {r['elo']:7.0f} {_iv(r['lo'], r['hi']):>18}"
+        line = f"{r['name'][:28]:<28} {r['elo']:7.0f} {interval_text(r['lo'], r['hi'], '.0f'):>16}"
         if boot:
-            line += f" {_iv(r['boot_lo'], r['boot_hi']):>18}"
-        lines.append(line + f" {r['pairs']:>6}")
+            line += f" {interval_text(r['boot_lo'], r['boot_hi'], '.0f'):>16}"
+        line += f" {r['pairs']:>6}"
+        lines.append(line + (f"  {r['note']}" if r.get("note") else ""))
+    iv = report.get("interval")
+    if iv:
+        lines.append(
+            f"95% intervals clustered by board ({iv['clusters']} boards; pairings that share a board are not "
+            "independent)" + (f"; bootstrap: {report['bootstrap']} resamples of the boards" if boot else "")
+        )
     lines += ["", f"{'a':<20} {'b':<20} {'pairs':>6} {'W-D-L':>13} {'margin':>8} {'95%':>17}"]
     for c in report["crosstable"]:
         wdl = f"{c['wins']}-{c['draws']}-{c['losses']}"
-        iv = _iv(c["margin_lo"], c["margin_hi"], ".2f") if c["margin_lo"] is not None else "-"
-        lines.append(f"{c['a'][:20]:<20} {c['b'][:20]:<20} {c['pairs']:>6} {wdl:>13} {c['margin']:8.2f} {iv:>17}")
+        ci = interval_text(c["margin_lo"], c["margin_hi"], ".2f") if c["margin_lo"] is not None else "-"
+        lines.append(f"{c['a'][:20]:<20} {c['b'][:20]:<20} {c['pairs']:>6} {wdl:>13} {c['margin']:8.2f} {ci:>17}")
     return "\n".join(lines)
-
-
-def _iv(lo: float, hi: float, fmt: str = ".0f") -> str:
-    return f"[{lo:{fmt}}, {hi:{fmt}}]"
 
 
 def write_plots(report: dict, directory: str | os.PathLike, margins: dict[tuple[str, str], list[float]]) -> list[Path]:
@@ -113,8 +135,24 @@ def write_plots(report: dict, directory: str | os.PathLike, margins: dict[tuple[
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(bots) + 1.5))
     y = np.arange(len(bots))
     elo = np.array([b["elo"] for b in bots])
-    err = np.array([[b["elo"] - b["lo"] for b in bots], [b["hi"] - b["elo"] for b in bots]])
+    # a bound the data cannot give (null) gets no bar on that side and an arrow with the reason instead
+    err = np.array(
+        [
+            [0.0 if b["lo"] is None else b["elo"] - b["lo"] for b in bots],
+            [0.0 if b["hi"] is None else b["hi"] - b["elo"] for b in bots],
+        ]
+    )
     ax.errorbar(elo, y, xerr=err, fmt="o", capsize=4)
+    for yi, b in zip(y, bots, strict=True):
+        if b["lo"] is None or b["hi"] is None:
+            ax.annotate(
+                ("<- " if b["lo"] is None else "") + b.get("note", "") + (" ->" if b["hi"] is None else ""),
+                (b["elo"], yi),
+                textcoords="offset points",
+                xytext=(0, 6),
+                ha="right",
+                fontsize=7,
+            )
     ax.set_yticks(y, [b["name"] for b in bots])
     ax.axvline(0, color="grey", lw=0.8, ls=":")
     ax.set_xlabel(f"Elo (anchor {report['anchor']} = 0), 95% intervals")
