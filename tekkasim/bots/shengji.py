@@ -57,7 +57,6 @@ attackers' points at 40 a level (see ``_value``).
 
 from __future__ import annotations
 
-import time
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -66,7 +65,9 @@ import numpy as np
 from ..cards import N_KINDS
 from ..rules import _shengji_kernels as K
 from . import _shengji_policy as sp
-from .base import MISTAKE_RATE, Bot, Param, View, keep_prior, maybe_mistake
+from .base import MISTAKE_RATE, Bot, Param, View
+from .oracle import Oracle
+from .pimc import TIME_MS, WORLDS, Adapter, SearchBot, Worlds, choose
 
 MEMORY = ("none", "trick", "full")
 DECLARE = ("never", "simple", "eval")
@@ -549,22 +550,15 @@ def candidates(view: View, rng: np.ndarray, cap: int) -> list:
 ROLLOUT = ("random", "greedy", "jangara")
 
 
-class ShengjiSearch(Bot):
-    """Determinized search for Shengji (module docstring); the named bots are presets."""
+class ShengjiAdapter(Adapter):
+    """The search adapter of Shengji (module docstring): candidates from the policy family's variants, each
+    scored in a world by compiled rollouts; calls and burial by the JANGARA policy. Worlds are drawn one at
+    a time (``batch = 1``): unweighted, so drawing ahead would only waste them under a deadline."""
 
-    kind = "search"
-    rulesets: ClassVar[tuple[str, ...]] = ("shengji",)
-    params_spec = (
-        MISTAKE_RATE,
-        Param("worlds", 16, "determinized worlds scored per decision (with time_ms=0, exactly this many)", 1, 4096),
-        Param(
-            "time_ms",
-            0,
-            "time per decision in ms: 0 = fixed worlds (reproducible); > 0 = keep drawing "
-            "worlds until the time is spent (at least one)",
-            0,
-            600_000,
-        ),
+    batch = 1
+    params = (
+        WORLDS,
+        TIME_MS,
         Param("rollout", "jangara", "rollout policy at every seat: random | greedy | jangara", choices=ROLLOUT),
         Param("candidates", 24, "most actions scored when there are many legal plays", 2, 4096),
         Param(
@@ -585,36 +579,37 @@ class ShengjiSearch(Bot):
         ),
     )
 
-    def _params4(self) -> np.ndarray:
-        return np.tile(policy_vector(self.params["rollout"]), (4, 1))
-
-    def act(self, view: View, rng: np.ndarray) -> Any:
+    def decide(self, view: View, worlds: Worlds, rng: np.ndarray) -> Any:
         if view.optional:
             return None
-        slip = maybe_mistake(self, view, rng)
-        if slip is not None:
-            return slip
         if len(view.legal) == 1:
             return view.legal[0]
-        p = self.params
+        p = self.p
         if view.observation.phase != "play":  # calls and burial are the JANGARA policy's (module docstring)
             return compiled_decide(policy_vector("JANGARA"), view.observation, rng)
         cands = candidates(view, rng, p["candidates"])
-        params = self._params4()
-        rows = []
-        deadline = time.perf_counter() + p["time_ms"] / 1000.0 if p["time_ms"] > 0 else None
-        while True:
-            world = view.sample(rng)
-            rows.append(rollout_values(state_arrays(world), cands, view.seat, params, rng))
-            n = len(rows)
-            if (
-                deadline is None
-                and n >= p["worlds"]
-                or deadline is not None
-                and (time.perf_counter() >= deadline or n >= p["worlds"])
-            ):
-                break
-        return cands[keep_prior(np.array(rows), 0, p["override_z"], p["prior"])]
+        params = np.tile(policy_vector(p["rollout"]), (4, 1))
+        score = lambda w: rollout_values(state_arrays(w), cands, view.seat, params, rng)  # noqa: E731
+        return cands[choose(worlds, score, 0, p["override_z"], p["prior"])]
+
+    def oracle(self, view: View, world: Worlds, rng: np.ndarray) -> Any:
+        """Every candidate scored by a JANGARA-policy rollout of the true deal; the best."""
+        if view.optional:
+            return None
+        if len(view.legal) == 1:
+            return view.legal[0]
+        cands = candidates(view, rng, self.p["candidates"])
+        params = np.tile(policy_vector("JANGARA"), (4, 1))
+        return cands[choose(world, lambda w: rollout_values(state_arrays(w), cands, view.seat, params, rng))]
+
+
+class ShengjiSearch(SearchBot):
+    """Determinized search for Shengji (module docstring); the named bots are presets."""
+
+    name = "SHENGJI-SEARCH"
+    rulesets: ClassVar[tuple[str, ...]] = ("shengji",)
+    adapter = ShengjiAdapter
+    params_spec = (MISTAKE_RATE, *ShengjiAdapter.params)
 
 
 class Tanoor(ShengjiSearch):
@@ -656,33 +651,7 @@ class Zelzela(ShengjiSearch):
     preset: ClassVar[dict[str, Any]] = {"worlds": 32, "rollout": "jangara", "prior": 0.0, "override_z": 1.0}
 
 
-class ShengjiOracle(Bot):
-    """ORACLE (Shengji; cheating): sees all hands. No Shengji solver exists, so it scores every candidate
-    action by a JANGARA-policy rollout of the true deal (perfect-information rollouts)."""
-
-    name = "ORACLE"
-    kind = "oracle"
-    rank = None
-    cheating = True
-    rulesets: ClassVar[tuple[str, ...]] = ("shengji",)
-    description = "sees all hands: every candidate scored by a JANGARA rollout of the true deal"
-    params_spec = (
-        MISTAKE_RATE,
-        Param("candidates", 24, "most actions scored in a follow with many legal plays", 2, 4096),
-    )
-
-    def act(self, view: View, rng: np.ndarray) -> Any:
-        if view.optional:
-            return None
-        slip = maybe_mistake(self, view, rng)
-        if slip is not None:
-            return slip
-        if len(view.legal) == 1:
-            return view.legal[0]
-        cands = candidates(view, rng, self.params["candidates"])
-        params = np.tile(policy_vector("JANGARA"), (4, 1))
-        values = rollout_values(state_arrays(view.true_state(self)), cands, view.seat, params, rng)
-        return cands[int(np.argmax(values))]
+ShengjiOracle = Oracle  # ORACLE is one bot for every ruleset (oracle.py)
 
 
 __all__ = [
@@ -694,6 +663,7 @@ __all__ = [
     "Sada",
     "ShengjiGreedy",
     "ShengjiHeuristic",
+    "ShengjiAdapter",
     "ShengjiOracle",
     "ShengjiSearch",
     "Tana",
