@@ -29,7 +29,6 @@ def states(ruleset: str, n: int) -> list:
         state = game.new_deal(seed)
         i = 0
         while not state.is_terminal() and len(out) < n:
-            seat = state.current_player()
             if i % 5 == 2 and len(state.legal_actions()) > 1:
                 out.append(state.clone())
             state.apply_action(choose("JANGARA", state, seed * 1000 + i))

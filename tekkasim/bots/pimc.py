@@ -213,9 +213,7 @@ class SearchBot(Bot):
         if mistake is not None:
             return mistake
         oversample = int(self.params.get("oversample", 1))
-        worlds = Worlds(
-            lambda n: draw_worlds(ad, view, rng, n, oversample), Limit.of(self.params), ad.batch, start
-        )
+        worlds = Worlds(lambda n: draw_worlds(ad, view, rng, n, oversample), Limit.of(self.params), ad.batch, start)
         return ad.decide(view, worlds, rng)
 
 
@@ -236,16 +234,35 @@ def play_out(state: State, policy: Bot, rng: np.ndarray) -> None:
         state.apply_action(policy.act(View(state, seat), rng))
 
 
+def exact_value(state: State, seat: int, value: Callable[[State, int], float]) -> float:
+    """The value of ``state`` for ``seat`` with every card open: ``seat``'s team maximizes ``value`` of the
+    end, the other team minimizes it (full-width minimax through the State API; small positions only)."""
+    if state.is_terminal():
+        return value(state, seat)
+    ours = state.current_player() & 1 == seat & 1
+    best = None
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        v = exact_value(child, seat, value)
+        if best is None or (v > best if ours else v < best):
+            best = v
+    return float(best)
+
+
 class StateApiAdapter(Adapter):
     """Determinized search through the ``rules`` State API alone, for any ruleset (no kernels): every
-    legal action is a candidate; a world scores it by applying it and playing the deal out with the
-    ``rollout`` bot (any registered name) at every seat, the value ``value(state, seat)`` of the end
-    (default: the team's ``returns()`` margin); no inference. Slow: the twin the compiled adapters are
-    checked against, and a search for a new ruleset before it has kernels."""
+    legal action is a candidate; a world scores it by applying it and then either playing the deal out
+    with the ``rollout`` bot (any registered name) at every seat (``evaluate="rollout"``) or by full-width
+    minimax with every card open (``evaluate="exact"``, the slow double dummy: small positions only); the
+    score is the value ``value(state, seat)`` of the end (default: the team's ``returns()`` margin); no
+    inference. Slow: the twin the compiled adapters are checked against, and a search for a new ruleset
+    before it has kernels."""
 
     params = (
         WORLDS,
         TIME_MS,
+        Param("evaluate", "rollout", "how a world scores an action: rollout | exact", choices=("rollout", "exact")),
         Param("rollout", "random", "the bot (a registered name) that plays each world out at every seat"),
         Param("override_z", 0.0, "paired t-statistic over the worlds needed to override the first action", 0.0, 10.0),
     )
@@ -260,13 +277,18 @@ class StateApiAdapter(Adapter):
         return get_bot(self.p["rollout"], ruleset=ruleset)
 
     def scores(self, world: State, actions: list[Action], seat: int, rng: np.ndarray) -> np.ndarray:
-        policy = self.policy(world.game.name)
+        value = type(self).value
+        exact = self.p["evaluate"] == "exact"
+        policy = None if exact else self.policy(world.game.name)
         out = np.empty(len(actions))
         for i, action in enumerate(actions):
             state = world.clone()
             state.apply_action(action)
-            play_out(state, policy, rng)
-            out[i] = type(self).value(state, seat)
+            if exact:
+                out[i] = exact_value(state, seat, value)
+            else:
+                play_out(state, policy, rng)
+                out[i] = value(state, seat)
         return out
 
     def decide(self, view: View, worlds: Worlds, rng: np.ndarray) -> Action | None:
@@ -304,6 +326,7 @@ __all__ = [
     "Worlds",
     "choose",
     "draw_worlds",
+    "exact_value",
     "play_out",
     "slip",
     "systematic",

@@ -56,8 +56,9 @@ with ``bluff_team = 2``: at most one bluff per seat per match and at most ``bluf
 
 Search (TANOOR, TIZAB, ZELZELA)
 -------------------------------
-Troupe, redeals and accusations as JANGARA; cards by determinized
-search over ``worlds`` worlds from ``view.sample``. With ``bluff_weight`` < 1 each world is weighted by
+The search core (``pimc``, ``docs/search.md``) with :class:`SatatAdapter`: Troupe, redeals and accusations
+as JANGARA; cards by determinized search over ``worlds`` worlds from ``view.sample`` (the budget
+``worlds`` / ``time_ms`` as in every ruleset). With ``bluff_weight`` < 1 each world is weighted by
 ``bluff_weight`` to the power of the number of other seats that would have committed a Renonce in it
 (``oversample`` candidates per kept world, systematic resampling): the chance that an opponent bluffed is
 weighed, not ruled out. Each legal card is scored in every world by compiled rollouts with JANGARA's policy
@@ -71,8 +72,9 @@ best mean: -0.01 points per pair against JANGARA on tuning boards; the same worl
 repeats the same play-out (kept for the interface; every preset uses 1). The presets are nested: each
 adds worlds (and bluff weighting, then the solver) to the one below.
 
-ORACLE (cheating) sees all hands: double-dummy cards, Troupe by the solver on the full deal, accusations
-of the true Renonces (and of a KOT of the other side by expected points).
+ORACLE (cheating, ``oracle.py``: :meth:`SatatAdapter.oracle` on the one true world) sees all hands:
+double-dummy cards, Troupe by the solver on the full deal, accusations of the true Renonces (and of a KOT
+of the other side by expected points).
 """
 
 from __future__ import annotations
@@ -85,7 +87,6 @@ from ..bits import new_rng
 from ..rules import _satat_kernels as K
 from . import _satat_policy as sp
 from .base import MISTAKE_RATE, Bot, Param, View
-from .oracle import Oracle
 from .pimc import OVERSAMPLE, TIME_MS, WORLDS, Adapter, SearchBot, Worlds, choose
 
 MEMORY = ("none", "trick", "full")
@@ -708,7 +709,6 @@ __all__ = [
     "Greedy",
     "Jangara",
     "Kado",
-    "Oracle",
     "Pochaq",
     "Puchoq",
     "Sada",

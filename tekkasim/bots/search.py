@@ -1,4 +1,4 @@
-"""Determinized Monte Carlo search for Feskot and Tekka: TANOOR (rank 6), TIZAB (7) and ZELZELA (8).
+"""The search adapter of Feskot and Tekka (``pimc`` core): TANOOR (rank 6), TIZAB (7) and ZELZELA (8).
 
 The three are one family, each tier adding to the one below: TANOOR scores 8 uniform worlds by JANGARA
 rollouts and keeps JANGARA's choice unless another is better by a paired t-statistic of 1 and the sign
@@ -63,12 +63,11 @@ Every decision goes the same way:
    the standing contract's (a rejected request costs nothing); the opponent asked accepts when the new
    contract's expected score for its own team is better.
 
-``worlds`` fixes the number of worlds (``time_ms=0``, the default: reproducible, the same decision for
-the same seed); ``time_ms > 0`` instead keeps scoring further worlds until the time is spent (at least
-one; no longer reproducible). ``mistake_rate`` is the usual chance of a random legal action.
-
-The card-play model is JANGARA whoever really sits there: against other bots it is only a softer prior.
-ORACLE (``oracle.py``) runs the same double-dummy scoring on the one true world.
+The worlds, the budget (``worlds``, ``time_ms``), the resampling and ``mistake_rate`` are the search core's
+(``pimc``, ``docs/search.md``); this module is its adapter for the 52-card trick rulesets
+(:class:`Trick52Adapter`). The card-play model is JANGARA whoever really sits there: against other bots it
+is only a softer prior. ORACLE (``oracle.py``) runs the same double-dummy scoring on the one true world
+(:meth:`Trick52Adapter.oracle`).
 
 Measured: ``experiments/ladder_strength.py`` (its docstring holds the figures, with seeds and sizes).
 """
@@ -571,9 +570,7 @@ def _call(worlds: Worlds, how: Scoring, info, seat: int, legal: list[int]) -> in
     # of call_z (the max over suits and calls of few worlds' shares overbids)
     prior = prior_action(worlds.first) if how.call_z > 0 else -1
     per_world = np.column_stack(values)
-    return options[
-        keep_prior(per_world, options.index(prior) if prior in options else -1, how.call_z, sign=how.sign)
-    ]
+    return options[keep_prior(per_world, options.index(prior) if prior in options else -1, how.call_z, sign=how.sign)]
 
 
 # --- the bots --------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The Shengji ladder: GREEDY, KADO .. JANGARA (compiled heuristic policies), TANOOR, TIZAB, ZELZELA
-(determinized search with compiled rollouts) and ORACLE (perfect-information rollouts; cheating).
+(determinized search with compiled rollouts) and ORACLE's adapter (perfect-information rollouts).
 
 Every heuristic bot decides by ``_shengji_policy.decide`` on its parameter vector and arrays built from
 its seat's observation alone (:func:`policy_input`); the compiled deal loop (``_shengji_policy.play_deal``)
@@ -36,23 +36,24 @@ Parameters of the heuristic family (:class:`ShengjiHeuristic`)
                   a low trump pair, else low from the shortest side suit).
 ``kitty``         protect the kitty: ruff freely in the last tricks (the last trick doubles the kitty).
 
-Search bots (:class:`ShengjiSearch`): ``worlds`` worlds from ``view.sample`` (consistent with every public
-fact: hand sizes, declared cards, voids, failed pair follows, the dealer's own burial), each candidate
-action applied in every world and the world played out by the compiled ``rollout`` policy at every seat
+Search bots (:class:`ShengjiSearch`: the search core ``pimc`` with :class:`ShengjiAdapter`, see
+``docs/search.md``): ``worlds`` worlds from ``view.sample`` (consistent with every public fact: hand
+sizes, declared cards, voids, failed pair follows, the dealer's own burial), each candidate action
+applied in every world and the world played out by the compiled ``rollout`` policy at every seat
 (``greedy`` or ``jangara``, or ``random``); the action with the best mean outcome wins. ``time_ms`` > 0
-keeps drawing worlds until the time is spent (``worlds`` at most). The candidates are every legal action
-when there are at most ``candidates``, else the choices of the policy family's variants (and on lead every
-pair and tractor and each suit's lowest and highest single). The JANGARA policy's own choice is played
-unless another candidate beats it by more than ``prior`` levels on the paired differences over the worlds
-with a t-statistic of at least ``override_z`` (:func:`choose`; with ``override_z=0``, the best mean after
-``prior`` is credited to JANGARA's choice): noise over a few worlds must not overturn it (6 worlds, best
-mean after a 0.25 credit: -0.19 levels per pair against JANGARA on 16 boards; 8 worlds with
-``override_z=1``: +0.43 [0.23, 0.64] on 60 tuning boards). The rollout policy has no mistakes, so a
-rollout is a function of its world. The presets are nested: each adds worlds and overrides more readily
-than the one below. Every play is searched; the
-calls and the burial are the JANGARA policy's (searching the calls over sampled worlds lost levels on
-tuning boards: a world's other hands decide the trump the rollout finds best). A rollout is scored by the
-attackers' points at 40 a level (see ``_value``).
+stops drawing worlds once the time is spent (``worlds`` at most), as in every ruleset. The candidates are
+every legal action when there are at most ``candidates``, else the choices of the policy family's
+variants (and on lead every pair and tractor and each suit's lowest and highest single). The JANGARA
+policy's own choice is played unless another candidate beats it by more than ``prior`` levels on the
+paired differences over the worlds with a t-statistic of at least ``override_z`` (``pimc.choose``; with
+``override_z=0``, the best mean after ``prior`` is credited to JANGARA's choice): noise over a few worlds
+must not overturn it (6 worlds, best mean after a 0.25 credit: -0.19 levels per pair against JANGARA on
+16 boards; 8 worlds with ``override_z=1``: +0.43 [0.23, 0.64] on 60 tuning boards). The rollout policy
+has no mistakes, so a rollout is a function of its world. The presets are nested: each adds worlds and
+overrides more readily than the one below. Every play is searched; the calls and the burial are the
+JANGARA policy's (searching the calls over sampled worlds lost levels on tuning boards: a world's other
+hands decide the trump the rollout finds best). A rollout is scored by the attackers' points at 40 a
+level (see ``_value``).
 """
 
 from __future__ import annotations
@@ -66,7 +67,6 @@ from ..cards import N_KINDS
 from ..rules import _shengji_kernels as K
 from . import _shengji_policy as sp
 from .base import MISTAKE_RATE, Bot, Param, View
-from .oracle import Oracle
 from .pimc import TIME_MS, WORLDS, Adapter, SearchBot, Worlds, choose
 
 MEMORY = ("none", "trick", "full")
@@ -651,9 +651,6 @@ class Zelzela(ShengjiSearch):
     preset: ClassVar[dict[str, Any]] = {"worlds": 32, "rollout": "jangara", "prior": 0.0, "override_z": 1.0}
 
 
-ShengjiOracle = Oracle  # ORACLE is one bot for every ruleset (oracle.py)
-
-
 __all__ = [
     "LADDER",
     "Jangara",
@@ -664,7 +661,6 @@ __all__ = [
     "ShengjiGreedy",
     "ShengjiHeuristic",
     "ShengjiAdapter",
-    "ShengjiOracle",
     "ShengjiSearch",
     "Tana",
     "Tanoor",
