@@ -7,8 +7,9 @@ the worlds. This module owns everything that does not depend on the ruleset:
 * the **stream of worlds** (:class:`Worlds`): ``view.sample(rng)`` draws, optionally weighted by an
   adapter's *inference* (how likely a world makes the other seats' past actions) and importance-resampled
   from ``oversample`` candidates per kept world (:func:`systematic`);
-* the **budget** (:class:`Limit`): at most ``worlds`` worlds, and with ``time_ms > 0`` no more worlds
-  once that many milliseconds have passed since the decision began (at least one world is scored).
+* the **budget** (:class:`Limit`): at most ``worlds`` worlds, and with ``time_ms > 0`` no further world
+  once that many milliseconds since the decision began would be passed by one more world as slow as the
+  slowest so far (at least one world is scored).
   ``time_ms=0`` is reproducible: the same decision for the same seed;
 * **combining** the scores (:meth:`Worlds.matrix`, :func:`choose`): a worlds x options matrix and
   ``base.keep_prior`` (the policy's own option unless another is better by a paired t-statistic);
@@ -53,8 +54,9 @@ TIME_BATCH = 4  # worlds drawn at a time under a deadline (a weighted draw resam
 
 @dataclass(frozen=True)
 class Limit:
-    """How many worlds a decision scores: at most ``worlds``; with ``time_ms > 0`` none begun after
-    ``time_ms`` milliseconds (at least one). The same meaning in every ruleset."""
+    """How many worlds a decision scores: at most ``worlds``; with ``time_ms > 0`` none that would end after
+    ``time_ms`` milliseconds, judged by the slowest world so far (at least one). The same meaning in every
+    ruleset."""
 
     worlds: int
     time_ms: int = 0
@@ -124,6 +126,7 @@ class Worlds:
         self.deadline = limit.deadline(start)
         self.batch = (TIME_BATCH if self.deadline is not None else limit.worlds) if batch is None else batch
         self.drawn: list[State] = []
+        self._slowest = 0.0  # seconds: the longest a world took to draw and score, under a deadline
 
     @classmethod
     def one(cls, world: State) -> Worlds:
@@ -136,10 +139,17 @@ class Worlds:
         room = self.limit.worlds - len(self.drawn)
         if room <= 0:
             return False
-        if self.drawn and self.deadline is not None and time.perf_counter() >= self.deadline:
+        if self.drawn and self._late():
             return False
         self.drawn.extend(self._draw(min(self.batch, room)))
         return True
+
+    def _late(self) -> bool:
+        """Under a deadline: whether another world, costing as much as the slowest one so far, would end
+        past it (so a decision overruns ``time_ms`` by little, not by a whole world)."""
+        if self.deadline is None:
+            return False
+        return time.perf_counter() + self._slowest >= self.deadline
 
     @property
     def first(self) -> State:
@@ -150,12 +160,15 @@ class Worlds:
     def __iter__(self) -> Iterator[State]:
         i = 0
         while True:
+            t0 = time.perf_counter()
             if i >= len(self.drawn) and not self._more():
                 return
             yield self.drawn[i]
             i += 1
-            if self.deadline is not None and time.perf_counter() >= self.deadline:
-                return
+            if self.deadline is not None:
+                self._slowest = max(self._slowest, time.perf_counter() - t0)
+                if self._late():
+                    return
 
     def matrix(self, score: Callable[[State], Any]) -> np.ndarray:
         """``score(world)`` (one value per option) for every world: a worlds x options array."""
