@@ -14,11 +14,11 @@ from tekkasim.bots import BotError, decide, get_bot, mix_seed
 from tekkasim.bots import _satat_policy as sp
 from tekkasim.bots.base import View
 from tekkasim.bots.greedy import satat_act
+from tekkasim.bots.oracle import Oracle
 from tekkasim.bots.satat import (
     Atoute,
     Greedy,
     Kado,
-    Oracle,
     Zelzela,
     Zorge,
     play_rounds,

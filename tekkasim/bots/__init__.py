@@ -37,7 +37,7 @@ _REGISTRY: dict[str, str] = {
     "TANOOR": "tekkasim.bots.search:Tanoor",
     "TIZAB": "tekkasim.bots.search:Tizab",
     "ZELZELA": "tekkasim.bots.search:Zelzela",
-    "ORACLE": "tekkasim.bots.oracle:Oracle",
+    "ORACLE": "tekkasim.bots.oracle:Oracle",  # one class for every ruleset
 }
 
 
@@ -56,7 +56,7 @@ def register(name: str, target: str, ruleset: str | None = None) -> None:
 
 register("TANA", "tekkasim.bots.heuristic:TanaTekka", ruleset="tekka")  # fewer mistakes in Tekka's auction
 
-# Satat: the ladder, GREEDY and ORACLE as their own policy family (bots/satat.py); the bluffing personalities.
+# Satat: the ladder and GREEDY as their own policy family (bots/satat.py); the bluffing personalities.
 for _name, _cls in (
     ("GREEDY", "Greedy"),
     ("KADO", "Kado"),
@@ -68,14 +68,13 @@ for _name, _cls in (
     ("TANOOR", "Tanoor"),
     ("TIZAB", "Tizab"),
     ("ZELZELA", "Zelzela"),
-    ("ORACLE", "Oracle"),
 ):
     register(_name, f"tekkasim.bots.satat:{_cls}", ruleset="satat")
 register("ATOUTE", "tekkasim.bots.satat:Atoute")
 register("ZORGE", "tekkasim.bots.satat:Zorge")
 
 
-# The Shengji ladder (bots.shengji): compiled heuristic policies, determinized search, ORACLE.
+# The Shengji ladder (bots.shengji): compiled heuristic policies and determinized search.
 for _name, _cls in (
     ("GREEDY", "ShengjiGreedy"),
     ("KADO", "Kado"),
@@ -87,7 +86,6 @@ for _name, _cls in (
     ("TANOOR", "Tanoor"),
     ("TIZAB", "Tizab"),
     ("ZELZELA", "Zelzela"),
-    ("ORACLE", "ShengjiOracle"),
 ):
     register(_name, f"tekkasim.bots.shengji:{_cls}", ruleset="shengji")
 

@@ -56,8 +56,9 @@ with ``bluff_team = 2``: at most one bluff per seat per match and at most ``bluf
 
 Search (TANOOR, TIZAB, ZELZELA)
 -------------------------------
-Troupe, redeals and accusations as JANGARA; cards by determinized
-search over ``worlds`` worlds from ``view.sample``. With ``bluff_weight`` < 1 each world is weighted by
+The search core (``pimc``, ``docs/search.md``) with :class:`SatatAdapter`: Troupe, redeals and accusations
+as JANGARA; cards by determinized search over ``worlds`` worlds from ``view.sample`` (the budget
+``worlds`` / ``time_ms`` as in every ruleset). With ``bluff_weight`` < 1 each world is weighted by
 ``bluff_weight`` to the power of the number of other seats that would have committed a Renonce in it
 (``oversample`` candidates per kept world, systematic resampling): the chance that an opponent bluffed is
 weighed, not ruled out. Each legal card is scored in every world by compiled rollouts with JANGARA's policy
@@ -71,8 +72,9 @@ best mean: -0.01 points per pair against JANGARA on tuning boards; the same worl
 repeats the same play-out (kept for the interface; every preset uses 1). The presets are nested: each
 adds worlds (and bluff weighting, then the solver) to the one below.
 
-ORACLE (cheating) sees all hands: double-dummy cards, Troupe by the solver on the full deal, accusations
-of the true Renonces (and of a KOT of the other side by expected points).
+ORACLE (cheating, ``oracle.py``: :meth:`SatatAdapter.oracle` on the one true world) sees all hands:
+double-dummy cards, Troupe by the solver on the full deal, accusations of the true Renonces (and of a KOT
+of the other side by expected points).
 """
 
 from __future__ import annotations
@@ -81,10 +83,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..bits import below, new_rng
+from ..bits import new_rng
 from ..rules import _satat_kernels as K
 from . import _satat_policy as sp
-from .base import MISTAKE_RATE, Bot, Param, View, keep_prior
+from .base import MISTAKE_RATE, Bot, Param, View
+from .pimc import OVERSAMPLE, TIME_MS, WORLDS, Adapter, SearchBot, Worlds, choose
 
 MEMORY = ("none", "trick", "full")
 EVALUATION = ("count", "full")
@@ -410,24 +413,6 @@ def _rollout_vector() -> np.ndarray:
     return p
 
 
-def sample_worlds(view: View, rng: np.ndarray, n: int, bluff_weight: float, oversample: int) -> list:
-    """``n`` worlds for ``view``; with ``bluff_weight`` < 1, importance-resampled from ``n * oversample``
-    by ``bluff_weight ** (other seats with a Renonce in the world)``."""
-    if bluff_weight >= 1.0 or oversample <= 1:
-        return [view.sample(rng) for _ in range(n)]
-    cands = [view.sample(rng) for _ in range(n * oversample)]
-    w = np.empty(len(cands))
-    for i, c in enumerate(cands):
-        flags = int(c.arrays[1][K.RENONCERS]) & ~(1 << view.seat)
-        w[i] = bluff_weight ** bin(flags).count("1")
-    if not w.sum() > 0:
-        return cands[:n]
-    cum = np.cumsum(w / w.sum())
-    u = (int(below(rng, 1 << 30)) + 0.5) / (1 << 30) / n
-    picks = np.searchsorted(cum, u + np.arange(n) / n, side="left")
-    return [cands[min(int(i), len(cands) - 1)] for i in picks]
-
-
 class _Scorer:
     """Scores of candidate cards in one world for ``team``: rollouts, or the solver late in the round."""
 
@@ -484,50 +469,56 @@ def _dd_target_score(sv, Position, hands, st, team: int) -> float:
     return float(sv.can_reach(pos, 6, side=team))
 
 
-SEARCH_PARAMS = (
-    MISTAKE_RATE,
-    Param("worlds", 12, "worlds sampled per card decision", 1, 512),
-    Param("rollouts", 1, "rollouts per world and card", 1, 64),
-    Param(
-        "override_z",
-        0.0,
-        "how sure the search must be to play another card than JANGARA would: the paired t-statistic over "
-        "the worlds of the score difference; 0 = the best mean",
-        0.0,
-        10.0,
-    ),
-    Param("dd_cards", 0, "the solver scores cards once the seat holds at most this many (0: never)", 0, 13),
-    Param("bluff_weight", 1.0, "weight of a world per other seat with a Renonce in it (1: plain sampling)", 0.0, 1.0),
-    Param("oversample", 4, "candidate worlds per kept world when weighting", 1, 16),
-    Param("suspicion", 0.0, "prior that a failure to follow is a bluff (accusations on probability)", 0.0, 0.5),
-    Param("bluff", "none", "deliberate Renonces as the heuristic family: none | atoute | zorge", choices=BLUFFS),
-    Param("bluff_team", 2, "the team's bluffs per match (1 or 2)", 1, 2),
-    Param("bluff_round", 0, "the match total before the one round per match in which it may bluff", 0, 8),
-)
+class SatatAdapter(Adapter):
+    """The search adapter of Satat (module docstring, "Search"): cards by rollouts or the solver over
+    bluff-weighted worlds; Troupe, redeals and accusations by the JANGARA policy."""
 
+    params = (
+        WORLDS,
+        TIME_MS,
+        Param("rollouts", 1, "rollouts per world and card", 1, 64),
+        Param(
+            "override_z",
+            0.0,
+            "how sure the search must be to play another card than JANGARA would: the paired t-statistic over "
+            "the worlds of the score difference; 0 = the best mean",
+            0.0,
+            10.0,
+        ),
+        Param("dd_cards", 0, "the solver scores cards once the seat holds at most this many (0: never)", 0, 13),
+        Param(
+            "bluff_weight", 1.0, "weight of a world per other seat with a Renonce in it (1: plain sampling)", 0.0, 1.0
+        ),
+        OVERSAMPLE,
+        Param("suspicion", 0.0, "prior that a failure to follow is a bluff (accusations on probability)", 0.0, 0.5),
+        Param("bluff", "none", "deliberate Renonces as the heuristic family: none | atoute | zorge", choices=BLUFFS),
+        Param("bluff_team", 2, "the team's bluffs per match (1 or 2)", 1, 2),
+        Param("bluff_round", 0, "the match total before the one round per match in which it may bluff", 0, 8),
+    )
 
-class SatatSearch(Bot):
-    """Determinized search for Satat (module docstring)."""
+    def mistake_actions(self, view: View) -> list[int]:
+        return _plain(view)  # never a random accusation
 
-    name = "SATAT-SEARCH"
-    kind = "search"
-    rulesets: ClassVar[tuple[str, ...]] = ("satat",)
-    params_spec: ClassVar[tuple[Param, ...]] = SEARCH_PARAMS
+    def weighted(self) -> bool:
+        return self.p["bluff_weight"] < 1.0
+
+    def weigh(self, view: View, worlds: list, rng: np.ndarray) -> np.ndarray:
+        w = np.empty(len(worlds))
+        for i, c in enumerate(worlds):
+            flags = int(c.arrays[1][K.RENONCERS]) & ~(1 << view.seat)
+            w[i] = self.p["bluff_weight"] ** bin(flags).count("1")
+        return w
 
     def _vector(self) -> np.ndarray:
         p = jangara_vector().copy()
         p[sp.P_MISTAKE] = 0.0
-        p[sp.P_SUSPICION] = self.params["suspicion"]
-        p[sp.P_BLUFF] = BLUFFS.index(self.params["bluff"])
-        p[sp.P_BLUFF_TEAM] = self.params["bluff_team"]
-        p[sp.P_BLUFF_ROUND] = self.params["bluff_round"]
+        p[sp.P_SUSPICION] = self.p["suspicion"]
+        p[sp.P_BLUFF] = BLUFFS.index(self.p["bluff"])
+        p[sp.P_BLUFF_TEAM] = self.p["bluff_team"]
+        p[sp.P_BLUFF_ROUND] = self.p["bluff_round"]
         return p
 
-    def act(self, view: View, rng: np.ndarray) -> Any:
-        rate = self.params["mistake_rate"]
-        if not view.optional and rate > 0 and int(below(rng, 1 << 30)) < rate * (1 << 30):
-            plain = _plain(view)
-            return plain[int(below(rng, len(plain)))]
+    def decide(self, view: View, worlds: Worlds, rng: np.ndarray) -> Any:
         p = self._vector()
         obs = view.observation
         if view.optional or obs.phase != "play":
@@ -544,12 +535,66 @@ class SatatSearch(Bot):
             return prior
         if len(cards) == 1:
             return cards[0]
-        q = self.params
-        worlds = sample_worlds(view, rng, q["worlds"], q["bluff_weight"], q["oversample"])
-        scorer = _Scorer(q["rollouts"], q["dd_cards"], rng)
+        scorer = _Scorer(self.p["rollouts"], self.p["dd_cards"], rng)
         held = int(obs.hand).bit_count()
-        scores = np.array([scorer.scores(w, cards, view.seat & 1, held) for w in worlds])
-        return cards[keep_prior(scores, cards.index(prior), q["override_z"])]
+        team = view.seat & 1
+        i = choose(worlds, lambda w: scorer.scores(w, cards, team, held), cards.index(prior), self.p["override_z"])
+        return cards[i]
+
+    def oracle(self, view: View, world: Worlds, rng: np.ndarray) -> Any:
+        """The true world: Troupe by the solver on the full deal, accusations of the true Renonces, cards by
+        the solver (the best of ``4 reach(7) + reach(8) + reach(6)``)."""
+        from ..solver.dd import Position
+        from .search import solver
+
+        state = world.first
+        obs = view.observation
+        sv = solver()
+        team = view.seat & 1
+        if obs.phase in ("redeal-or-troupe", "troupe"):
+            if view.optional:
+                return None
+            hands = [state.hand(s) for s in range(4)]
+            best, bs = -1.0, 0
+            for s in range(4):
+                pos = Position(hands, s, state.caller, (), "satat")
+                v = (
+                    5.0 + sv.can_reach(pos, 8, side=team)
+                    if sv.can_reach(pos, 7, side=team)
+                    else float(sv.can_reach(pos, 6, side=team))
+                )
+                if v > best:
+                    best, bs = v, s
+            if best < 1.0 and _may_redeal(view):
+                return sp.REDEAL
+            return sp.TROUPE_BASE + bs
+        accs = _accusations(view)
+        if accs:
+            pub = public_from_observation(obs)
+            cont = float(sp._team_points_now(pub, team))
+            cheaters = {s for _, s in state.renonces()}
+            good = [a for a in accs if (a - sp.ACCUSE) // 208 in cheaters]
+            if good and 1.0 > cont:
+                return good[0]
+            if not good and -1.0 > cont:
+                return accs[0]
+        if view.optional:
+            return None
+        if sp.COLLECT in view.legal:
+            return sp.COLLECT
+        cards = [a for a in view.legal if a < 52]
+        if len(cards) == 1:
+            return cards[0]
+        return cards[choose(world, lambda w: [_dd_card(sv, Position, *w.arrays, c, team) for c in cards])]
+
+
+class SatatSearch(SearchBot):
+    """Determinized search for Satat (module docstring); the named bots are presets."""
+
+    name = "SATAT-SEARCH"
+    rulesets: ClassVar[tuple[str, ...]] = ("satat",)
+    adapter = SatatAdapter
+    params_spec: ClassVar[tuple[Param, ...]] = (MISTAKE_RATE, *SatatAdapter.params)
 
 
 class Tanoor(SatatSearch):
@@ -592,66 +637,6 @@ class Zelzela(SatatSearch):
         "dd_cards": 7,
         "override_z": 1.0,
     }
-
-
-class Oracle(Bot):
-    """ORACLE for Satat: sees all hands (cheating)."""
-
-    name = "ORACLE"
-    kind = "oracle"
-    cheating = True
-    rulesets: ClassVar[tuple[str, ...]] = ("satat",)
-    description = (
-        "CHEATING: sees all four hands; double-dummy cards, Troupe by the solver, accuses the true "
-        "Renonces; the ceiling, never on the ladder"
-    )
-    params_spec = ()
-
-    def act(self, view: View, rng: np.ndarray) -> Any:
-        from ..solver.dd import Position
-        from .search import solver
-
-        state = view.true_state(self)
-        obs = view.observation
-        sv = solver()
-        team = view.seat & 1
-        if obs.phase in ("redeal-or-troupe", "troupe"):
-            if view.optional:
-                return None
-            hands = [state.hand(s) for s in range(4)]
-            best, bs = -1.0, 0
-            for s in range(4):
-                pos = Position(hands, s, state.caller, (), "satat")
-                v = (
-                    5.0 + sv.can_reach(pos, 8, side=team)
-                    if sv.can_reach(pos, 7, side=team)
-                    else float(sv.can_reach(pos, 6, side=team))
-                )
-                if v > best:
-                    best, bs = v, s
-            if best < 1.0 and _may_redeal(view):
-                return sp.REDEAL
-            return sp.TROUPE_BASE + bs
-        accs = _accusations(view)
-        if accs:
-            pub = public_from_observation(obs)
-            cont = float(sp._team_points_now(pub, team))
-            cheaters = {s for _, s in state.renonces()}
-            good = [a for a in accs if (a - sp.ACCUSE) // 208 in cheaters]
-            if good and 1.0 > cont:
-                return good[0]
-            if not good and -1.0 > cont:
-                return accs[0]
-        if view.optional:
-            return None
-        if sp.COLLECT in view.legal:
-            return sp.COLLECT
-        cards = [a for a in view.legal if a < 52]
-        if len(cards) == 1:
-            return cards[0]
-        hands, st = state.arrays
-        scores = [_dd_card(sv, Position, hands, st, c, team) for c in cards]
-        return cards[int(np.argmax(scores))]
 
 
 def _dd_card(sv, Position, hands, st, c: int, team: int) -> float:
@@ -724,11 +709,11 @@ __all__ = [
     "Greedy",
     "Jangara",
     "Kado",
-    "Oracle",
     "Pochaq",
     "Puchoq",
     "Sada",
     "SatatBot",
+    "SatatAdapter",
     "SatatSearch",
     "Tana",
     "Tanoor",
@@ -739,5 +724,4 @@ __all__ = [
     "play_rounds",
     "policy_act",
     "public_from_observation",
-    "sample_worlds",
 ]

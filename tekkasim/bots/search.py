@@ -1,4 +1,4 @@
-"""Determinized Monte Carlo search for Feskot and Tekka: TANOOR (rank 6), TIZAB (7) and ZELZELA (8).
+"""The search adapter of Feskot and Tekka (``pimc`` core): TANOOR (rank 6), TIZAB (7) and ZELZELA (8).
 
 The three are one family, each tier adding to the one below: TANOOR scores 8 uniform worlds by JANGARA
 rollouts and keeps JANGARA's choice unless another is better by a paired t-statistic of 1 and the sign
@@ -63,12 +63,11 @@ Every decision goes the same way:
    the standing contract's (a rejected request costs nothing); the opponent asked accepts when the new
    contract's expected score for its own team is better.
 
-``worlds`` fixes the number of worlds (``time_ms=0``, the default: reproducible, the same decision for
-the same seed); ``time_ms > 0`` instead keeps scoring further worlds until the time is spent (at least
-one; no longer reproducible). ``mistake_rate`` is the usual chance of a random legal action.
-
-The card-play model is JANGARA whoever really sits there: against other bots it is only a softer prior.
-ORACLE (``oracle.py``) runs the same double-dummy scoring on the one true world.
+The worlds, the budget (``worlds``, ``time_ms``), the resampling and ``mistake_rate`` are the search core's
+(``pimc``, ``docs/search.md``); this module is its adapter for the 52-card trick rulesets
+(:class:`Trick52Adapter`). The card-play model is JANGARA whoever really sits there: against other bots it
+is only a softer prior. ORACLE (``oracle.py``) runs the same double-dummy scoring on the one true world
+(:meth:`Trick52Adapter.oracle`).
 
 Measured: ``experiments/ladder_strength.py`` (its docstring holds the figures, with seeds and sizes).
 """
@@ -76,18 +75,21 @@ Measured: ``experiments/ladder_strength.py`` (its docstring holds the figures, w
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
-from ..bits import below, new_rng
+from ..bits import new_rng
 from ..rules import _trick52 as k
 from ..rules.base import State
 from ..solver.dd import Position, Solver
 from . import _search_kernels as S
+from . import pimc
 from ._policy_kernels import decide_arrays, new_work, signal_for
-from .base import MISTAKE_RATE, Bot, Param, View, keep_prior, maybe_mistake
+from .base import MISTAKE_RATE, Param, View, keep_prior
+from .pimc import OVERSAMPLE, TIME_MS, WORLDS, Adapter, Worlds
 from .view52 import policy_view, signals_accepted
 
 FESKOT_TARGET = 7
@@ -205,27 +207,6 @@ def likelihood(world: State, seat: int, evidence: tuple | None = None) -> float:
             if 13 * suit + 10 not in held and 13 * suit + 11 not in held and 13 * suit + 12 not in held:
                 w *= SLAM_WEAK  # no honour (Q, K, A) of the slammed suit
     return w
-
-
-def sample_worlds(
-    view: View, rng: np.ndarray, n: int, inference: bool, oversample: int, play_miss: float = 1.0
-) -> list[State]:
-    """``n`` worlds for ``view``: uniform samples, or with ``inference`` the importance resample of
-    ``n * oversample`` candidates weighted by :func:`likelihood` (systematic resampling)."""
-    if not inference or oversample <= 1:
-        return [view.sample(rng) for _ in range(n)]
-    cands = [view.sample(rng) for _ in range(n * oversample)]
-    evidence = public_evidence(cands[0], view.seat)
-    weights = np.array([likelihood(c, view.seat, evidence) for c in cands])
-    if play_miss < 1.0:
-        weights *= [play_likelihood(c, view.seat, play_miss, rng) for c in cands]
-    total = float(weights.sum())
-    if not total > 0:
-        return cands[:n]
-    cum = np.cumsum(weights / total)
-    u = (int(below(rng, 1 << 30)) + 0.5) / (1 << 30) / n
-    picks = np.searchsorted(cum, u + np.arange(n) / n, side="left")
-    return [cands[min(int(i), len(cands) - 1)] for i in picks]
 
 
 _PLAY_WORK: list = []
@@ -465,46 +446,15 @@ class Hybrid:
 # --- the decisions ------------------------------------------------------------------------------------------
 
 
-class Search:
-    """One decision of a search bot over a stream of worlds (fixed number, or until a deadline)."""
+@dataclass(frozen=True)
+class Scoring:
+    """How a decision's worlds are scored (``ev``: :class:`Rollouts`, :class:`Hybrid` or :class:`DoubleDummy`)
+    and combined: ``z`` and ``sign`` for cards and Prime, ``call_z`` for Tekka calls (``base.keep_prior``)."""
 
-    def __init__(
-        self,
-        worlds: list[State],
-        evaluator,
-        deadline: float | None,
-        more=None,
-        z: float = 0.0,
-        call_z: float = 0.0,
-        sign: bool = False,
-    ):
-        self.worlds = worlds
-        self.z = z  # how sure the search must be to override JANGARA's choice (see base.keep_prior)
-        self.call_z = call_z  # the same for Tekka calls; 0 = the best expected score
-        self.sign = sign  # overrides must also pass the sign test (base.keep_prior)
-        self.ev = evaluator
-        self.deadline = deadline
-        self.more = more  # callable giving further worlds in time mode
-
-    def each_world(self):
-        """The worlds to score: the fixed list, or in time mode worlds until the deadline (at least one)."""
-        i = 0
-        while True:
-            if i >= len(self.worlds):
-                if self.deadline is None or self.more is None or time.perf_counter() >= self.deadline:
-                    return
-                self.worlds.extend(self.more())
-            yield self.worlds[i]
-            i += 1
-            if self.deadline is not None and time.perf_counter() >= self.deadline:
-                return
-
-    def matrix(self, fn) -> np.ndarray:
-        """``fn(world)`` (one score per option) for every world: a worlds x options array."""
-        return np.array([np.asarray(fn(world), dtype=float) for world in self.each_world()])
-
-    def mean(self, fn) -> np.ndarray:
-        return self.matrix(fn).mean(axis=0)
+    ev: Any
+    z: float = 0.0
+    call_z: float = 0.0
+    sign: bool = False
 
 
 def prior_action(world: State) -> int:
@@ -528,19 +478,20 @@ def honest_signal(view: View, card: int) -> int:
     return card + k.SIGNAL_MULT * int(signal_for(_rollout_bot("jangara"), v, m, card))
 
 
-def decide_search(view: View, worlds: Search, seat: int) -> int:
-    """The action for ``view`` given the worlds and evaluator in ``worlds`` (see the module docstring)."""
-    first = worlds.worlds[0]
+def decide_search(view: View, worlds: Worlds, how: Scoring) -> int:
+    """The action for ``view`` given its worlds and how they are scored (see the module docstring)."""
+    seat = view.seat
+    first = worlds.first
     info = first.arrays.info
     phase = int(info[k.I_PHASE])
     team = seat & 1
     legal = view.legal
-    ev = worlds.ev
+    ev = how.ev
     if phase == k.PH_PLAY:
         cards = [a for a in legal if a < k.PRIME_BASE]
         raises = [a for a in legal if k.RAISE_BASE <= a < k.ACCEPT]
         if raises:
-            choice = _raise_request(worlds, info, team, raises)
+            choice = _raise_request(worlds, ev, info, team, raises)
             if choice is not None:
                 return choice
         classes = card_classes(first, seat, cards)
@@ -550,7 +501,7 @@ def decide_search(view: View, worlds: Search, seat: int) -> int:
         scores = worlds.matrix(lambda w: ev.card_scores(w, reps, team))
         card = prior_action(first)
         prior = next((i for i, c in enumerate(classes) if card in c), -1)
-        pick = keep_prior(scores, prior, worlds.z, sign=worlds.sign)
+        pick = keep_prior(scores, prior, how.z, sign=how.sign)
         # JANGARA's own card when its class wins: which card of a sequence is played tells partner what
         # is held (a partner seeing the Jack led from A-K-Q-J counts the honours as out and may overtake)
         return honest_signal(view, card if pick == prior else reps[pick])
@@ -558,11 +509,11 @@ def decide_search(view: View, worlds: Search, seat: int) -> int:
         target = FESKOT_TARGET if info[k.I_RULESET] == k.FESKOT else team_target(info, team)
         totals = (target, target + 1, target - 1)
         scores = worlds.matrix(lambda w: [np.dot((4, 1, 1), ev.opening_reach(w, seat, t, totals)) for t in range(4)])
-        return k.PRIME_BASE + keep_prior(scores, prior_action(first) - k.PRIME_BASE, worlds.z, sign=worlds.sign)
+        return k.PRIME_BASE + keep_prior(scores, prior_action(first) - k.PRIME_BASE, how.z, sign=how.sign)
     if phase == k.PH_AUCTION:
-        return _call(worlds, info, seat, legal)
+        return _call(worlds, how, info, seat, legal)
     if phase == k.PH_RAISE:
-        return _raise_answer(worlds, info, team)
+        return _raise_answer(worlds, ev, info, team)
     raise ValueError(f"no decision to make in phase {phase}")
 
 
@@ -570,11 +521,11 @@ def _contract_now(info) -> tuple[int, bool]:
     return int(info[k.I_TARGET]), bool(info[k.I_MANDATORY])
 
 
-def _raise_request(worlds: Search, info, team: int, raises: list[int]) -> int | None:
+def _raise_request(worlds: Worlds, ev, info, team: int, raises: list[int]) -> int | None:
     target, mandatory = _contract_now(info)
     codes = [a - k.RAISE_BASE for a in raises]
     totals = [13 if c == k.D13 else c for c in [target, *codes]]
-    p = worlds.mean(lambda w: worlds.ev.current_reach(w, team, totals))
+    p = worlds.mean(lambda w: ev.current_reach(w, team, totals))
     done = int(info[k.I_TRICK])
     declarer = int(info[k.I_DECLARER])
     best, best_value = None, contract_value(p[0], target, mandatory)
@@ -587,22 +538,22 @@ def _raise_request(worlds: Search, info, team: int, raises: list[int]) -> int | 
     return best
 
 
-def _raise_answer(worlds: Search, info, team: int) -> int:
+def _raise_answer(worlds: Worlds, ev, info, team: int) -> int:
     target, mandatory = _contract_now(info)
     pending = int(info[k.I_PENDING])
     declaring = int(info[k.I_DECLARER]) & 1
     totals = [13 if c == k.D13 else c for c in (target, pending)]
-    p = worlds.mean(lambda w: worlds.ev.current_reach(w, declaring, totals))
+    p = worlds.mean(lambda w: ev.current_reach(w, declaring, totals))
     keep = -contract_value(p[0], target, mandatory)  # our expected score: theirs negated
     accept = -contract_value(p[1], pending)
     return k.ACCEPT if accept > keep else k.REJECT
 
 
-def _call(worlds: Search, info, seat: int, legal: list[int]) -> int:
+def _call(worlds: Worlds, how: Scoring, info, seat: int, legal: list[int]) -> int:
     totals = list(range(8, 14))
     cols = np.arange(len(totals))
     # per world and trump, whether the team takes each total with this seat declaring
-    reach = worlds.matrix(lambda w: np.ravel([worlds.ev.opening_reach(w, seat, t, totals) for t in range(4)]))
+    reach = worlds.matrix(lambda w: np.ravel([how.ev.opening_reach(w, seat, t, totals) for t in range(4)]))
     reach = reach.reshape(len(reach), 4, len(totals))
     # the declarer picks Prime after the auction: per total the suit best over the worlds
     best = reach[:, reach.mean(axis=0).argmax(axis=0), cols]  # worlds x totals
@@ -617,30 +568,18 @@ def _call(worlds: Search, info, seat: int, legal: list[int]) -> int:
     ]
     # with call_z > 0 like cards and Prime: JANGARA's call unless another is better by a paired t-statistic
     # of call_z (the max over suits and calls of few worlds' shares overbids)
-    prior = prior_action(worlds.worlds[0]) if worlds.call_z > 0 else -1
+    prior = prior_action(worlds.first) if how.call_z > 0 else -1
     per_world = np.column_stack(values)
-    return options[
-        keep_prior(per_world, options.index(prior) if prior in options else -1, worlds.call_z, sign=worlds.sign)
-    ]
+    return options[keep_prior(per_world, options.index(prior) if prior in options else -1, how.call_z, sign=how.sign)]
 
 
 # --- the bots --------------------------------------------------------------------------------------------
 
-WORLDS = Param("worlds", 16, "determinized worlds scored per decision (with time_ms=0, exactly this many)", 1, 4096)
-TIME_MS = Param(
-    "time_ms",
-    0,
-    "time per decision in ms: 0 = fixed worlds (reproducible); > 0 = keep scoring "
-    "worlds until the time is spent (at least one)",
-    0,
-    600_000,
-)
 INFERENCE = Param(
     "inference",
     True,
     "weight worlds by how likely they make the other seats' Prime choice, calls and signals (importance resampling)",
 )
-OVERSAMPLE = Param("oversample", 4, "with inference: candidate worlds drawn per world kept", 1, 64)
 EVALUATOR = Param(
     "evaluator",
     "dd",
@@ -709,13 +648,11 @@ ROLLOUTS = Param(
 )
 
 
-class SearchBot(Bot):
-    """Determinized search (module docstring); the named bots are presets."""
+class Trick52Adapter(Adapter):
+    """The search adapter of the 52-card trick rulesets Feskot and Tekka (module docstring): worlds weighted
+    by :func:`likelihood` and the card-play model, scored by rollouts or the double-dummy solver."""
 
-    kind = "search"
-    rulesets = ("feskot", "tekka")
-    params_spec = (
-        MISTAKE_RATE,
+    params = (
         WORLDS,
         TIME_MS,
         INFERENCE,
@@ -732,31 +669,44 @@ class SearchBot(Bot):
         SIGN_TEST,
     )
 
+    def weighted(self) -> bool:
+        return bool(self.p["inference"])
+
+    def weigh(self, view: View, worlds: list[State], rng: np.ndarray) -> np.ndarray:
+        evidence = public_evidence(worlds[0], view.seat)
+        weights = np.array([likelihood(c, view.seat, evidence) for c in worlds])
+        if self.p["play_miss"] < 1.0:
+            weights *= [play_likelihood(c, view.seat, self.p["play_miss"], rng) for c in worlds]
+        return weights
+
     def evaluator(self, rng: np.ndarray):
-        p = self.params
+        p = self.p
         rollouts = Rollouts(p["rollout"], p["rollouts"], rng)
         if p["evaluator"] != "dd":
             return rollouts
         return Hybrid(p["dd_cards"], rollouts, DoubleDummy(p["exact_cards"], p["trick_weight"]))
 
-    def act(self, view: View, rng: np.ndarray):
-        slip = maybe_mistake(self, view, rng)
-        if slip is not None:
-            return slip
+    def decide(self, view: View, worlds: Worlds, rng: np.ndarray) -> int:
         if len(view.legal) == 1:
             only = view.legal[0]
             return honest_signal(view, only) if only < k.PRIME_BASE else only
-        p = self.params
-        n = p["worlds"]
-        deadline = None
-        more = None
-        if p["time_ms"] > 0:
-            deadline = time.perf_counter() + p["time_ms"] / 1000.0
-            n = min(n, 4)
-            more = lambda: sample_worlds(view, rng, 4, p["inference"], p["oversample"], p["play_miss"])  # noqa: E731
-        worlds = sample_worlds(view, rng, n, p["inference"], p["oversample"], p["play_miss"])
-        search = Search(worlds, self.evaluator(rng), deadline, more, p["override_z"], p["call_z"], p["sign_test"])
-        return decide_search(view, search, view.seat)
+        p = self.p
+        return decide_search(view, worlds, Scoring(self.evaluator(rng), p["override_z"], p["call_z"], p["sign_test"]))
+
+    def oracle(self, view: View, world: Worlds, rng: np.ndarray) -> int:
+        """The double-dummy scoring on the one true world: every target and card value exact."""
+        if len(view.legal) == 1:
+            return view.legal[0]
+        return decide_search(view, world, Scoring(DoubleDummy()))
+
+
+class SearchBot(pimc.SearchBot):
+    """Determinized search for Feskot and Tekka (module docstring); the named bots are presets."""
+
+    name = "SEARCH"
+    rulesets = ("feskot", "tekka")
+    adapter = Trick52Adapter
+    params_spec = (MISTAKE_RATE, *Trick52Adapter.params)
 
 
 class Tanoor(SearchBot):
@@ -858,7 +808,8 @@ __all__ = [
     "decide_search",
     "likelihood",
     "public_evidence",
-    "sample_worlds",
+    "Scoring",
+    "Trick52Adapter",
     "solver",
     "team_target",
 ]

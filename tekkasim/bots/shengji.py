@@ -1,5 +1,5 @@
 """The Shengji ladder: GREEDY, KADO .. JANGARA (compiled heuristic policies), TANOOR, TIZAB, ZELZELA
-(determinized search with compiled rollouts) and ORACLE (perfect-information rollouts; cheating).
+(determinized search with compiled rollouts) and ORACLE's adapter (perfect-information rollouts).
 
 Every heuristic bot decides by ``_shengji_policy.decide`` on its parameter vector and arrays built from
 its seat's observation alone (:func:`policy_input`); the compiled deal loop (``_shengji_policy.play_deal``)
@@ -36,28 +36,28 @@ Parameters of the heuristic family (:class:`ShengjiHeuristic`)
                   a low trump pair, else low from the shortest side suit).
 ``kitty``         protect the kitty: ruff freely in the last tricks (the last trick doubles the kitty).
 
-Search bots (:class:`ShengjiSearch`): ``worlds`` worlds from ``view.sample`` (consistent with every public
-fact: hand sizes, declared cards, voids, failed pair follows, the dealer's own burial), each candidate
-action applied in every world and the world played out by the compiled ``rollout`` policy at every seat
+Search bots (:class:`ShengjiSearch`: the search core ``pimc`` with :class:`ShengjiAdapter`, see
+``docs/search.md``): ``worlds`` worlds from ``view.sample`` (consistent with every public fact: hand
+sizes, declared cards, voids, failed pair follows, the dealer's own burial), each candidate action
+applied in every world and the world played out by the compiled ``rollout`` policy at every seat
 (``greedy`` or ``jangara``, or ``random``); the action with the best mean outcome wins. ``time_ms`` > 0
-keeps drawing worlds until the time is spent (``worlds`` at most). The candidates are every legal action
-when there are at most ``candidates``, else the choices of the policy family's variants (and on lead every
-pair and tractor and each suit's lowest and highest single). The JANGARA policy's own choice is played
-unless another candidate beats it by more than ``prior`` levels on the paired differences over the worlds
-with a t-statistic of at least ``override_z`` (:func:`choose`; with ``override_z=0``, the best mean after
-``prior`` is credited to JANGARA's choice): noise over a few worlds must not overturn it (6 worlds, best
-mean after a 0.25 credit: -0.19 levels per pair against JANGARA on 16 boards; 8 worlds with
-``override_z=1``: +0.43 [0.23, 0.64] on 60 tuning boards). The rollout policy has no mistakes, so a
-rollout is a function of its world. The presets are nested: each adds worlds and overrides more readily
-than the one below. Every play is searched; the
-calls and the burial are the JANGARA policy's (searching the calls over sampled worlds lost levels on
-tuning boards: a world's other hands decide the trump the rollout finds best). A rollout is scored by the
-attackers' points at 40 a level (see ``_value``).
+stops drawing worlds once the time is spent (``worlds`` at most), as in every ruleset. The candidates are
+every legal action when there are at most ``candidates``, else the choices of the policy family's
+variants (and on lead every pair and tractor and each suit's lowest and highest single). The JANGARA
+policy's own choice is played unless another candidate beats it by more than ``prior`` levels on the
+paired differences over the worlds with a t-statistic of at least ``override_z`` (``pimc.choose``; with
+``override_z=0``, the best mean after ``prior`` is credited to JANGARA's choice): noise over a few worlds
+must not overturn it (6 worlds, best mean after a 0.25 credit: -0.19 levels per pair against JANGARA on
+16 boards; 8 worlds with ``override_z=1``: +0.43 [0.23, 0.64] on 60 tuning boards). The rollout policy
+has no mistakes, so a rollout is a function of its world. The presets are nested: each adds worlds and
+overrides more readily than the one below. Every play is searched; the calls and the burial are the
+JANGARA policy's (searching the calls over sampled worlds lost levels on tuning boards: a world's other
+hands decide the trump the rollout finds best). A rollout is scored by the attackers' points at 40 a
+level (see ``_value``).
 """
 
 from __future__ import annotations
 
-import time
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -66,7 +66,8 @@ import numpy as np
 from ..cards import N_KINDS
 from ..rules import _shengji_kernels as K
 from . import _shengji_policy as sp
-from .base import MISTAKE_RATE, Bot, Param, View, keep_prior, maybe_mistake
+from .base import MISTAKE_RATE, Bot, Param, View
+from .pimc import TIME_MS, WORLDS, Adapter, SearchBot, Worlds, choose
 
 MEMORY = ("none", "trick", "full")
 DECLARE = ("never", "simple", "eval")
@@ -549,22 +550,15 @@ def candidates(view: View, rng: np.ndarray, cap: int) -> list:
 ROLLOUT = ("random", "greedy", "jangara")
 
 
-class ShengjiSearch(Bot):
-    """Determinized search for Shengji (module docstring); the named bots are presets."""
+class ShengjiAdapter(Adapter):
+    """The search adapter of Shengji (module docstring): candidates from the policy family's variants, each
+    scored in a world by compiled rollouts; calls and burial by the JANGARA policy. Worlds are drawn one at
+    a time (``batch = 1``): unweighted, so drawing ahead would only waste them under a deadline."""
 
-    kind = "search"
-    rulesets: ClassVar[tuple[str, ...]] = ("shengji",)
-    params_spec = (
-        MISTAKE_RATE,
-        Param("worlds", 16, "determinized worlds scored per decision (with time_ms=0, exactly this many)", 1, 4096),
-        Param(
-            "time_ms",
-            0,
-            "time per decision in ms: 0 = fixed worlds (reproducible); > 0 = keep drawing "
-            "worlds until the time is spent (at least one)",
-            0,
-            600_000,
-        ),
+    batch = 1
+    params = (
+        WORLDS,
+        TIME_MS,
         Param("rollout", "jangara", "rollout policy at every seat: random | greedy | jangara", choices=ROLLOUT),
         Param("candidates", 24, "most actions scored when there are many legal plays", 2, 4096),
         Param(
@@ -585,36 +579,37 @@ class ShengjiSearch(Bot):
         ),
     )
 
-    def _params4(self) -> np.ndarray:
-        return np.tile(policy_vector(self.params["rollout"]), (4, 1))
-
-    def act(self, view: View, rng: np.ndarray) -> Any:
+    def decide(self, view: View, worlds: Worlds, rng: np.ndarray) -> Any:
         if view.optional:
             return None
-        slip = maybe_mistake(self, view, rng)
-        if slip is not None:
-            return slip
         if len(view.legal) == 1:
             return view.legal[0]
-        p = self.params
+        p = self.p
         if view.observation.phase != "play":  # calls and burial are the JANGARA policy's (module docstring)
             return compiled_decide(policy_vector("JANGARA"), view.observation, rng)
         cands = candidates(view, rng, p["candidates"])
-        params = self._params4()
-        rows = []
-        deadline = time.perf_counter() + p["time_ms"] / 1000.0 if p["time_ms"] > 0 else None
-        while True:
-            world = view.sample(rng)
-            rows.append(rollout_values(state_arrays(world), cands, view.seat, params, rng))
-            n = len(rows)
-            if (
-                deadline is None
-                and n >= p["worlds"]
-                or deadline is not None
-                and (time.perf_counter() >= deadline or n >= p["worlds"])
-            ):
-                break
-        return cands[keep_prior(np.array(rows), 0, p["override_z"], p["prior"])]
+        params = np.tile(policy_vector(p["rollout"]), (4, 1))
+        score = lambda w: rollout_values(state_arrays(w), cands, view.seat, params, rng)  # noqa: E731
+        return cands[choose(worlds, score, 0, p["override_z"], p["prior"])]
+
+    def oracle(self, view: View, world: Worlds, rng: np.ndarray) -> Any:
+        """Every candidate scored by a JANGARA-policy rollout of the true deal; the best."""
+        if view.optional:
+            return None
+        if len(view.legal) == 1:
+            return view.legal[0]
+        cands = candidates(view, rng, self.p["candidates"])
+        params = np.tile(policy_vector("JANGARA"), (4, 1))
+        return cands[choose(world, lambda w: rollout_values(state_arrays(w), cands, view.seat, params, rng))]
+
+
+class ShengjiSearch(SearchBot):
+    """Determinized search for Shengji (module docstring); the named bots are presets."""
+
+    name = "SHENGJI-SEARCH"
+    rulesets: ClassVar[tuple[str, ...]] = ("shengji",)
+    adapter = ShengjiAdapter
+    params_spec = (MISTAKE_RATE, *ShengjiAdapter.params)
 
 
 class Tanoor(ShengjiSearch):
@@ -656,35 +651,6 @@ class Zelzela(ShengjiSearch):
     preset: ClassVar[dict[str, Any]] = {"worlds": 32, "rollout": "jangara", "prior": 0.0, "override_z": 1.0}
 
 
-class ShengjiOracle(Bot):
-    """ORACLE (Shengji; cheating): sees all hands. No Shengji solver exists, so it scores every candidate
-    action by a JANGARA-policy rollout of the true deal (perfect-information rollouts)."""
-
-    name = "ORACLE"
-    kind = "oracle"
-    rank = None
-    cheating = True
-    rulesets: ClassVar[tuple[str, ...]] = ("shengji",)
-    description = "sees all hands: every candidate scored by a JANGARA rollout of the true deal"
-    params_spec = (
-        MISTAKE_RATE,
-        Param("candidates", 24, "most actions scored in a follow with many legal plays", 2, 4096),
-    )
-
-    def act(self, view: View, rng: np.ndarray) -> Any:
-        if view.optional:
-            return None
-        slip = maybe_mistake(self, view, rng)
-        if slip is not None:
-            return slip
-        if len(view.legal) == 1:
-            return view.legal[0]
-        cands = candidates(view, rng, self.params["candidates"])
-        params = np.tile(policy_vector("JANGARA"), (4, 1))
-        values = rollout_values(state_arrays(view.true_state(self)), cands, view.seat, params, rng)
-        return cands[int(np.argmax(values))]
-
-
 __all__ = [
     "LADDER",
     "Jangara",
@@ -694,7 +660,7 @@ __all__ = [
     "Sada",
     "ShengjiGreedy",
     "ShengjiHeuristic",
-    "ShengjiOracle",
+    "ShengjiAdapter",
     "ShengjiSearch",
     "Tana",
     "Tanoor",
