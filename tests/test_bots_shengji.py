@@ -366,3 +366,21 @@ def test_search_override_needs_a_sure_difference():
     assert pick(sure, 0.25, 2.0) == 1
     assert pick(sure, 1.0, 2.0) == 0  # a lead of exactly the credit is not enough
     assert pick(sure[:1], 0.0, 2.0) == 1  # one world: the best mean
+
+
+def test_compiled_greedy_decides_as_its_python_twin():
+    """GREEDY's compiled policy and ``greedy.shengji_act`` (the plain Python twin) agree at every kind of
+    decision: declarations, burials and plays of random deals."""
+    from tekkasim.bots import View
+    from tekkasim.bots.greedy import shengji_act
+
+    bot = get_bot("GREEDY", ruleset="shengji")
+    phases = set()
+    for seed in range(40):
+        state = random_state(700 + seed)
+        if state.is_terminal():
+            continue
+        seat = state.current_player()
+        phases.add(state.phase())
+        assert decide(bot, state, seat, seed) == shengji_act(View(state, seat))
+    assert {"declare", "play"} <= phases
