@@ -80,7 +80,7 @@ def test_the_feskot_tekka_family_refuses_other_rulesets():
     for cls in LADDER:
         bot = cls()
         assert bot.supports("feskot") and (bot.supports("tekka") or cls is Tana) and not bot.supports("satat")
-    assert GreedyBot().supports("shengji")
+    assert not GreedyBot().supports("shengji")  # the Satat and Shengji GREEDY are their own classes
     assert type(get_bot("TANA", ruleset="tekka")) is TanaTekka and type(get_bot("TANA", ruleset="feskot")) is Tana
     assert get_bot("TANA", ruleset="tekka").params["mistake_rate"] == 0.075
     assert get_bot("TANA", ruleset="feskot").params["mistake_rate"] == 0.10

@@ -9,7 +9,7 @@ import pytest
 
 from tekkasim.bits import new_rng
 from tekkasim.bots import _shengji_policy as sp
-from tekkasim.bots import choose, decide, describe, get_bot, mix_seed
+from tekkasim.bots import choose, decide, describe, get_bot
 from tekkasim.bots.shengji import _kinds, policy_input, policy_vector, state_arrays
 from tekkasim.errors import BotError
 from tekkasim.rules import _shengji_kernels as K
@@ -342,12 +342,6 @@ def test_search_reproducible_for_fixed_worlds():
     seat = state.current_player()
     bot = get_bot("TIZAB", ruleset="shengji", worlds=3)
     assert decide(bot, state, seat, 11) == decide(bot, state, seat, 11)
-
-
-def test_decide_path_seed_is_the_compiled_seed():
-    """The compiled loop's mix_seed is base.mix_seed for three parts."""
-    for parts in [(0, 0, 0), (1, 1, 5), (2**62 + 3, 0, 99), (123456789, 1, 159)]:
-        assert int(sp.mix_seed(*parts)) == mix_seed(*parts)
 
 
 def test_search_override_needs_a_sure_difference():
