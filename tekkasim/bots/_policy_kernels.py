@@ -28,7 +28,7 @@ Parameters (``p``, float64 ``N_P``, built by ``tekkasim.bots.heuristic``): ``P_M
 ``P_UNBLOCK``, ``P_COUNT``.
 Their meaning is documented on the bot classes (``heuristic.HeuristicBot``).
 
-Randomness: a decision draws from its kernel RNG exactly as ``base.maybe_mistake`` does (a draw of
+Randomness: a decision draws its mistake with ``bits.mistake`` as ``base.maybe_mistake`` does (a draw of
 ``below(rng, 1 << 30)`` when ``mistake_rate > 0``, then on a slip ``below(rng, n_legal)`` into the sorted
 legal list), and RANDOM draws ``below(rng, n_legal)`` as ``base.random_legal``. Nothing else is random.
 """

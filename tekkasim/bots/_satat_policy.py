@@ -19,7 +19,7 @@ Decisions:
 * :func:`card_decide` -- a card (a Renonce only for a bluffing policy) or ``COLLECT`` (57).
 
 The whole-round loop :func:`play_rounds_kernel` plays the first round of a match from each board seed
-exactly as ``Satat.new_deal(seed)`` + ``tournament.play.play_deal_state`` do: out-of-turn seats are asked
+exactly as ``Satat.new_deal(seed)`` + ``bots.loop.play_deal`` do: out-of-turn seats are asked
 first in seat order (a declined accusation takes no RNG), then the seat to move with
 ``new_rng(mix_seed(seed, table, k))``.
 

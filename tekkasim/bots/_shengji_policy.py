@@ -10,14 +10,14 @@ observation; :func:`play_from` keeps them up to date while it plays a deal to it
 and the compiled loop make the same decisions (tested on whole deals).
 
 The whole-deal loop (:func:`play_deal`) deals like ``Shengji.new_deal`` (``deal_cards(new_rng(seed))``)
-and seeds decision ``i`` with ``new_rng(mix_seed(seed, table, i))``, as the tournament's
-``play_deal_state`` does through ``decide``. The same state arrays and :func:`play_from` are the rollouts
+and seeds decision ``i`` with ``new_rng(mix_seed(seed, table, i))``, as the one play loop
+(``bots.loop.play_deal``) does through ``decide``. The same state arrays and :func:`play_from` are the rollouts
 of the search bots (from any sampled world, any phase).
 
-Mistakes (``mistake_rate``): drawn as ``base.maybe_mistake`` draws them (``below(rng, 2**30) < rate *
-2**30``); a mistake is the engine's random policy for that decision: a uniformly random call or pass, a
-uniformly random kind to bury, a uniformly random lead (``random_lead``), or the engine's random follow
-(``random_follow``: legal, near-uniform).
+Mistakes (``mistake_rate``): drawn by ``bits.mistake``, as ``base.maybe_mistake`` draws them; a mistake is
+the engine's random policy for that decision: a uniformly random call or pass, a uniformly random kind to
+bury, a uniformly random lead (``random_lead``), or the engine's random follow (``random_follow``: legal,
+near-uniform).
 """
 
 from __future__ import annotations
