@@ -1,7 +1,7 @@
 """Bot speed on one core: decisions per second of RANDOM, GREEDY and KADO ... JANGARA through the Python
 path every tournament decision takes (``bots.decide``: the seat's observation, the policy view, the
 compiled decision), Feskot and Tekka; and whole Feskot deals per second of the compiled loop
-``bots.compiled.play_boards`` for JANGARA against SADA, beside random play (``game.play_random``) in the
+``bots.compiled.play_tables`` for JANGARA against SADA, beside random play (``game.play_random``) in the
 same run and alternating with it (best of five runs each, by this thread's CPU time and by wall time,
 with the load average beside them).
 
@@ -16,7 +16,7 @@ import time
 
 from benchmarks._common import decisions_rate, random_states
 from tekkasim.bots import get_bot
-from tekkasim.bots.compiled import play_boards
+from tekkasim.bots.compiled import play_tables
 from tekkasim.rules import get_game
 
 BOTS = ("RANDOM", "GREEDY", "KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA", "JANGARA")
@@ -39,7 +39,7 @@ def run(quick: bool = False) -> list[dict]:
             )
     game = get_game("feskot")
     n = 20_000 if quick else 100_000
-    play_boards(game, "JANGARA", "SADA", [1, 2], 0)
+    play_tables(game, "JANGARA", "SADA", [1, 2], 0)
     game.play_random(10, 1)
     t0 = time.perf_counter()
     # the two alternate, so that both meet the same load; CPU time (this thread's) is the figure least
@@ -50,7 +50,7 @@ def run(quick: bool = False) -> list[dict]:
         for what in ("compiled", "random"):
             w0, c0 = time.perf_counter(), time.thread_time()
             if what == "compiled":
-                play_boards(game, "JANGARA", "SADA", range(r * n, (r + 1) * n), r & 1)
+                play_tables(game, "JANGARA", "SADA", range(r * n, (r + 1) * n), r & 1)
             else:
                 game.play_random(n, r * n)
             w, c = time.perf_counter() - w0, time.thread_time() - c0

@@ -10,12 +10,12 @@ the best of its repeats; the one-minute load average before and after is in the 
 from __future__ import annotations
 
 import os
-import time
 
 import numpy as np
 
 from benchmarks._common import best_rate, decisions_rate, random_states
-from tekkasim.bots import decide, get_bot, mix_seed
+from tekkasim.bots import get_bot
+from tekkasim.bots.loop import play_deal, timing
 from tekkasim.bots.satat import play_rounds
 from tekkasim.rules import get_game
 
@@ -30,39 +30,15 @@ def _bot(name):
 
 
 def _search_ms(name: str, rounds: int) -> tuple[float, int]:
-    """Mean ms per decision of bot ``name`` at seats bottom/top over whole rounds against JANGARA."""
+    """Mean ms per decision (CPU) of bot ``name`` at seats bottom/top over whole rounds against JANGARA,
+    played by the one play loop (``bots.loop``, the runner's seeds); its out-of-turn questions count."""
     game = get_game("satat")
     b, j = _bot(name), _bot("JANGARA")
-    seats = [b, j, b, j]
-    total, n = 0.0, 0
-    for r in range(rounds):
-        seed = 9_000_000 + r
-        state = game.new_deal(seed)
-        k = 0
-        while not state.is_terminal():
-            mover = state.current_player()
-            done = False
-            for s in state.actors():
-                if s == mover:
-                    continue
-                t = time.perf_counter()
-                a = decide(seats[s], state, s, mix_seed(seed, 0, k, s))
-                if s % 2 == 0:
-                    total += time.perf_counter() - t
-                    n += 1
-                if a is not None:
-                    state.apply_action(a)
-                    done = True
-                    break
-            if not done:
-                t = time.perf_counter()
-                a = decide(seats[mover], state, mover, mix_seed(seed, 0, k))
-                if mover % 2 == 0:
-                    total += time.perf_counter() - t
-                    n += 1
-                state.apply_action(a)
-            k += 1
-    return 1000.0 * total / max(1, n), n
+    with timing(b, optional=True) as times:
+        for r in range(rounds):
+            seed = 9_000_000 + r
+            play_deal(game.new_deal(seed), [b, j, b, j], seed)
+    return 1000.0 * sum(times) / max(1, len(times)), len(times)
 
 
 def run(quick: bool = False) -> list[dict]:

@@ -1,5 +1,5 @@
 """Duplicate steps of the heuristic ladder (RANDOM < KADO < ... < JANGARA, and GREEDY) through the compiled
-loop ``tekkasim.bots.compiled.play_boards``: each pair is one board seed played at both tables (team X
+loop ``tekkasim.bots.compiled.play_tables``: each pair is one board seed played at both tables (team X
 bottom/top at table 0, right/left at table 1); X's margin is its total returns minus Y's (Feskot tricks,
 Tekka points). Prints each step's mean margin and pair score with 95% intervals (normal approximation),
 the Elo of the pair score, and whether the steps are within twice their median in margin and in Elo.
@@ -16,7 +16,7 @@ import argparse
 
 import numpy as np
 
-from tekkasim.bots.compiled import play_boards
+from tekkasim.bots.compiled import play_tables
 from tekkasim.rules import get_game
 
 STEPS = [
@@ -32,8 +32,8 @@ EXTRA = [("GREEDY", "RANDOM"), ("JANGARA", "GREEDY")]
 
 def duplicate(game, x: str, y: str, seeds: list[int]) -> tuple[float, float, float, float]:
     """Mean margin of X per pair and its 95% half-width; mean pair score and its half-width."""
-    r0 = play_boards(game, x, y, seeds, 0)["returns"]
-    r1 = play_boards(game, x, y, seeds, 1)["returns"]
+    r0 = play_tables(game, x, y, seeds, 0)["returns"]
+    r1 = play_tables(game, x, y, seeds, 1)["returns"]
     margin = (r0[:, 0] + r1[:, 1]) - (r0[:, 1] + r1[:, 0])
     score = np.where(margin > 0, 1.0, np.where(margin < 0, 0.0, 0.5))
     n = len(seeds)

@@ -22,46 +22,7 @@ of the bluffer), and the bluffing team's points in rounds with a bluff against t
 bluffing (the same bot with ``bluff=none``): what a bluff pays. Accusation accuracy per bot: correct
 accusations over all accusations it made.
 
-Measured (Dec 2026, report seeds 5,000,000+; presets tuned on 1,000,000+; 2 shared cores)
------------------------------------------------------------------------------------------
-ladder, 20,000 pairs per row (points per pair, 95% interval): KADO-RANDOM +2.00; POCHAQ-KADO +0.180
-[0.164, 0.196]; PUCHOQ-POCHAQ +0.193 [0.177, 0.209]; SADA-PUCHOQ +0.225 [0.210, 0.240]; TANA-SADA +0.201
-[0.187, 0.215]; JANGARA-TANA +0.154 [0.143, 0.165]; JANGARA-GREEDY +0.477 [0.462, 0.492].
-bluff, 10,000 boards x 2 tables: ATOUTE's seventh-trick ruffs (Normal 2% of rounds, Hard 5%) are never
-caught by proof-only detectors (PUCHOQ, SADA) and gain +0.13 .. +0.18 points per round with a bluff;
-JANGARA (contests every decided seven) catches 69% of them: -1.22 [-1.30, -1.15]. ZORGE's ruffs against
-the other side's seventh are caught 65-76% (a later card proves them) and gain +0.04 [0.00, 0.08] against
-PUCHOQ (Normal), -0.03 .. -0.05 against Hard detectors. Proof accusations: 100% correct for every bot.
-search (State API path; points per pair): before 2026-12-01 (search = best mean, ties to JANGARA; TANOOR 8
-worlds, TIZAB 16 x 2 rollouts): TANOOR-JANGARA -0.01 [-0.12, 0.09] (300 pairs); TIZAB-TANOOR +0.13 [0.00,
-0.27] (150); ZELZELA-TIZAB +0.08 [-0.03, 0.19] (150) and +0.18 [0.00, 0.36] (100, other seeds).
-oracle (before 2026-12-01; points per round, 40 pairs): ZELZELA-ORACLE -0.40 [-0.55, -0.25]; GREEDY-ORACLE
--0.58 [-0.73, -0.42].
-oracle with the 2026-12-01 presets (``oracle --boards 40 --seed 7100000``, boards used for nothing else;
-points per round, 40 pairs): ZELZELA-ORACLE -0.55 [-0.71, -0.39], pair score 0.225; GREEDY-ORACLE -0.74
-[-0.89, -0.59], 0.138: ZELZELA closes 25% of GREEDY's gap to ORACLE on these boards.
-
-Search ladder, measured 2026-12-01 (issue 13; load average ~2 on 2 shared cores)
---------------------------------------------------------------------------------
-The search keeps JANGARA's card unless another card beats it on paired differences over the worlds with a
-t-statistic >= ``override_z``. Tuning seeds 1,000,000..1,000,999 (1000 pairs each, against JANGARA, points
-per pair): 8 worlds, best mean -0.008 [-0.064, 0.048]; 8 worlds with override_z 1 / 2 / 3: +0.172 [0.118,
-0.226] / +0.088 [0.046, 0.130] / +0.042 [0.015, 0.069]; override_z 1 with 16 / 32 / 64 worlds: +0.268
-[0.214, 0.322] / +0.364 [0.308, 0.420] / +0.396 [0.338, 0.454]; TIZAB (16 bluff-weighted worlds, z 1;
-first 600 boards) +0.240 [0.170, 0.310]. Presets chosen so that each tier adds to the one below with steps
-of similar size: TANOOR 8 worlds z 2, TIZAB 16 bluff-weighted worlds z 1, ZELZELA 128 bluff-weighted worlds
-z 1 and the solver from 7 cards.
-Report seeds 7,000,000.. (never used before; ``search --seed 7000000``), points per pair, 95% interval,
-pair score: TANOOR-JANGARA +0.063 [0.035, 0.092] (2000 pairs) 0.516; TIZAB-TANOOR +0.188 [0.136, 0.240]
-(1000) 0.547; ZELZELA-TIZAB +0.233 [0.131, 0.336] (300) 0.558. Every step above 0 with 95% confidence.
-The same boards again with the pair score's own interval (``summary``: normal over the pairs' scores, a
-draw counting 1/2; rerun 2026-12-01 evening, the same margins, so the same games): TANOOR-JANGARA 2000
-pairs, 138 won, 1787 drawn, 75 lost, pair score 0.516 [0.509, 0.523]; TIZAB-TANOOR 2000 pairs (the 1000
-above and the next 1000) +0.188 [0.150, 0.226], 288-1612-100, 0.547 [0.538, 0.556]; ZELZELA-TIZAB:
-300 pairs, 50-235-15, 0.558 [0.533, 0.584]. Every step above 0 with 95% confidence in pair score too.
-CPU per decision (``speed``, against JANGARA, every decision the bot moves in a round): boards
-7,000,000..7,000,009, load ~1.5-2: ZELZELA 55.0 ms (440 decisions), TIZAB 5.6 ms, TANOOR 0.9 ms; boards
-1,000,000..1,000,005, load ~1.9: ZELZELA 60.1 ms (220 decisions).
+The figures measured with this script, their seeds and sizes are in ``experiments/README.md``.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Two sources, the same games:
 
-* the compiled deal loop (``bots._shengji_policy.play_boards``) for the heuristic bots: a pair is board
+* the compiled deal loop (``bots.compiled.play_tables``) for the heuristic bots: a pair is board
   seed s played at table 0 (team X bottom/top) and table 1 (X right/left), first deals at level 2 with
   bottom declaring first, decision i seeded ``mix_seed(s, table, i)`` -- exactly the tournament runner's
   deals (``tests/test_bots_shengji.py`` checks the loop against the ``decide`` path action for action), so
@@ -20,74 +20,7 @@ interval, and the Elo of the pair score (runs.md). Tune on seeds >= 1,000,000; r
     python experiments/shengji_ladder.py --search "TIZAB/TANOOR" --boards 150 --seed 7000000
     python experiments/shengji_ladder.py --speed "ZELZELA;TIZAB;TANOOR" --boards 3 --seed 7000000
 
-Measured (report seeds; presets tuned on seeds >= 1,000,000), X's margin in levels per pair (two deals),
-95% interval, pair score with its Wilson interval:
-
-* compiled loop, today's presets (SADA and TANA both at 7% mistakes, tuned on boards 1,000,000..1,003,999;
-  ``--seed 9010000 --boards 4000``, boards used for nothing else): POCHAQ-KADO +0.397 [0.364, 0.430] 0.632;
-  PUCHOQ-POCHAQ +0.589 [0.559, 0.619] 0.709; SADA-PUCHOQ +0.439 [0.412, 0.466] 0.670; TANA-SADA +0.571
-  [0.544, 0.599] 0.720; JANGARA-TANA +0.209 [0.186, 0.232] 0.586; GREEDY-KADO +0.474 [0.438, 0.511];
-  JANGARA-GREEDY +2.023 [1.991, 2.055] 0.966. With today's search steps (the last item below) the
-  ladder's eight steps are 0.397, 0.589, 0.439, 0.571, 0.209, 0.317, 0.238, 0.152: median 0.357, the
-  largest (0.589) 1.65 times it.
-  (Boards 9,000,000.. measured SADA 5% / TANA 9%, +0.483 / +0.497 / +0.282, a preset dropped because an
-  easier bot must not make fewer mistakes than a harder one.)
-* the presets before (SADA 12%, TANA 6%), compiled loop, boards 1..4000: POCHAQ-KADO +0.403 [0.370, 0.436]
-  0.637; PUCHOQ-POCHAQ +0.607 [0.577, 0.637] 0.716; SADA-PUCHOQ +0.317 [0.289, 0.345] 0.621; TANA-SADA
-  +0.750 [0.721, 0.778] 0.771; JANGARA-TANA +0.163 [0.140, 0.186] 0.569; GREEDY-KADO +0.476 [0.438, 0.513];
-  JANGARA-GREEDY +2.047 [2.015, 2.079] 0.965. Every heuristic step above 0 with 95% confidence; largest step
-  0.75 < twice the median 0.40.
-* tournament runner: KADO-RANDOM, boards 1..100: +0.99 [0.74, 1.24], 64 wins 25 draws 11 losses, Elo
-  +205 [140, 270]. Search against JANGARA, boards 1001..1016: TANOOR -0.19 [-0.67, 0.29], TIZAB +0.25
-  [-0.24, 0.74], ZELZELA (32 worlds) +0.75 [0.34, 1.16] (9 wins, 7 draws, 0 losses; Elo +221 [93, 348]).
-  ZELZELA-GREEDY, boards 1001..1020: +2.80 [2.47, 3.13] levels per pair, i.e. +1.40 levels per deal,
-  20 pairs of 20 won; matches (--unit match, boards 2001..2003): 6 of 6 won (Wilson [0.61, 1]);
-  JANGARA-GREEDY matches, boards 2001..2030: 60 of 60 won. (The search figures here are of the presets
-  before 2026-12-01: best mean after a 0.25-level credit to JANGARA's choice, 6/12/32 worlds.)
-
-Search ladder, measured 2026-12-01 (issue 13; ``--search``, the decide path, one deal per table; load
-average ~2 on 2 shared cores). The search plays JANGARA's choice unless another candidate beats it on the
-paired differences over the worlds with a t-statistic >= ``override_z``. Tuning seeds 1,000,000..1,000,059
-(60 pairs each, against JANGARA, levels per pair): override_z 1 with 8 / 16 / 32 worlds +0.43 [0.23, 0.64]
-/ +0.37 [0.19, 0.54] / +0.52 [0.29, 0.74]; the old rule with 32 worlds +0.23 [0.05, 0.42]. Presets then
-(TANOOR has 4 worlds since: below): TANOOR 8 worlds z 2, TIZAB 16 worlds z 1, ZELZELA 32 worlds z 1
-(prior 0). Report seeds 7,000,000.. (never used
-before), levels per pair, 95% interval, pair score [Wilson]: TANOOR-JANGARA +0.500 [0.353, 0.647] (150
-pairs) 0.683 [0.605, 0.752]; TIZAB-TANOOR +0.193 [0.068, 0.319] (150) 0.580 [0.500, 0.656]; ZELZELA-TIZAB
-+0.150 [0.0003, 0.300] (120, the planned size) 0.558 [0.469, 0.644]. Each margin above 0 with 95%
-confidence, ZELZELA-TIZAB only just (its pair score's interval holds 0.5). Extended, after seeing that, by
-boards 7,000,120..7,000,179: those 60 +0.367 [0.181, 0.553] 0.675; all 180 +0.222 [0.104, 0.340] 0.597
-[0.524, 0.666] (an extension chosen after a look: the nominal 95% is somewhat optimistic). CPU per decision against
-JANGARA (every decision the bot moves, boards 7,000,000..7,000,002, load ~1.5-2): ZELZELA 48.4 ms (285
-decisions), TIZAB 26.0 ms, TANOOR 12.8 ms.
-ZELZELA (these presets) against GREEDY, ``--search ZELZELA/GREEDY --boards 20 --seed 8100000`` (boards used
-for nothing else): +2.950 [2.561, 3.339] levels per pair, i.e. +1.48 levels per deal, all 20 pairs won
-(Wilson [0.839, 1]). Matches (``tekkasim tournament -r shengji --bots ZELZELA,GREEDY --unit match``, boards
-8,200,000..8,200,009, both tables): 20 of 20 won (Wilson [0.839, 1]).
-ZELZELA-TIZAB again on boards used for nothing else, the 200 pairs suggested above (``--search ZELZELA/TIZAB
---boards 200 --seed 8000000``): +0.125 [+0.011, +0.239] levels per pair, pair score 0.555 [0.486, 0.622],
-Elo +38 [-10, +87]: the margin is above 0 with 95% confidence, the pair score (and so the Elo) is not.
-ZELZELA-TIZAB on further fresh boards, planned at 600 pairs before the run (``tekkasim tournament -r shengji -b
-ZELZELA,TIZAB -n 600 -s 8300000``, read back with ``--runs``; 1 worker, then 2 after a resume): +0.152
-[+0.082, +0.221] levels per pair, pair score 0.562 [0.522, 0.601] (203 wins, 268 draws, 129 losses), Elo
-+43 [+15, +71]: above 0 with 95% confidence in margin and pair score. TIZAB-TANOOR's pair score above,
-0.580 on 150 pairs, has a Wilson interval from 0.49998 (its margin separated, its pair score not quite), so
-it was measured again on fresh boards, 400 pairs planned before the run (``tekkasim tournament -r shengji
--b TIZAB,TANOOR -n 400 -s 8400000 -w 2``): +0.068 [-0.016, +0.151] levels per pair, pair score 0.525
-[0.476, 0.573] (112 wins, 196 draws, 92 losses), Elo +17 [-17, +51]. Not separated: on these boards
-TIZAB's 16 worlds are not shown better than TANOOR's 8.
-TANOOR at 4 worlds (z 2), today's preset. Tuning boards 1,100,000..1,100,199 (``tekkasim tournament -r
-shengji -b TANOOR:worlds=4,JANGARA,TIZAB --schedule gauntlet -n 200 -s 1100000``): TANOOR-JANGARA +0.265
-[+0.143, +0.387], Elo +72 [+23, +121]; TIZAB-TANOOR +0.180 [+0.064, +0.296], Elo +53 [+4, +101]. Report
-boards 8,500,000..8,500,599 (used for nothing else; 600 pairs per pairing planned before the run;
-``-b TANOOR,JANGARA,TIZAB --schedule gauntlet -n 600 -s 8500000 -w 2``, read back with ``--runs``):
-TANOOR-JANGARA +0.317 [+0.251, +0.383] levels per pair, pair score 0.625 [0.586, 0.663], Elo +89 [+60,
-+117]; TIZAB-TANOOR +0.238 [+0.166, +0.310], pair score 0.593 [0.553, 0.631], Elo +65 [+37, +93]. With
-ZELZELA-TIZAB above (+0.152 [+0.082, +0.221], Elo +43 [+15, +71]; TIZAB and ZELZELA unchanged since, and
-the faster resampling of 2026-12-01 draws the same worlds) every search step is above 0 with 95%
-confidence in margin and in pair score: JANGARA < TANOOR < TIZAB < ZELZELA.
-With the old heuristic steps (levels per pair) the ladder's steps were 0.403, 0.607, 0.317, 0.750, 0.163,
-0.500, 0.193, 0.125: median 0.36, and TANA-SADA's 0.750 just over twice it; hence today's SADA and TANA.
+The figures measured with this script, their seeds and sizes are in ``experiments/README.md``.
 """
 
 from __future__ import annotations
@@ -103,8 +36,9 @@ from pathlib import Path
 
 import numpy as np
 
-from tekkasim.bots import _shengji_policy as sp
-from tekkasim.bots.shengji import policy_vector
+from tekkasim.bots import get_bot
+from tekkasim.bots.compiled import play_tables
+from tekkasim.rules import get_game
 
 NEIGHBOURS = (
     ("GREEDY", "KADO"),
@@ -119,12 +53,11 @@ NEIGHBOURS = (
 
 def compiled_margins(x: str, y: str, seeds: np.ndarray) -> np.ndarray:
     """X's duplicate margin (levels) on each board seed."""
-    out0 = np.zeros((len(seeds), 7), np.int64)
-    out1 = np.zeros((len(seeds), 7), np.int64)
-    px, py = policy_vector(x), policy_vector(y)
-    sp.play_boards(px, py, seeds, 0, out0)
-    sp.play_boards(px, py, seeds, 1, out1)
-    return (out0[:, 0] - out0[:, 1]) + (out1[:, 1] - out1[:, 0])
+    game = get_game("shengji")
+    bx, by = get_bot(x, ruleset="shengji"), get_bot(y, ruleset="shengji")
+    r0 = play_tables(game, bx, by, seeds, 0)["returns"]
+    r1 = play_tables(game, bx, by, seeds, 1)["returns"]
+    return (r0[:, 0] - r0[:, 1]) + (r1[:, 1] - r1[:, 0])
 
 
 def wilson(k: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -189,10 +122,8 @@ def run_margins(directory: Path) -> list[dict]:
 
 def search_margins(x: str, y: str, seeds) -> np.ndarray:
     """X's duplicate margin (levels) per board seed through the tournament runner's decide path
-    (``tournament.play.play_deal_state``: one deal per table, the runner's seeds): the search bots."""
-    from tekkasim.bots import get_bot
-    from tekkasim.rules import get_game
-    from tekkasim.tournament.play import play_deal_state
+    (``bots.loop.play_deal``: one deal per table, the runner's seeds): the search bots."""
+    from tekkasim.bots.loop import play_deal
 
     game = get_game("shengji")
     bx, by = get_bot(x, ruleset="shengji"), get_bot(y, ruleset="shengji")
@@ -201,7 +132,7 @@ def search_margins(x: str, y: str, seeds) -> np.ndarray:
         m = 0.0
         for table in (0, 1):
             state = game.new_deal(int(seed))
-            play_deal_state(state, [bx, by, bx, by] if table == 0 else [by, bx, by, bx], int(seed), table)
+            play_deal(state, [bx, by, bx, by] if table == 0 else [by, bx, by, bx], int(seed), table)
             a, b = state.returns()
             m += (a - b) if table == 0 else (b - a)
         out.append(m)

@@ -231,3 +231,54 @@ def shuffle(rng, cards):
 def random_card(rng, mask):
     """A uniformly random card of a non-empty mask."""
     return kth(mask, below(rng, popcount(mask)))
+
+
+@njit(cache=True, inline="always")
+def mistake(rng, rate):
+    """Whether a decision slips (a bot's ``mistake_rate``): True with probability ``rate``. One draw of
+    ``below(rng, 2**30)`` when ``rate`` > 0 and none otherwise, so a bot without mistakes uses no
+    randomness for them. Every bot, compiled or not, draws its mistakes here."""
+    if rate <= 0.0:
+        return False
+    return below(rng, 1 << 30) < rate * (1 << 30)
+
+
+# --- seeds of decisions ---------------------------------------------------------------------------
+
+_MASK64 = (1 << 64) - 1
+_MIX0 = 0x243F6A8885A308D3
+
+
+def mix_seed(*parts: int) -> int:
+    """A 63-bit seed from several ints (board seed, table, decision number, seat): splitmix64 over each
+    part in turn, so nearby inputs give unrelated seeds. Pure Python, the same on every machine; the
+    compiled loops use :func:`mix_seed3`, its twin for three parts.
+
+    >>> mix_seed(1, 2) != mix_seed(2, 1)
+    True
+    """
+    z = _MIX0
+    for p in parts:
+        z = (z + (int(p) & _MASK64) + 0x9E3779B97F4A7C15) & _MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        z ^= z >> 31
+    return z >> 1
+
+
+@njit(cache=True, inline="always")
+def _mix(z, part):
+    z = z + part + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, _nrt=False)
+def mix_seed3(a, b, c):
+    """``mix_seed(a, b, c)`` in compiled code (parts as uint64): the seed of decision ``c`` at table ``b``
+    of the deal of seed ``a``."""
+    z = _mix(np.uint64(_MIX0), np.uint64(a))
+    z = _mix(z, np.uint64(b))
+    z = _mix(z, np.uint64(c))
+    return z >> ONE

@@ -23,12 +23,10 @@ from __future__ import annotations
 from .cards import BIG_JOKER, RANKS, SEATS, SMALL_JOKER, SUIT_SYMBOLS, card_symbol, parse_card, parse_seat
 from .errors import TekkasimError
 
-# Where records.md says the first five dealt cards decide something (Prime, Troupe, a Satat redeal).
-FIRST_FIVE = ("feskot", "tekka", "satat")
-
-# Header fields, in this order, as "label value".
+# Header fields, in this order, as "label value"; the ruleset's starting seat under its own name
+# (``Game.first_seat_label``).
 _HEADER = (
-    ("first", {"feskot": "first dealt", "tekka": "first asked"}),
+    ("first", "first"),
     ("dealer", "dealer"),
     ("caller", "caller"),
     ("redeals", "redeals"),
@@ -50,10 +48,11 @@ def render_state(state, index: int | None = None, error: str | None = None, sour
     for key in ("seed", "match", "deal_no"):
         if source and source.get(key) is not None:
             record[key] = source[key]
-    ruleset = record.get("ruleset", state.game.name)
-    lines = [_header(record, ruleset, index)]
-    lines += _hands(record.get("hands") or {}, ruleset)
-    lines += _calls(record, ruleset)
+    game = state.game
+    lines = [_header(record, game, index)]
+    # the first five cards dealt, where they decide something (Prime, Troupe, a Satat redeal)
+    lines += _hands(record.get("hands") or {}, game.first_five)
+    lines += _calls(record)
     trump = record.get("trump")
     lines.append(f"trump: {_suit_text(trump) if trump else 'not chosen yet'}")
     lines += _tricks(state, record)
@@ -69,22 +68,22 @@ def render_state(state, index: int | None = None, error: str | None = None, sour
 # --- pieces --------------------------------------------------------------------------------------
 
 
-def _header(record: dict, ruleset: str, index: int | None) -> str:
+def _header(record: dict, game, index: int | None) -> str:
     parts = [] if index is None else [f"deal {index}"]
-    parts.append(ruleset)
+    parts.append(record.get("ruleset", game.name))
     if record.get("seed") is not None:
         parts.append(f"seed {record['seed']}")
     for key, label in _HEADER:
         if key in record and record[key] is not None:
-            if isinstance(label, dict):
-                label = label.get(ruleset, key)
+            if key == game.first_seat:
+                label = game.first_seat_label
             parts.append(f"{label} {_value_text(record[key])}")
     if record.get("dealer", 0) is None:
         parts.append("dealer not yet known (first deal)")
     return " · ".join(parts)
 
 
-def _hands(hands: dict, ruleset: str) -> list[str]:
+def _hands(hands: dict, first_five: bool) -> list[str]:
     rows = {}
     for key, cards in hands.items():
         try:
@@ -97,7 +96,7 @@ def _hands(hands: dict, ruleset: str) -> list[str]:
         if not isinstance(cards, list):
             continue
         kinds = _kinds(cards)
-        five = " ".join(card_symbol(c) for c in kinds[:5]) if ruleset in FIRST_FIVE and len(kinds) > 5 else None
+        five = " ".join(card_symbol(c) for c in kinds[:5]) if first_five and len(kinds) > 5 else None
         shown.append((f"  {SEATS[seat]:<6} ({'AB'[seat & 1]})  {_by_suit(kinds)}", five))
     width = max((len(line) for line, _ in shown), default=0)
     return [f"{line:<{width}}    first five {five}" if five else line for line, five in shown]
@@ -123,7 +122,7 @@ def _by_suit(kinds: list[int]) -> str:
     return "  ".join(groups)
 
 
-def _calls(record: dict, ruleset: str) -> list[str]:
+def _calls(record: dict) -> list[str]:
     lines = []
     for key in _CALLS:
         value = record.get(key)

@@ -1,4 +1,4 @@
-"""Seeded self-play through the Game/State contract: the one way to play deals and matches.
+"""Seeded self-play of policy functions (random players, records, checks of the contract).
 
 A :data:`Policy` is ``policy(state, seat, rng) -> action | None``: asked for every seat in
 ``state.actors()``, it returns one of ``state.legal_actions_for(seat)``, or None to decline an optional
@@ -16,6 +16,11 @@ into matches through ``next_deal_context()`` or independent), :func:`play_match`
 action) used for records, bots and checking the contract; throughput work goes through each ruleset's
 compiled ``Game.play_random``. Deal i of a run uses seed ``seed + i`` for the shuffle and an RNG seeded
 from the same number for the players' choices.
+
+Who acts when is ``bots.loop``'s, the one play loop; bots play through ``bots.loop.play_deal``, with a
+seed of their own for every decision. A policy here instead draws from the deal's one ``random.Random``
+in turn: the records of random play (``tekkasim play``, ``tekkasim run``, the golden files) were made
+that way and stay the same.
 """
 
 from __future__ import annotations
@@ -23,8 +28,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 
-from .cards import seat_name
-from .errors import OptionError, TekkasimError
+from .bots import loop
+from .bots.loop import Chooser
+from .errors import OptionError
 from .rules import Game, State
 from .rules.base import Action
 
@@ -59,43 +65,30 @@ def _per_seat(policy: Policy | Sequence[Policy]) -> tuple[tuple[Policy, ...], tu
     return policies, tuple(not getattr(p, "declines_out_of_turn", False) for p in policies)
 
 
+def _chooser(state: State, policies: tuple[Policy, ...], asked: tuple[bool, ...], rng: random.Random) -> Chooser:
+    def choose(seat: int, k: int, optional: bool) -> Action | None:
+        if optional and not asked[seat]:
+            return None
+        return policies[seat](state, seat, rng)
+
+    return choose
+
+
 def step(state: State, policy: Policy | Sequence[Policy], rng: random.Random) -> tuple[int, Action]:
     """Make one decision and apply it; return ``(seat, action)``.
 
     Every seat in ``state.actors()`` other than the seat to move is asked first, in seat order (an
     accusation must come before the next card moves the trick off the table); the first that does not
-    decline acts. Otherwise the seat to move acts; it may not decline. ``policy`` is one policy for every
-    seat or four, one per seat."""
-    return _step(state, *_per_seat(policy), rng)
-
-
-def _step(
-    state: State, policies: tuple[Policy, ...], asked: tuple[bool, ...], rng: random.Random
-) -> tuple[int, Action]:
-    actors = state.actors()
-    mover = actors[0]  # the contract: the seat to move first
-    for seat in actors[1:]:
-        if not asked[seat]:
-            continue
-        action = policies[seat](state, seat, rng)
-        if action is not None:
-            state.apply_action(action)
-            return seat, action
-    action = policies[mover](state, mover, rng)
-    if action is None:
-        raise TekkasimError(f"the policy of {seat_name(mover)} declined an action that is due ({state.where()})")
-    state.apply_action(action)
-    return mover, action
+    decline acts. Otherwise the seat to move acts; it may not decline (``bots.loop.step``, the one loop).
+    ``policy`` is one policy for every seat or four, one per seat."""
+    return loop.step(state, _chooser(state, *_per_seat(policy), rng), 0)
 
 
 def play_deal(game: Game, seed: int, policy: Policy | Sequence[Policy] = random_policy, **context) -> State:
     """Deal from ``seed`` (with match ``context`` from ``next_deal_context``) and play it to the end."""
     policies, asked = _per_seat(policy)
     state = game.new_deal(seed, **context)
-    rng = deal_rng(seed)
-    while not state.is_terminal():
-        _step(state, policies, asked, rng)
-    return state
+    return loop.run(state, _chooser(state, policies, asked, deal_rng(seed)))
 
 
 def play_deals(

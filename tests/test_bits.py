@@ -83,3 +83,39 @@ def test_pure_python_mode():
     env = {"NUMBA_DISABLE_JIT": "1", "PATH": ""}
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+@njit(cache=True)
+def _mistakes(seed, rate, n):
+    rng = np.array([seed], dtype=np.uint64)
+    out = np.empty(n, dtype=np.bool_)
+    for i in range(n):
+        out[i] = bits.mistake(rng, rate)
+    return out, rng[0]
+
+
+@given(st.integers(0, (1 << 64) - 1), st.floats(-0.5, 1.0))
+def test_mistake_draw_matches_reference(seed, rate):
+    r = ref.Rng(seed)
+    got, state = _mistakes(np.uint64(seed), rate, 30)
+    assert list(got) == [r.mistake(rate) for _ in range(30)]
+    assert int(state) == r.state  # no draw at all when the rate is not positive
+    if rate <= 0.0:
+        assert int(state) == seed and not got.any()
+
+
+@njit(cache=True)
+def _mix3(a, b, c):
+    return bits.mix_seed3(a, b, c)
+
+
+@given(st.integers(0, (1 << 63) - 1), st.integers(0, (1 << 63) - 1), st.integers(0, (1 << 63) - 1))
+def test_mix_seed3_matches_mix_seed(a, b, c):
+    assert int(_mix3(np.uint64(a), np.uint64(b), np.uint64(c))) == bits.mix_seed(a, b, c)
+    assert 0 <= bits.mix_seed(a, b, c) < 1 << 63
+
+
+def test_mix_seed_separates_parts():
+    seeds = {bits.mix_seed(s, t, k) for s in range(20) for t in (0, 1) for k in range(20)}
+    assert len(seeds) == 800
+    assert bits.mix_seed(1, 2) != bits.mix_seed(2, 1) and bits.mix_seed(1, 2) != bits.mix_seed(1, 2, 0)

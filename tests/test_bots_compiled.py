@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tekkasim.bits import below, new_rng
 from tekkasim.bots import _policy_kernels as pk
 from tekkasim.bots import decide, get_bot, mix_seed
-from tekkasim.bots.compiled import compiled_params, play_boards
+from tekkasim.bots.compiled import compiled_params, play_tables
 from tekkasim.bots.view52 import policy_view, signals_accepted
 from tekkasim.errors import BotError, OptionError
 from tekkasim.rules import get_game
@@ -82,10 +82,10 @@ def test_compiled_and_python_make_the_same_decision(name, seed, steps, dseed, bo
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 @pytest.mark.parametrize("table", [0, 1])
-def test_play_boards_replays_through_the_state_api(name, table):
+def test_play_tables_replays_through_the_state_api(name, table):
     game = GAMES[name]
     seeds = [11, 12, 13, 2**62 + 5, 987654321]
-    out = play_boards(game, "JANGARA", "KADO:mistake_rate=0.5", seeds, table)
+    out = play_tables(game, "JANGARA", "KADO:mistake_rate=0.5", seeds, table)
     x, y = get_bot("JANGARA"), get_bot("KADO", mistake_rate=0.5)
     for b, seed in enumerate(seeds):
         state = game.new_deal(seed)
@@ -106,9 +106,9 @@ def test_unblock_and_give_count_change_some_cards_and_replay_through_the_state_a
     deals with it replay through the Python path."""
     game = GAMES["feskot"]
     seeds = list(range(300, 340))
-    plain = play_boards(game, "JANGARA", "SADA", seeds, 0)["actions"]
+    plain = play_tables(game, "JANGARA", "SADA", seeds, 0)["actions"]
     for variant in ("JANGARA:unblock=true", "JANGARA:give_count=true"):
-        out = play_boards(game, variant, "SADA", seeds, 0)
+        out = play_tables(game, variant, "SADA", seeds, 0)
         assert (out["actions"] != plain).any(axis=1).sum() >= 2
         x, y = get_bot(variant), get_bot("SADA")
         for b, seed in enumerate(seeds[:6]):
@@ -119,35 +119,52 @@ def test_unblock_and_give_count_change_some_cards_and_replay_through_the_state_a
                 state.apply_action(a)
 
 
-def test_play_boards_swaps_seats_between_tables():
+def test_play_tables_swaps_seats_between_tables():
     game = GAMES["feskot"]
     seeds = list(range(100, 160))
-    a0 = play_boards(game, "JANGARA", "RANDOM", seeds, 0)["returns"]
-    a1 = play_boards(game, "JANGARA", "RANDOM", seeds, 1)["returns"]
+    a0 = play_tables(game, "JANGARA", "RANDOM", seeds, 0)["returns"]
+    a1 = play_tables(game, "JANGARA", "RANDOM", seeds, 1)["returns"]
     # JANGARA is team A at table 0 and team B at table 1: it wins most deals at both
     assert (a0[:, 0] > a0[:, 1]).mean() > 0.7
     assert (a1[:, 1] > a1[:, 0]).mean() > 0.7
 
 
-def test_play_boards_takes_seeds_as_a_list_a_range_or_an_array():
+def test_play_tables_takes_seeds_as_a_list_a_range_or_an_array():
     game = GAMES["tekka"]
     seeds = [5, 4, 3, 2**63 - 1]
-    want = play_boards(game, "TANA", "GREEDY", seeds, 1)["actions"].tolist()
-    assert play_boards(game, "TANA", "GREEDY", np.array(seeds, np.uint64), 1)["actions"].tolist() == want
-    assert play_boards(game, "TANA", "GREEDY", range(5, 2, -1), 1)["actions"].tolist() == want[:3]
-    assert play_boards(game, "TANA", "GREEDY", range(0), 1)["actions"].shape[0] == 0
+    want = play_tables(game, "TANA", "GREEDY", seeds, 1)["actions"].tolist()
+    assert play_tables(game, "TANA", "GREEDY", np.array(seeds, np.uint64), 1)["actions"].tolist() == want
+    assert play_tables(game, "TANA", "GREEDY", range(5, 2, -1), 1)["actions"].tolist() == want[:3]
+    assert play_tables(game, "TANA", "GREEDY", range(0), 1)["actions"].shape[0] == 0
     for bad in (range(-1, 3), np.array([3, -2]), [1, 2**63], range(2**63 - 1, 2**63 + 1)):
         with pytest.raises(OptionError, match="seed"):
-            play_boards(game, "TANA", "GREEDY", bad, 0)
+            play_tables(game, "TANA", "GREEDY", bad, 0)
 
 
-def test_play_boards_bad_input():
+def test_play_tables_bad_input():
     with pytest.raises(BotError, match="table"):
-        play_boards(GAMES["feskot"], "SADA", "KADO", [1], 2)
+        play_tables(GAMES["feskot"], "SADA", "KADO", [1], 2)
     with pytest.raises(BotError, match="unknown bot"):
-        play_boards(GAMES["feskot"], "NOBODY", "KADO", [1], 0)
-    with pytest.raises(BotError, match="Feskot and Tekka"):
-        play_boards(get_game("satat"), "SADA", "KADO", [1], 0)
+        play_tables(GAMES["feskot"], "NOBODY", "KADO", [1], 0)
+    with pytest.raises(BotError, match="RANDOM has no compiled form in shengji"):
+        play_tables(get_game("shengji"), "RANDOM", "KADO", [1], 0)
+    with pytest.raises(BotError, match="TANOOR has no compiled form in feskot"):
+        play_tables(GAMES["feskot"], "TANOOR", "KADO", [1], 0)
+
+
+def test_one_attribute_for_the_compiled_form():
+    """``compiled_form(ruleset)`` is the one name of a compiled form; GREEDY is one bot per ruleset."""
+    assert get_bot("JANGARA").compiled_form("satat") is None  # Feskot/Tekka's JANGARA does not play Satat
+    assert get_bot("JANGARA", ruleset="satat").compiled_form("satat") is not None
+    assert get_bot("RANDOM").compiled_form("shengji") is None
+    assert get_bot("TANOOR").compiled_form("feskot") is None
+    for ruleset in ("feskot", "tekka", "satat", "shengji"):
+        state = get_game(ruleset).new_deal(3)
+        if get_bot("GREEDY").supports(ruleset):
+            assert type(get_bot("GREEDY")) is type(get_bot("GREEDY", ruleset=ruleset))
+        else:  # asked without the ruleset, GREEDY refuses the ruleset it does not play, never plays another bot
+            with pytest.raises(BotError, match=f"ruleset='{ruleset}'"):
+                decide(get_bot("GREEDY"), state, state.current_player(), 1)
 
 
 def test_policy_rollout_ends_every_deal():

@@ -284,10 +284,8 @@ def test_oracle_accuses_true_renonces_and_plays_legally():
 def test_array_and_observation_forms_decide_alike(name):
     """On random states (Renonces and open accusations included), the decision computed from the rules'
     kernel arrays (as the compiled loop does) equals the Python path's from the observation."""
-    from tekkasim.bots.satat import compiled_vector
-
     b = bot(name) if not name.startswith(("ATOUTE", "ZORGE")) else get_bot(name)
-    p = compiled_vector(b)
+    p = b.compiled_form("satat")
     n = 0
     for i, state in enumerate(random_states(200, 11, renonce_rate=0.1)):
         if state.phase() not in ("play", "collect"):
@@ -413,7 +411,7 @@ def test_knowledge_and_accusations_against_a_plain_twin(i, memory, kot):
     states = _twin_states()
     state = states[i % len(states)]
     q = bot("TANA", memory=memory, kot_pressure=kot).params
-    p = bot("TANA", memory=memory, kot_pressure=kot).satat_vector
+    p = bot("TANA", memory=memory, kot_pressure=kot).compiled_form("satat")
     for seat in range(4):
         obs = state.observation(seat)
         pub = public_from_observation(obs)

@@ -114,9 +114,9 @@ def feskot_sequence(bots, games: int, seed: int, options: dict | None = None) ->
     first-dealt rotation and, with ``deal="cut"``, the previous game's cards cut instead of shuffled), as
     a table of players would; game ``j`` uses seed ``tournament.deal_seed(seed, j)``. A tournament's
     single-deal boards always shuffle, so this is how ``deal="cut"`` can be compared with a shuffle."""
-    from ..bots import get_bot
+    from ..bots import get_bot, play_deal
     from ..rules import get_game
-    from ..tournament.play import deal_seed, play_deal_state
+    from ..tournament.play import deal_seed
 
     game = get_game("feskot", **(options or {}))
     a, b = (get_bot(x, ruleset="feskot") for x in bots)
@@ -124,7 +124,7 @@ def feskot_sequence(bots, games: int, seed: int, options: dict | None = None) ->
     records, context = [], {}
     for j in range(games):
         s = deal_seed(seed, j)
-        state = play_deal_state(game.new_deal(s, **context), seats, s, 0)
+        state = play_deal(game.new_deal(s, **context), seats, s, 0)
         rec = state.to_record()
         rec["seed"], rec["players"] = s, {n: x.label for n, x in zip(SEATS, seats, strict=True)}
         records.append(rec)

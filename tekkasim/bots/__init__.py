@@ -20,9 +20,12 @@ import importlib
 import inspect
 from typing import Any
 
+from ..bits import mix_seed
 from ..errors import BotError
+from ..rules import ruleset_names
 from ..rules.base import Action, State
-from .base import KINDS, MISTAKE_RATE, Bot, Param, RandomBot, View, decide, mix_seed
+from .base import KINDS, MISTAKE_RATE, Bot, Param, RandomBot, View, decide
+from .loop import play_deal
 
 # name -> "module:class", imported on first use (search bots pull in the solver).
 _REGISTRY: dict[str, str] = {
@@ -90,6 +93,22 @@ for _name, _cls in (
     register(_name, f"tekkasim.bots.shengji:{_cls}", ruleset="shengji")
 
 
+# ruleset -> the module of its compiled whole-deal loop (``compiled.play_tables``): it defines
+# ``play_tables(game, px, py, seeds, table)`` and ``RANDOM_FORM`` (RANDOM's parameter vector, or None).
+_LOOPS: dict[str, str] = {}
+
+
+def register_loop(ruleset: str, module: str) -> None:
+    """Name the module of ``ruleset``'s compiled whole-deal loop (imported on first use)."""
+    _LOOPS[ruleset] = module
+
+
+register_loop("feskot", "tekkasim.bots.heuristic")
+register_loop("tekka", "tekkasim.bots.heuristic")
+register_loop("satat", "tekkasim.bots.satat")
+register_loop("shengji", "tekkasim.bots.shengji")
+
+
 def _load(target: str) -> type[Bot]:
     module, cls = target.split(":")
     return getattr(importlib.import_module(module), cls)
@@ -99,7 +118,7 @@ def _classes(name: str) -> dict[str, type[Bot]]:
     """Every ruleset bot ``name`` plays -> the class that plays it there."""
     out = {}
     default = _class(name)
-    for r in default.rulesets:
+    for r in ruleset_names() if default.rulesets is None else default.rulesets:
         out[r] = default
     for r, target in _BY_RULESET.get(name, {}).items():
         out[r] = _load(target)
@@ -260,5 +279,7 @@ __all__ = [
     "describe",
     "get_bot",
     "mix_seed",
+    "play_deal",
     "register",
+    "register_loop",
 ]

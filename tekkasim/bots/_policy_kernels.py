@@ -28,7 +28,7 @@ Parameters (``p``, float64 ``N_P``, built by ``tekkasim.bots.heuristic``): ``P_M
 ``P_UNBLOCK``, ``P_COUNT``.
 Their meaning is documented on the bot classes (``heuristic.HeuristicBot``).
 
-Randomness: a decision draws from its kernel RNG exactly as ``base.maybe_mistake`` does (a draw of
+Randomness: a decision draws its mistake with ``bits.mistake`` as ``base.maybe_mistake`` does (a draw of
 ``below(rng, 1 << 30)`` when ``mistake_rate > 0``, then on a slip ``below(rng, n_legal)`` into the sorted
 legal list), and RANDOM draws ``below(rng, n_legal)`` as ``base.random_legal``. Nothing else is random.
 """
@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import config, njit
 
-from ..bits import ONE, ZERO, below, bit, highest, lowest, popcount, suit_mask
+from ..bits import ONE, ZERO, below, bit, highest, lowest, mistake, mix_seed3, popcount, suit_mask
 from ..rules import _trick52 as k
 
 if config.DISABLE_JIT:  # NUMBA_DISABLE_JIT=1 (the plain-Python twin run of the tests): ints for the bit helpers
@@ -510,10 +510,8 @@ def decide(p, v, m, legal, n, rng):
     mode = int(p[P_MODE])
     if mode == MODE_RANDOM:
         return legal[below(rng, n)]
-    rate = p[P_MISTAKE]
-    if rate > 0.0:
-        if below(rng, 1 << 30) < rate * (1 << 30):
-            return legal[below(rng, n)]
+    if mistake(rng, p[P_MISTAKE]):
+        return legal[below(rng, n)]
     phase = v[V_PHASE]
     if phase == k.PH_PRIME:
         return k.PRIME_BASE + _best_suit(m[M_HAND], mode == MODE_HEURISTIC and p[P_EVAL] == 1.0)
@@ -537,10 +535,8 @@ def decide_cards(p, v, m, lm, rng):
     mode = int(p[P_MODE])
     if mode == MODE_RANDOM:
         return _nth_card(lm, below(rng, popcount(lm)))
-    rate = p[P_MISTAKE]
-    if rate > 0.0:
-        if below(rng, 1 << 30) < rate * (1 << 30):
-            return _nth_card(lm, below(rng, popcount(lm)))
+    if mistake(rng, p[P_MISTAKE]):
+        return _nth_card(lm, below(rng, popcount(lm)))
     return _play(p, v, m, lm, mode)
 
 
@@ -951,28 +947,6 @@ def signal_for(p, v, m, c):
 
 
 # --- whole deals --------------------------------------------------------------------------------------
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_MIX0 = np.uint64(0x243F6A8885A308D3)
-
-
-@njit(cache=True, inline="always")
-def _mix(z, part):
-    z = z + part + _GOLDEN
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
-
-
-@njit(cache=True, _nrt=False)
-def mix_seed3(a, b, c):
-    """``base.mix_seed(a, b, c)`` for uint64 parts: the seed of one decision of a board."""
-    z = _mix(_MIX0, a)
-    z = _mix(z, b)
-    z = _mix(z, c)
-    return z >> ONE
 
 
 @njit(cache=True, _nrt=False)

@@ -19,7 +19,7 @@ Decisions:
 * :func:`card_decide` -- a card (a Renonce only for a bluffing policy) or ``COLLECT`` (57).
 
 The whole-round loop :func:`play_rounds_kernel` plays the first round of a match from each board seed
-exactly as ``Satat.new_deal(seed)`` + ``tournament.play.play_deal_state`` do: out-of-turn seats are asked
+exactly as ``Satat.new_deal(seed)`` + ``bots.loop.play_deal`` do: out-of-turn seats are asked
 first in seat order (a declined accusation takes no RNG), then the seat to move with
 ``new_rng(mix_seed(seed, table, k))``.
 
@@ -36,9 +36,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bits import ONE, ZERO, below, bit, highest, lowest, popcount, suit_mask
+from ..bits import ONE, ZERO, below, bit, highest, lowest, mistake, mix_seed3, popcount, suit_mask
 from ..rules import _satat_kernels as K
-from ._policy_kernels import mix_seed3
 
 TWO_HEARTS = 26
 B2H = np.uint64(1 << TWO_HEARTS)
@@ -264,10 +263,7 @@ def legal_cards(hand, pub):
 
 @njit(cache=True, inline="always")
 def _mistake(p, rng):
-    rate = p[P_MISTAKE]
-    if rate <= 0.0:
-        return False
-    return below(rng, 1 << 30) < rate * (1 << 30)
+    return mistake(rng, p[P_MISTAKE])
 
 
 @njit(cache=True, inline="always")

@@ -10,14 +10,14 @@ observation; :func:`play_from` keeps them up to date while it plays a deal to it
 and the compiled loop make the same decisions (tested on whole deals).
 
 The whole-deal loop (:func:`play_deal`) deals like ``Shengji.new_deal`` (``deal_cards(new_rng(seed))``)
-and seeds decision ``i`` with ``new_rng(mix_seed(seed, table, i))``, as the tournament's
-``play_deal_state`` does through ``decide``. The same state arrays and :func:`play_from` are the rollouts
+and seeds decision ``i`` with ``new_rng(mix_seed(seed, table, i))``, as the one play loop
+(``bots.loop.play_deal``) does through ``decide``. The same state arrays and :func:`play_from` are the rollouts
 of the search bots (from any sampled world, any phase).
 
-Mistakes (``mistake_rate``): drawn as ``base.maybe_mistake`` draws them (``below(rng, 2**30) < rate *
-2**30``); a mistake is the engine's random policy for that decision: a uniformly random call or pass, a
-uniformly random kind to bury, a uniformly random lead (``random_lead``), or the engine's random follow
-(``random_follow``: legal, near-uniform).
+Mistakes (``mistake_rate``): drawn by ``bits.mistake``, as ``base.maybe_mistake`` draws them; a mistake is
+the engine's random policy for that decision: a uniformly random call or pass, a uniformly random kind to
+bury, a uniformly random lead (``random_lead``), or the engine's random follow (``random_follow``: legal,
+near-uniform).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bits import below, highest, kth, lowest, popcount
+from ..bits import below, highest, kth, lowest, mistake, mix_seed3, popcount
 from ..cards import BIG_JOKER, N_KINDS, SMALL_JOKER
 from ..rules._shengji_kernels import (
     NO_TRUMP,
@@ -92,22 +92,6 @@ MEM_NONE, MEM_TRICK, MEM_FULL = 0, 1, 2
 S_N = 33  # S_VOID0 + seat: the public voids of each seat, one bit per effective suit
 PH_DECLARE, PH_BURY, PH_PLAY, PH_END = 0, 1, 2, 3
 MAX_ACTIONS = 160  # declaration turns (<= 4 calls and their passes) + 8 burials + at most 100 plays
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-
-
-@njit(cache=True)
-def mix_seed(a, b, c):
-    """``base.mix_seed(a, b, c)`` for non-negative ints below 2**63 (the same splitmix64 chain)."""
-    z = np.uint64(0x243F6A8885A308D3)
-    for part in (np.uint64(a), np.uint64(b), np.uint64(c)):
-        z = z + part + _GOLDEN
-        z = (z ^ (z >> np.uint64(30))) * _MIX1
-        z = (z ^ (z >> np.uint64(27))) * _MIX2
-        z ^= z >> np.uint64(31)
-    return z >> np.uint64(1)
 
 
 # --- small helpers ----------------------------------------------------------------------------------------
@@ -577,12 +561,9 @@ def decide(p, st, seat, h1, h2, b1, b2, eff, strength, suit_kinds, strength_kind
     """The action of policy ``p`` for ``seat`` to move, as masks ``(one, two)`` (a pass is ``(0, 0)``).
     ``buf``, ``opts`` and ``tops`` (int64 (2, 5)) are scratch space."""
     phase = st[S_PHASE]
-    rate = p[P_MISTAKE]
-    mistake = p[P_MODE] == MODE_RANDOM
-    if not mistake and rate > 0.0:
-        mistake = below(rng, 1 << 30) < rate * (1 << 30)
+    slip = p[P_MODE] == MODE_RANDOM or mistake(rng, p[P_MISTAKE])
     if phase == PH_DECLARE:
-        if mistake:
+        if slip:
             cnt = declaration_options(h1, h2, st[S_LEVEL], st[S_STANDING], opts)
             r = below(rng, cnt + 1)
             if r == 0:
@@ -592,10 +573,10 @@ def decide(p, st, seat, h1, h2, b1, b2, eff, strength, suit_kinds, strength_kind
             return b, (b if opts[r - 1] & 1 else ZERO)
         return _declare(p, st, seat, h1, h2, opts)
     if phase == PH_BURY:
-        if mistake:
+        if slip:
             return _bit(kth(h1, below(rng, popcount(h1)))), ZERO
         return _bury(p, st, h1, h2, eff, strength, suit_kinds)
-    if mistake:
+    if slip:
         if st[S_TN] == 0:
             return random_lead(rng, h1, h2, strength_kinds, buf)
         return random_follow(rng, h1, h2, st[S_LEAD_N], st[S_LEAD_PAIRS], st[S_LEAD_SUIT], suit_kinds)
@@ -725,7 +706,7 @@ def _play_loop(
     i = np.int64(0)
     while st[S_PHASE] != PH_END:
         if reseed:
-            rng[0] = mix_seed(seed, table, i)
+            rng[0] = mix_seed3(seed, table, i)
         s = st[S_TO_MOVE]
         b1 = ZERO
         b2 = ZERO
@@ -876,7 +857,7 @@ def _scratch():
     )
 
 
-# play_deal and play_boards call _deal_into, _play_loop and _outcome themselves: numba re-optimizes the whole
+# play_deal calls _deal_into, _play_loop and _outcome itself: numba re-optimizes the whole
 # linked decision code once per calling function, so one more level would cost seconds of compile time.
 
 
@@ -908,38 +889,3 @@ def play_deal(params, seed, table, level_a, level_b, dealer, declare_first, hist
         hist,
     )
     _outcome(st, n, out)
-
-
-@njit(cache=True)
-def play_boards(x_params, y_params, seeds, table, out):
-    """Team X (``x_params``) at bottom/top on table 0 and right/left on table 1, first deals at level 2,
-    bottom declaring first; ``out[i]`` = (gain A, gain B, attacker points, bonus, dealer, trump, actions)."""
-    params = np.empty((4, x_params.shape[0]), np.float64)
-    for s in range(4):
-        src = x_params if (s & 1) == table else y_params
-        params[s, :] = src
-    hist = np.empty((0, 2), np.uint64)
-    st, hands, tplays, tables, buf, opts, tops, rng, deck = _scratch()
-    eff, strength, suit_kinds, strength_kinds = tables
-    for i in range(seeds.shape[0]):
-        sd = np.uint64(seeds[i])
-        _deal_into(sd, np.int64(0), np.int64(0), np.int64(-1), np.int64(0), st, hands, deck, rng)  # a first deal
-        n = _play_loop(
-            params,
-            st,
-            hands,
-            tplays,
-            eff,
-            strength,
-            suit_kinds,
-            strength_kinds,
-            buf,
-            opts,
-            tops,
-            rng,
-            np.int64(1),
-            sd,
-            np.int64(table),
-            hist,
-        )
-        _outcome(st, n, out[i])

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..bits import below, new_rng
+from ..bits import below, mistake, new_rng
 from ..errors import BotError
 from ..rules.base import Action, Game, Observation, State
 
@@ -92,25 +92,30 @@ MISTAKE_RATE = Param("mistake_rate", 0.0, "probability of playing a uniformly ra
 class View:
     """What the deciding seat may use: observation, legal actions, sampling of consistent worlds.
 
-    ``possible`` adds, in Satat, the Renonces (a card that fails to follow: the rules let it be played, at
-    the risk of an accusation); a bot that does not bluff chooses from ``legal``.
+    ``possible`` is ``State.possible_actions()``: the legal actions and those the rules accept besides
+    (cards with a signal, Satat Renonces that risk an accusation); a bot that does not signal or bluff
+    chooses from ``legal``.
     ``optional`` is True for an out-of-turn decision (a Satat accusation): the bot may return None to
     decline. The true state stays private; only a ``cheating`` bot may ask for it (``true_state``).
     """
 
-    __slots__ = ("seat", "legal", "possible", "optional", "_state", "_obs", "_key")
+    __slots__ = ("seat", "legal", "optional", "_state", "_obs", "_key", "_possible")
 
     def __init__(self, state: State, seat: int):
         self._state = state
         self.seat = seat
         self.legal: list[Action] = state.legal_actions_for(seat)
         self.optional = seat != state.current_player()
-        # Satat: every card held may be played, a failure to follow being a Renonce that risks an
-        # accusation (a bluff); elsewhere the possible actions are the legal ones.
-        possible = getattr(state, "possible_actions", None)
-        self.possible: list[Action] = possible() if possible is not None and not self.optional else self.legal
         self._obs: Observation | None = None
         self._key: Hashable | None = None
+        self._possible: list[Action] | None = None
+
+    @property
+    def possible(self) -> list[Action]:
+        """``State.possible_actions()`` for the seat to move (made on first use), ``legal`` out of turn."""
+        if self._possible is None:
+            self._possible = self.legal if self.optional else self._state.possible_actions()
+        return self._possible
 
     @property
     def game(self) -> Game:
@@ -153,7 +158,7 @@ class Bot:
     name: ClassVar[str] = "BOT"
     kind: ClassVar[str] = "heuristic"
     rank: ClassVar[int | None] = None  # 0..8 on the ladder, None outside it
-    rulesets: ClassVar[tuple[str, ...]] = ("feskot", "tekka", "satat", "shengji")
+    rulesets: ClassVar[tuple[str, ...] | None] = None  # the rulesets it plays; None: every ruleset
     cheating: ClassVar[bool] = False
     description: ClassVar[str] = ""
     params_spec: ClassVar[tuple[Param, ...]] = (MISTAKE_RATE,)
@@ -176,7 +181,12 @@ class Bot:
         return self.name + (":" + ",".join(changed) if changed else "")
 
     def supports(self, ruleset: str) -> bool:
-        return ruleset in self.rulesets
+        return self.rulesets is None or ruleset in self.rulesets
+
+    def compiled_form(self, ruleset: str) -> np.ndarray | None:
+        """The parameter vector with which this bot plays in ``ruleset``'s compiled whole-deal loop
+        (``bots.compiled.play_tables``: the same decisions as ``act``), or None when it has none there."""
+        return None
 
     def act(self, view: View, rng: np.ndarray) -> Action | None:
         """The action for ``view.seat`` (one of ``view.legal``), or None to decline an optional one."""
@@ -232,12 +242,11 @@ def keep_prior(per_world: np.ndarray, prior: int, z: float, margin: float = 0.0,
 
 
 def maybe_mistake(bot: Bot, view: View, rng: np.ndarray) -> Action | None:
-    """With probability ``mistake_rate``, a uniformly random legal action (the bot's slip), else None.
-    Draws from ``rng`` only when the rate is positive, so a bot at rate 0 uses no extra randomness."""
-    rate = bot.params.get("mistake_rate", 0.0)
-    if rate <= 0.0 or view.optional or not view.legal:
+    """With probability ``mistake_rate``, a uniformly random legal action (the bot's slip), else None;
+    the draw is ``bits.mistake``, the one every compiled policy makes too."""
+    if view.optional or not view.legal:
         return None
-    if int(below(rng, 1 << 30)) < rate * (1 << 30):
+    if mistake(rng, float(bot.params.get("mistake_rate", 0.0))):
         return random_legal(view, rng)
     return None
 
@@ -256,24 +265,11 @@ class RandomBot(Bot):
             return None
         return random_legal(view, rng)
 
+    def compiled_form(self, ruleset: str) -> np.ndarray | None:
+        from .compiled import compiled_loop
 
-_MASK64 = (1 << 64) - 1
-
-
-def mix_seed(*parts: int) -> int:
-    """A 63-bit seed from several ints (board seed, table, decision number, seat): splitmix64 over each
-    part in turn, so nearby inputs give unrelated seeds. Pure Python; the same on every machine.
-
-    >>> mix_seed(1, 2) != mix_seed(2, 1)
-    True
-    """
-    z = 0x243F6A8885A308D3
-    for p in parts:
-        z = (z + (int(p) & _MASK64) + 0x9E3779B97F4A7C15) & _MASK64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        z ^= z >> 31
-    return z >> 1
+        loop = compiled_loop(ruleset)
+        return None if loop is None or loop.RANDOM_FORM is None else loop.RANDOM_FORM.copy()
 
 
 def decide(bot: Bot, state: State, seat: int, seed: int) -> Action | None:

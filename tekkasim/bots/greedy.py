@@ -1,4 +1,6 @@
-"""GREEDY for Satat and Shengji (its Feskot/Tekka form is the compiled policy of ``heuristic.GreedyBot``).
+"""GREEDY for Satat and Shengji in plain Python: the twins of their compiled GREEDY (``satat.Greedy``,
+``shengji.ShengjiGreedy``), which the tests compare decision by decision. Feskot/Tekka's GREEDY is the
+compiled policy of ``heuristic.GreedyBot``.
 
 The same baseline everywhere: win the trick with the cheapest play that beats the plays so far, otherwise
 throw the lowest; simple fixed rules for every other decision. It reads the seat's observation only.

@@ -3,13 +3,13 @@ Feskot and Tekka.
 
 One policy family with documented parameters; the named bots are presets of it. Each bot decides from
 its seat's observation only (``view52.policy_view``) and runs the same compiled decision
-(``_policy_kernels.decide``) that the whole-deal loop ``compiled.play_boards`` runs, so the Python and
+(``_policy_kernels.decide``) that the whole-deal loop :func:`play_tables` runs, so the Python and
 compiled forms agree decision for decision (tested).
 
 Parameters of the family (``HeuristicBot``)
 -------------------------------------------
 ``mistake_rate``      probability of a uniformly random legal action instead (every decision but none
-                      taken out of turn), drawn as ``base.maybe_mistake`` draws it.
+                      taken out of turn), drawn by ``bits.mistake``.
 ``memory``            how much of the public history the bot uses: ``none`` (its hand and the current
                       trick's led suit: it cannot tell who is winning), ``trick`` (the current trick's
                       cards), ``high`` (plus which honours T J Q K A of earlier tricks are gone), ``full``
@@ -44,21 +44,14 @@ lead: partner's slammed suit, drawing Prime, a side master that cannot be ruffed
 low from a short side suit (to ruff it) or the longest. The partner of a D13 declarer never takes a trick.
 
 Signals are sent when the game's ``signals`` option is on: the rules accept a signalled card whenever its
-card is legal (``State.possible_actions``, offered to bots as ``View.possible``), and ``play_boards`` sends
+card is legal (``State.possible_actions``, offered to bots as ``View.possible``), and :func:`play_tables` sends
 the same signals as the Python path (``view52.signals_accepted``).
 
-``unblock`` and ``give_count`` are off in every preset: no bot reads count, and neither gained on
-duplicate boards (4,000 pairs, tuning seeds 1,000,000+, margin of the bot with the parameter on against
-the same bot without, 95%): Feskot JANGARA unblock -0.010 +- 0.008 tricks per pair, give_count -0.095 +-
-0.025 (TANA -0.066 +- 0.074 / -0.136 +- 0.075); Tekka JANGARA unblock -0.02 +- 0.04 points, give_count
--0.36 +- 0.14 (TANA -0.3 +- 0.8 / -0.5 +- 0.8). Both on plays as ``give_count`` alone (a doubleton's
-second lowest is its higher card).
+``unblock`` and ``give_count`` are off in every preset: neither gained on duplicate boards, and the
+ladder's steps are measured by ``experiments/heuristic_ladder.py`` (figures: ``experiments/README.md``).
 
-Measured (experiments/heuristic_ladder.py, 5,000 duplicate pairs per step, report seeds 960000..;
-Tekka's TANA at 7.5% mistakes): Feskot steps 1.76 / 0.98 / 0.97 / 1.11 / 0.64 tricks per pair (pair scores
-0.719 / 0.635 / 0.632 / 0.680 / 0.621), Tekka 4.67 / 7.33 / 8.55 / 9.02 / 7.53 points (0.537 / 0.581 / 0.609 /
-0.636 / 0.632), every step above zero with 95% confidence; KADO over RANDOM +1.76 tricks and +39.5 points;
-JANGARA over GREEDY +2.22 tricks (Feskot), +5.8 points (Tekka).
+The whole-deal loop of these bots (:func:`play_tables`, through ``compiled.play_tables``) plays one deal
+per board seed with the decision seeds of ``bots.loop``: the same actions as the State API path.
 """
 
 from __future__ import annotations
@@ -67,9 +60,12 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..errors import BotError
+from ..rules import _trick52 as k
+from ..rules.base import Game
+from ..rules.trick52 import Trick52Game
 from . import _policy_kernels as pk
-from .base import MISTAKE_RATE, Bot, Param, View, maybe_mistake
-from .greedy import satat_act, shengji_act
+from .base import MISTAKE_RATE, Bot, Param, View
 from .view52 import policy_view, signals_accepted
 
 MEMORY = ("none", "trick", "high", "full")
@@ -93,12 +89,14 @@ PARAMS = (
 class PolicyBot(Bot):
     """A bot whose decision is ``_policy_kernels.decide`` on its compiled parameter vector."""
 
-    rulesets: ClassVar[tuple[str, ...]] = ("feskot", "tekka")
+    rulesets: ClassVar[tuple[str, ...] | None] = ("feskot", "tekka")
 
-    @property
-    def compiled(self) -> np.ndarray:
-        """The parameter vector of the compiled form (``_policy_kernels``, ``P_*`` fields); a fresh copy
-        whenever ``params`` changed since the last call."""
+    def compiled_form(self, ruleset: str) -> np.ndarray | None:
+        """The parameter vector (``_policy_kernels``, ``P_*`` fields) in the rulesets this bot plays."""
+        return self._params().copy() if self.supports(ruleset) else None
+
+    def _params(self) -> np.ndarray:
+        """The parameter vector, made again whenever ``params`` changed since the last call."""
         key = tuple(self.params.items())
         cached = self.__dict__.get("_compiled")
         if cached is None or cached[0] != key:
@@ -113,7 +111,7 @@ class PolicyBot(Bot):
         legal = view.legal
         v, m = policy_view(view.observation, view.game.options, signals_accepted(view.possible))
         arr = np.asarray(legal, np.int64)
-        return int(pk.decide(self.compiled, v, m, arr, len(arr), rng))
+        return int(pk.decide(self._params(), v, m, arr, len(arr), rng))
 
 
 class GreedyBot(PolicyBot):
@@ -122,27 +120,17 @@ class GreedyBot(PolicyBot):
     Ace if it has one, else its lowest card. No memory, no partner play (it overtakes partner too), no
     signals. Prime: its longest suit (Feskot: of its five; ties by high cards from the Ace down). Tekka:
     high-card count A 4, K 3, Q 2, J 1; 16 bids 8 and every 3 more one more (up to 13) when that outbids
-    the standing call, never D13, never over partner; never asks for a raise, rejects every raise. Satat and
-    Shengji: ``greedy.py`` (Python only; no compiled form there)."""
+    the standing call, never D13, never over partner; never asks for a raise, rejects every raise. The
+    other rulesets' GREEDY is their own (``get_bot("GREEDY", ruleset=...)``)."""
 
     name = "GREEDY"
     kind = "baseline"
     rank = None
-    rulesets = ("feskot", "tekka", "satat", "shengji")
     description = (
         "baseline: wins a trick as cheaply as it can, else throws its lowest card; Prime/Troupe its "
         "longest suit; Tekka bids by high-card count; never redeals, accuses, declares or signals"
     )
     params_spec = (MISTAKE_RATE,)
-
-    def act(self, view: View, rng: np.ndarray) -> Any:
-        name = view.game.name
-        if name in ("feskot", "tekka"):
-            return super().act(view, rng)
-        slip = maybe_mistake(self, view, rng)
-        if slip is not None:
-            return slip
-        return satat_act(view) if name == "satat" else shengji_act(view)
 
     def _vector(self) -> np.ndarray:
         p = np.zeros(pk.N_P, np.float64)
@@ -281,9 +269,8 @@ class Tana(HeuristicBot):
 class TanaTekka(Tana):
     """TANA (rank 4) in Tekka: Feskot's TANA with 7.5% mistakes instead of 10%. A mistake is a random
     legal action, in Tekka's auction too, where a random 13 or D13 costs far more points than a random
-    card costs tricks in Feskot: at 10% TANA sat 119 Elo below JANGARA and only 64 above SADA (pair
-    scores, 20,000 Tekka pairs, tuning seeds 1,400,000+), the ladder's largest step by far; at 7.5% it
-    sits 91 above SADA and 90 below JANGARA on the same boards."""
+    card costs tricks in Feskot: at 10% TANA's steps to SADA and JANGARA were far apart, at 7.5% they are
+    even (figures: ``experiments/README.md``)."""
 
     rulesets = ("tekka",)
     description = "full count, void inference, partner play, Prime management, signals; 7.5% mistakes"
@@ -310,8 +297,54 @@ class Jangara(HeuristicBot):
 
 LADDER = (Kado, Pochaq, Puchoq, Sada, Tana, Jangara)  # Feskot's; Tekka's TANA is TanaTekka
 
+
+# --- the whole-deal loop (compiled.play_tables) ------------------------------------------------------
+
+MAX_DEAL_ACTIONS = 4 + 1 + 52 + 2 * 13  # calls, Prime, cards, a raise request and answer per declarer turn
+RANDOM_FORM = np.zeros(pk.N_P, np.float64)  # RANDOM's parameter vector: a uniformly random legal action
+RANDOM_FORM[pk.P_MODE] = pk.MODE_RANDOM
+
+
+def play_tables(game: Game, px: np.ndarray, py: np.ndarray, seeds: np.ndarray, table: int) -> dict:
+    """Play the deal of each board seed (uint64) at ``table`` (0 or 1) with team X's parameter vector
+    ``px`` at bottom/top at table 0 and right/left at table 1, team Y's ``py`` at the other seats; the
+    first seat is bottom (Tekka deals start 0-0). Decision ``i`` of the deal of seed ``s`` is made with
+    ``new_rng(mix_seed(s, table, i))`` (``bots.loop``). Signals are sent exactly when the rules accept
+    them (``game.takes_signals``), as the Python path does.
+
+    Returns ``{"returns": float (n, 2) for team A (bottom/top) and B (right/left), "actions": int (n, L)
+    every action in order, -1 padded, "n_actions": int (n,)}``."""
+    if not isinstance(game, Trick52Game):
+        raise BotError(f"this loop plays the 52-card rulesets of the heuristic policies, not {game.name}")
+    n = len(seeds)
+    returns = np.zeros((n, 2), np.float64)
+    actions = np.full((n, MAX_DEAL_ACTIONS), -1, np.int64)
+    n_actions = np.zeros(n, np.int64)
+    play_all, raises, signals = game.options_flags()
+    pk.play_boards_kernel(
+        k.new_arrays(),
+        seeds,
+        table,
+        game.ruleset_code,
+        0,
+        play_all,
+        raises,
+        signals,
+        int(game.takes_signals),
+        px,
+        py,
+        returns,
+        actions,
+        n_actions,
+        pk.new_work(),
+    )
+    return {"returns": returns, "actions": actions, "n_actions": n_actions}
+
+
 __all__ = [
     "LADDER",
+    "MAX_DEAL_ACTIONS",
+    "RANDOM_FORM",
     "MEMORY",
     "PARAMS",
     "GreedyBot",
@@ -323,4 +356,5 @@ __all__ = [
     "Puchoq",
     "Sada",
     "Tana",
+    "play_tables",
 ]

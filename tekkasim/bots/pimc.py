@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..bits import below
+from ..bits import below, mistake
 from ..rules.base import Action, State
 from .base import MISTAKE_RATE, Bot, Param, View, keep_prior
 
@@ -204,9 +204,9 @@ def draw_worlds(adapter: Adapter, view: View, rng: np.ndarray, n: int, oversampl
 def slip(view: View, rng: np.ndarray, rate: float, actions: list[Action]) -> Action | None:
     """With probability ``rate`` a uniformly random action of ``actions`` (the bot's mistake), else None;
     draws from ``rng`` only when the rate is positive. Never out of turn."""
-    if rate <= 0.0 or view.optional or not actions:
+    if view.optional or not actions:
         return None
-    if int(below(rng, 1 << 30)) < rate * (1 << 30):
+    if mistake(rng, float(rate)):
         return actions[int(below(rng, len(actions)))]
     return None
 
@@ -222,9 +222,9 @@ class SearchBot(Bot):
     def act(self, view: View, rng: np.ndarray) -> Action | None:
         start = time.perf_counter()
         ad = self.adapter(self.params)
-        mistake = slip(view, rng, self.params.get("mistake_rate", 0.0), ad.mistake_actions(view))
-        if mistake is not None:
-            return mistake
+        slipped = slip(view, rng, self.params.get("mistake_rate", 0.0), ad.mistake_actions(view))
+        if slipped is not None:
+            return slipped
         oversample = int(self.params.get("oversample", 1))
         worlds = Worlds(lambda n: draw_worlds(ad, view, rng, n, oversample), Limit.of(self.params), ad.batch, start)
         return ad.decide(view, worlds, rng)

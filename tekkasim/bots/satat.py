@@ -175,9 +175,11 @@ class SatatBot(Bot):
     params_spec: ClassVar[tuple[Param, ...]] = PARAMS
     mode: ClassVar[int] = sp.MODE_HEURISTIC
 
-    @property
-    def satat_vector(self) -> np.ndarray:
-        """The compiled parameter vector (``_satat_policy.P_*``)."""
+    def compiled_form(self, ruleset: str) -> np.ndarray | None:
+        """The compiled parameter vector (``_satat_policy.P_*``) in Satat."""
+        return self._vector() if self.supports(ruleset) else None
+
+    def _vector(self) -> np.ndarray:
         q = self.params
         p = np.zeros(sp.N_P, np.float64)
         p[sp.P_MODE] = self.mode
@@ -199,7 +201,7 @@ class SatatBot(Bot):
         return p
 
     def act(self, view: View, rng: np.ndarray) -> Any:
-        return policy_act(self.satat_vector, view, rng)
+        return policy_act(self._vector(), view, rng)
 
 
 def policy_act(p: np.ndarray, view: View, rng: np.ndarray) -> Any:
@@ -402,7 +404,7 @@ _JANGARA = None
 def jangara_vector() -> np.ndarray:
     global _JANGARA
     if _JANGARA is None:
-        _JANGARA = Jangara().satat_vector
+        _JANGARA = Jangara()._vector()
     return _JANGARA
 
 
@@ -655,49 +657,31 @@ LADDER = (*LADDER_HEURISTIC, Tanoor, Tizab, Zelzela)
 MAX_ROUND_ACTIONS = 3 + 52 + 1  # two redeals and Troupe, the cards, a collect or an accusation
 
 
-def compiled_vector(bot) -> np.ndarray | None:
-    """The compiled Satat parameter vector of ``bot`` (a name or a Bot): RANDOM, GREEDY, the heuristic
-    family and the personalities; None for the search bots, ORACLE and users' bots."""
-    from . import get_bot
-    from .base import RandomBot
-
-    bot = get_bot(bot, ruleset="satat") if isinstance(bot, str) else bot
-    if isinstance(bot, RandomBot):
-        p = np.zeros(sp.N_P, np.float64)
-        p[sp.P_MODE] = sp.MODE_RANDOM
-        return p
-    return bot.satat_vector if isinstance(bot, SatatBot) else None
+RANDOM_FORM = np.zeros(sp.N_P, np.float64)  # RANDOM's parameter vector: a uniformly random card
+RANDOM_FORM[sp.P_MODE] = sp.MODE_RANDOM
 
 
-def play_rounds(x_bot, y_bot, seeds, table: int) -> dict:
-    """The first round of a match from each board seed at ``table`` of a duplicate pair (team X bottom/top
-    at table 0, right/left at table 1), in the compiled loop: the same actions as ``Satat.new_deal(seed)``
-    played through ``tournament.play.play_deal_state`` with these bots (tested).
-
-    ``seeds``: any iterable of seeds, or a 1-d integer array (checked at once, the fast form).
-    Returns ``{"returns": (n, 2) team A/B points, "actions": (n, L) -1 padded, "n_actions": (n,)}``."""
-    from ..errors import BotError
-    from ..rules.base import MAX_SEED, check_seed
-
-    if table not in (0, 1):
-        raise BotError(f"table must be 0 or 1, not {table!r}")
-    px, py = compiled_vector(x_bot), compiled_vector(y_bot)
-    for bot, p in ((x_bot, px), (y_bot, py)):
-        if p is None:
-            raise BotError(f"bot {getattr(bot, 'label', bot)} has no compiled Satat form")
-    if isinstance(seeds, np.ndarray) and seeds.dtype.kind in "iu" and seeds.ndim == 1:
-        # an integer array is checked as a whole (per seed check_seed costs ~0.4 µs, some 4% of a round)
-        if len(seeds) and (int(seeds.min()) < 0 or int(seeds.max()) > MAX_SEED):
-            check_seed(int(seeds.min()) if int(seeds.min()) < 0 else int(seeds.max()))
-        arr = seeds.astype(np.uint64)
-    else:
-        arr = np.array([check_seed(s) for s in seeds], np.uint64)
-    n = len(arr)
+def play_tables(game, px: np.ndarray, py: np.ndarray, seeds: np.ndarray, table: int) -> dict:
+    """The compiled loop of ``compiled.play_tables``: the first round of a match from each board seed
+    (uint64) at ``table`` of a duplicate pair (team X's parameter vector ``px`` bottom/top at table 0,
+    right/left at table 1), the same actions as ``Satat.new_deal(seed)`` played through
+    ``bots.loop.play_deal`` (tested). ``{"returns": (n, 2) team A/B points, "actions": (n, L) -1 padded,
+    "n_actions": (n,)}``."""
+    n = len(seeds)
     returns = np.zeros((n, 2), np.float64)
     actions = np.full((n, MAX_ROUND_ACTIONS), -1, np.int64)
     n_actions = np.zeros(n, np.int64)
-    sp.play_rounds_kernel(arr, table, px, py, returns, actions, n_actions)
+    sp.play_rounds_kernel(seeds, table, px, py, returns, actions, n_actions)
     return {"returns": returns, "actions": actions, "n_actions": n_actions}
+
+
+def play_rounds(x_bot, y_bot, seeds, table: int) -> dict:
+    """``compiled.play_tables`` in Satat: the first round of each board seed at ``table``, team X =
+    ``x_bot`` and Y = ``y_bot`` (Bots or names)."""
+    from ..rules import get_game
+    from .compiled import play_tables as play
+
+    return play(get_game("satat"), x_bot, y_bot, seeds, table)
 
 
 __all__ = [
@@ -720,8 +704,9 @@ __all__ = [
     "Tizab",
     "Zelzela",
     "Zorge",
-    "compiled_vector",
+    "RANDOM_FORM",
     "play_rounds",
+    "play_tables",
     "policy_act",
     "public_from_observation",
 ]

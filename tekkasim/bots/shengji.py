@@ -244,9 +244,9 @@ class ShengjiPolicy(Bot):
 
     rulesets: ClassVar[tuple[str, ...]] = ("shengji",)
 
-    @property
-    def compiled(self) -> np.ndarray:
-        return self._vector()
+    def compiled_form(self, ruleset: str) -> np.ndarray | None:
+        """The compiled parameter vector (``_shengji_policy.P_*``) in Shengji."""
+        return self._vector() if self.supports(ruleset) else None
 
     def _vector(self) -> np.ndarray:
         raise NotImplementedError
@@ -254,7 +254,7 @@ class ShengjiPolicy(Bot):
     def act(self, view: View, rng: np.ndarray) -> Any:
         if view.optional:
             return None
-        return compiled_decide(self.compiled, view.observation, rng)
+        return compiled_decide(self._vector(), view.observation, rng)
 
 
 class ShengjiGreedy(ShengjiPolicy):
@@ -421,10 +421,10 @@ def policy_vector(name: str) -> np.ndarray:
         p[sp.P_MODE] = sp.MODE_RANDOM
         return p
     if name == "GREEDY":
-        return ShengjiGreedy().compiled
+        return ShengjiGreedy()._vector()
     for cls in LADDER:
         if cls.name == name:
-            return cls().compiled
+            return cls()._vector()
     raise KeyError(name)
 
 
@@ -465,9 +465,9 @@ def state_arrays(state) -> dict:
             gone[k] += 1
         tplays[i] = _masks(play)
     if state.trick:
-        n, pairs, e, shape = state._lead
+        n, pairs, e, shape = state.trick_lead
         st[sp.S_LEAD_N], st[sp.S_LEAD_PAIRS], st[sp.S_LEAD_SUIT], st[sp.S_LEAD_SHAPE] = n, pairs, e, shape
-        st[sp.S_BEST_KEY], st[sp.S_BEST_SEAT] = state._best
+        st[sp.S_BEST_KEY], st[sp.S_BEST_SEAT] = state.trick_best
         st[sp.S_TPTS] = sum(int(K.points(*(np.uint64(x) for x in _masks(p)))) for p in state.trick)
     voids = np.array([sum(1 << e for e in range(5) if state.voids[s, e]) for s in range(4)], np.int64)
     _set_gone_voids(st, gone, voids)
@@ -508,7 +508,7 @@ _VARIANTS = ("JANGARA", "GREEDY", "POCHAQ")
 
 def _variant_vectors() -> list[np.ndarray]:
     out = [policy_vector(n) for n in _VARIANTS]
-    out.append(ShengjiHeuristic(points=False).compiled)  # JANGARA throwing its weakest cards
+    out.append(ShengjiHeuristic(points=False)._vector())  # JANGARA throwing its weakest cards
     return out
 
 
@@ -651,8 +651,36 @@ class Zelzela(ShengjiSearch):
     preset: ClassVar[dict[str, Any]] = {"worlds": 32, "rollout": "jangara", "prior": 0.0, "override_z": 1.0}
 
 
+# --- the whole-deal loop (compiled.play_tables) ------------------------------------------------------
+
+# RANDOM has no compiled form here: its State API form draws from the legal list, the compiled one does not
+RANDOM_FORM = None
+
+
+def play_tables(game, px: np.ndarray, py: np.ndarray, seeds: np.ndarray, table: int) -> dict:
+    """The compiled loop of ``compiled.play_tables``: a first deal (level 2, bottom declaring first) from
+    each board seed (uint64) at ``table``, team X's parameter vector ``px`` bottom/top at table 0 and
+    right/left at table 1, with every action kept: ``{"returns": (n, 2) levels gained, "masks": (n, L, 2)
+    action i as its ``(one, two)`` masks (``_kinds`` gives the State API's tuple), "n_actions": (n,)}``."""
+    from ..errors import BotError
+
+    params = np.stack([px if (s & 1) == table else py for s in range(4)])
+    n = len(seeds)
+    masks = np.zeros((n, sp.MAX_ACTIONS, 2), np.uint64)
+    out = np.zeros((n, 7), np.int64)
+    # one kernel call a deal: a block kernel of its own would make numba compile the whole linked
+    # decision code once more (seconds) for a few µs a deal
+    for i, seed in enumerate(seeds.tolist()):
+        sp.play_deal(params, seed, table, 0, 0, -1, 0, masks[i], out[i])
+    n_actions = out[:, 6].copy()
+    if n and int(n_actions.max()) > sp.MAX_ACTIONS:
+        raise BotError(f"a Shengji deal took more than {sp.MAX_ACTIONS} actions")
+    return {"returns": out[:, :2].astype(np.float64), "masks": masks, "n_actions": n_actions}
+
+
 __all__ = [
     "LADDER",
+    "RANDOM_FORM",
     "Jangara",
     "Kado",
     "Pochaq",
@@ -667,6 +695,7 @@ __all__ = [
     "Tizab",
     "Zelzela",
     "compiled_decide",
+    "play_tables",
     "policy_input",
     "policy_vector",
     "rollout_values",

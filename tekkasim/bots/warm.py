@@ -18,7 +18,6 @@ import sys
 from collections.abc import Sequence
 
 from ..rules import get_game, ruleset_names
-from .base import decide
 
 # One seat each: a heuristic bot (compiled decide), a search bot (rollouts, worlds, the solver for
 # ZELZELA's rulesets), the oracle (the solver on the true deal) and GREEDY.
@@ -26,48 +25,44 @@ _SEATS = ("JANGARA", "ZELZELA:worlds=2", "ORACLE", "GREEDY")
 
 
 def _play_one(ruleset: str, seats: Sequence[str]) -> None:
-    from ..simulate import play_deal
     from . import get_bot
+    from .loop import play_deal
 
-    def policy(bot):
-        return lambda state, seat, rng: decide(bot, state, seat, rng.getrandbits(63))
-
-    play_deal(get_game(ruleset), 1, [policy(get_bot(n, ruleset=ruleset)) for n in seats])
+    play_deal(get_game(ruleset).new_deal(1), [get_bot(n, ruleset=ruleset) for n in seats], 1)
 
 
 def _compiled_loops(ruleset: str) -> None:
+    from .compiled import compiled_loop, play_tables
+
     game = get_game(ruleset)
     game.play_random(4, 1)
-    if ruleset in ("feskot", "tekka"):
-        from .compiled import play_boards
-
-        play_boards(game, "JANGARA", "SADA", [1, 2], 0)
-    elif ruleset == "satat":
-        from .satat import play_rounds
-
-        play_rounds("JANGARA", "ATOUTE", [1, 2], 0)
-    else:  # the deal-by-deal loop that the tournament runner and the tests use
-        from . import get_bot
-        from .compiled import play_tables
-
-        play_tables(game, get_bot("JANGARA", ruleset=ruleset), get_bot("SADA", ruleset=ruleset), [1, 2], 0)
+    if compiled_loop(ruleset) is not None:
+        play_tables(game, "JANGARA", "SADA", [1, 2], 0)
 
 
 def _tasks(rulesets: Sequence[str], search: bool) -> list[tuple[str, str]]:
     """Pieces of work, the costliest first (cold-cache CPU on these machines: the solver ~40 s, Feskot's
     policy kernels ~25 s, each of Satat and Shengji ~25-30 s, Feskot's search kernels ~25 s once the
-    solver and policies are cached, Tekka ~10 s). Split this way, two processes share the work evenly and
-    a later piece loads what an earlier one compiled instead of compiling it again."""
+    solver and policies are cached, Tekka ~10 s). Rulesets whose bots share one compiled loop (Feskot and
+    Tekka) share their kernels: the first of them is warmed in pieces (the solver, the loops, the bots), the
+    others after it. Split this way, two processes share the work evenly and a later piece loads what an
+    earlier one compiled instead of compiling it again."""
+    from . import _LOOPS
+
+    loops = list(_LOOPS.values())
+    groups: dict[str, list[str]] = {}
+    for r in rulesets:
+        groups.setdefault(_LOOPS.get(r, r), []).append(r)
+    shared = [g for key, g in groups.items() if loops.count(key) > 1]
     out: list[tuple[str, str]] = []
-    fesk = [r for r in rulesets if r in ("feskot", "tekka")]
-    if search and fesk:
-        out.append((fesk[0], "oracle"))
-    for r in fesk[:1]:
-        out.append((r, "loops"))
-    out += [(r, "all") for r in rulesets if r in ("satat", "shengji")]
-    if fesk:
-        out.append((fesk[0], "search" if search else "heuristic"))
-    out += [(r, "all") for r in fesk[1:]]
+    for g in shared:
+        if search:
+            out.append((g[0], "oracle"))
+        out.append((g[0], "loops"))
+    out += [(r, "all") for key, g in groups.items() if loops.count(key) <= 1 for r in g]
+    for g in shared:
+        out.append((g[0], "search" if search else "heuristic"))
+        out += [(r, "all") for r in g[1:]]
     return out
 
 

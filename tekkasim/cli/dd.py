@@ -29,7 +29,7 @@ import click
 from ..cards import SEATS, SUITS, mask_of, parse_cards, parse_seat, parse_suit
 from ..errors import CardError, OptionError, RecordError, TekkasimError
 from ..records import iter_records
-from ..solver.dd import Position, Solver, state_at, trick_table
+from ..solver.dd import Position, Solver, solver_rulesets, state_at, trick_table
 
 _ROW_ORDER = (3, 2, 1, 0)  # S H D C
 
@@ -44,7 +44,7 @@ _ROW_ORDER = (3, 2, 1, 0)  # S H D C
     "--ruleset",
     "-r",
     "ruleset_opt",
-    type=click.Choice(["feskot", "tekka", "satat"], case_sensitive=False),
+    metavar="NAME",
     default=None,
     help="Trick rules for hands given as options (default feskot); must match a record's ruleset.",
 )
@@ -109,7 +109,9 @@ def _options(path, hand_texts, ruleset_opt, trumps, leaders, from_trick, deal_in
 def _run(path, hand_texts, ruleset_opt, trumps, leaders, from_trick, deal_index, as_json) -> bool:
     """Solve and print every deal asked for; return whether any record failed."""
     rows, cols = _options(path, hand_texts, ruleset_opt, trumps, leaders, from_trick, deal_index)
-    ruleset_opt = ruleset_opt.lower() if ruleset_opt else None
+    ruleset_opt = ruleset_opt.strip().lower() if ruleset_opt else None
+    if ruleset_opt is not None and ruleset_opt not in solver_rulesets():  # the rulesets' metadata says which
+        raise OptionError(f"--ruleset {ruleset_opt!r} is not one the solver plays ({', '.join(solver_rulesets())})")
     solver = Solver()
     if path is None:
         hands = []

@@ -54,11 +54,6 @@ rule_options = click.option(
     help="A ruleset option, e.g. -o play_out=true (repeatable; see `tekkasim rules`).",
 )
 
-# rules.md's starting seat of a first deal, as each ruleset's new_deal takes it: Feskot's first-dealt
-# seat, Tekka's first-asked seat, Satat's caller (instead of the draw for it), Shengji's first seat to
-# declare.
-FIRST_CONTEXT = {"feskot": "first", "tekka": "first", "satat": "caller", "shengji": "declare_first"}
-
 
 def _parse_first(ctx, param, value):
     if value is None:
@@ -97,4 +92,4 @@ def make_game(ruleset: str, rule_opts: tuple[str, ...]):
 
 def first_context(game, first: int | None) -> dict:
     """``new_deal`` keyword arguments that make ``first`` the starting seat of ``game``'s first deal."""
-    return {} if first is None else {FIRST_CONTEXT[game.name]: first}
+    return {} if first is None else {game.first_seat: first}

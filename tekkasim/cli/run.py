@@ -72,12 +72,13 @@ def run(deals, n_records, seed, out_dir, rulesets):
         for v in bad[:3]:
             click.echo(f"   {v.line()}")
         frame = records_frame(read_records(path))
-        if name == "tekka":
+        contracts = contract_table(frame)  # empty for a ruleset without contracts
+        if len(contracts):
             click.echo(
                 "   contracts of random players (target: deals, made, success rate); calls are uniform over\n"
                 "   the legal ones and D13 can be called again, so the last caller mostly ends up in a D13:"
             )
-            for key, row in contract_table(frame).iterrows():
+            for key, row in contracts.iterrows():
                 click.echo(f"     {key:>16}: {int(row['deals']):4d} {int(row['made']):4d} {row['success_rate']:6.1%}")
         if frame["match"].nunique() > 1:  # Feskot games stand alone: one long chain, no match to count
             click.echo(f"   matches completed: {frame['match'].nunique() - 1} (the last may be unfinished)")

@@ -44,6 +44,10 @@ class Rng:
     def random_card(self, mask: int) -> int:
         return kth(mask, self.below(popcount(mask)))
 
+    def mistake(self, rate: float) -> bool:
+        """``bits.mistake``: one draw below 2**30 when ``rate`` > 0, True when it falls under ``rate``."""
+        return rate > 0.0 and self.below(1 << 30) < rate * (1 << 30)
+
 
 def pext(x: int, m: int) -> int:
     """Bits of x at the set positions of m, packed to the bottom."""

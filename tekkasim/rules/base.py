@@ -31,7 +31,8 @@ Who acts: ``actors()`` lists every seat that may act now, the seat to move first
 gives each one's actions. Only Satat has actions out of turn (an accusation may be made by any seat while a
 card is on the table, also after the fourth card of a trick and in phase ``"collect"``); the other rulesets
 keep the default (the seat to move alone). Out-of-turn actions are optional, the seat to move must act.
-A runner asks every actor (``tekkasim.simulate.step``: the out-of-turn seats first, then the seat to move).
+A runner asks every actor (``tekkasim.bots.loop``, the one play loop: the out-of-turn seats first, then the
+seat to move).
 
 Chance after the deal (Satat redeals) comes from a chance source of its own, seeded with the deal and
 never shared with a resampled world: ``resample`` gives each world a fresh source drawn from its ``rng``,
@@ -148,6 +149,12 @@ class State(ABC):
     def legal_actions(self) -> list[Action]:
         """The actions the rules allow the current player, sorted. Empty when terminal."""
 
+    def possible_actions(self) -> list[Action]:
+        """Every action the rules accept from the seat to move, sorted: ``legal_actions()`` plus any that
+        the rules let be played but random play and search leave out (Feskot/Tekka cards with a signal,
+        Satat Renonces, which risk an accusation). The legal actions elsewhere."""
+        return self.legal_actions()
+
     @abstractmethod
     def apply_action(self, action: Action) -> None:
         """Play ``action`` for the current player; raise ``IllegalAction`` (with ``rule``) if not allowed."""
@@ -249,6 +256,23 @@ class Game(ABC):
     description: ClassVar[str]
     returns_unit: ClassVar[str] = "points"  # what State.returns() counts
     options_spec: ClassVar[tuple[Option, ...]] = ()
+
+    # Metadata (after OpenSpiel's GameType): what code outside a ruleset's own modules asks instead of
+    # branching on its name (docs/adding-a-ruleset.md).
+    has_matches: ClassVar[bool] = True  # deals chain into matches (next_deal_context, match_winner)
+    first_seat: ClassVar[str] = "first"  # new_deal's keyword for the seat a first deal starts from
+    first_seat_label: ClassVar[str] = "first"  # what that seat is called, e.g. in a rendered header
+    first_five: ClassVar[bool] = False  # a seat's first five cards dealt decide something (Prime, Troupe)
+    trump_name: ClassVar[str] = "trump"  # the trump's name in the ruleset's own words
+    action_kinds: ClassVar[tuple[str, ...]] = ()  # the kinds of decision, in the order a deal meets them
+    out_of_turn: ClassVar[bool] = False  # some actions are taken out of turn (State.actors)
+    trick_rules: ClassVar[str | None] = None  # the double-dummy solver's 52-card trick rules, if it solves it
+
+    @property
+    def takes_signals(self) -> bool:
+        """Whether, with these options, the rules accept cards played with a signal
+        (``State.possible_actions``)."""
+        return False
 
     def __init__(self, **options: Any):
         known = {o.name: o for o in self.options_spec}

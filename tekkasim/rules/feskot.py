@@ -121,6 +121,9 @@ class Feskot(Trick52Game):
     name = "feskot"
     description = "Afghan four-player partnership game: Prime from five cards, first team to 7 tricks wins"
     returns_unit = "tricks"
+    has_matches = False  # games follow the first-dealt rotation, but no score ends a match
+    first_seat_label = "first dealt"
+    action_kinds = ("prime", "card")
     options_spec = (
         Option("play_out", False, None, "play all 13 tricks even after a team has 7"),
         Option(
@@ -171,7 +174,7 @@ class Feskot(Trick52Game):
         tricks = np.zeros((n_deals, 2), np.int64)
         prime = np.zeros(n_deals, np.int64)
         n_tricks = np.zeros(n_deals, np.int64)
-        k.feskot_random(n_deals, k.seed_u64(seed), first, self._options_flags()[0], tricks, prime, n_tricks)
+        k.feskot_random(n_deals, k.seed_u64(seed), first, self.options_flags()[0], tricks, prime, n_tricks)
         winner = (tricks[:, 1] > tricks[:, 0]).astype(np.int64)
         return {
             "returns": tricks.astype(np.float64),

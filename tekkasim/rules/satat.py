@@ -889,6 +889,13 @@ class Satat(Game):
     name = "satat"
     description = "Mauritian Satat: Troupe from five cards, 2♥ beats all, KOT and KOT 52, Renonce accusations"
     returns_unit = "points"
+    first_seat = "caller"  # instead of the draw for it
+    first_seat_label = "caller"
+    first_five = True
+    trump_name = "Troupe"
+    action_kinds = ("redeal", "troupe", "card", "collect", "accusation")
+    out_of_turn = True
+    trick_rules = "satat"
 
     _CONTEXT = ("dealer", "caller", "score", "exchange", "deal_no", "match")
 

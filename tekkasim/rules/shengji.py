@@ -304,6 +304,16 @@ class ShengjiState(State):
             out.update(zip(("eff", "strength", "suit_kinds", "strength_kinds"), self.tables, strict=True))
         return out
 
+    @property
+    def trick_lead(self) -> tuple[int, int, int, int] | None:
+        """The current trick's lead as ``(cards, pairs, effective suit, shape)``; None with no trick begun."""
+        return self._lead if self.trick else None
+
+    @property
+    def trick_best(self) -> tuple[int, int]:
+        """``(key, seat)`` of the play winning the current trick so far (``_shengji_kernels.play_key``)."""
+        return self._best
+
     def hand(self, seat: int) -> CardMultiset:
         """The cards ``seat`` holds now."""
         return CardMultiset(int(self.hands[seat, 0]), int(self.hands[seat, 1]))
@@ -1131,6 +1141,9 @@ class Shengji(Game):
     name = "shengji"
     description = "double-deck promotion match: 108 cards, levels 2..A, kitty, pairs and tractors"
     returns_unit = "levels"  # returns() are the levels each team gained in the deal
+    first_seat = "declare_first"
+    first_seat_label = "declaring from"
+    action_kinds = ("declaration", "burial", "play")
 
     def _context(self, context: dict, error: type[TekkasimError]):
         unknown = set(context) - {"levels", "dealer", "declare_first"}

@@ -283,6 +283,8 @@ class Tekka(Trick52Game):
     name = "tekka"
     description = "Bid-driven match to 104: one-lap auction (8..13 or Double 13), Feskot trick play"
     returns_unit = "points"
+    first_seat_label = "first asked"
+    action_kinds = ("call", "prime", "card", "raise request", "raise answer")
     options_spec = (
         Option("raises", False, None, "the declarer may request a higher target or D13 during play"),
         Option("signals", True, None, "allow slam/drop signals on plays"),
@@ -374,7 +376,7 @@ class Tekka(Trick52Game):
         ``tricks`` (n, 2), ``declarer_tricks``, ``prime`` and ``n_tricks``.
         """
         first = parse_seat(first)
-        info = self._random_outputs(n_deals, seed, first, 0, self._options_flags()[1])
+        info = self._random_outputs(n_deals, seed, first, 0, self.options_flags()[1])
         made = np.zeros(n_deals, np.int64)
         score = np.zeros((n_deals, 2), np.int64)
         k.tekka_scores(info, made, score)

@@ -386,8 +386,16 @@ class Trick52Game(Game):
     packets: bool
     state_class: type[Trick52State]
 
-    def _options_flags(self) -> tuple[int, int, int]:
-        """``(play_all, raises, signals)`` for the kernels."""
+    first_five = True
+    trump_name = "Prime"
+    trick_rules = "standard"
+
+    @property
+    def takes_signals(self) -> bool:
+        return bool(self.options_flags()[2])
+
+    def options_flags(self) -> tuple[int, int, int]:
+        """``(play_all, raises, signals)`` for the kernels (``_trick52.init_deal``)."""
         return (
             int(bool(self.options.get("play_out", False))),
             int(bool(self.options.get("raises", False))),
@@ -397,7 +405,7 @@ class Trick52Game(Game):
     def _start(self, dealt: np.ndarray, first: int, seed: int | None, play_all: int | None = None) -> Trick52State:
         arrays = k.new_arrays()
         arrays.dealt[:] = dealt
-        flags = self._options_flags()
+        flags = self.options_flags()
         pa = flags[0] if play_all is None else play_all
         k.init_deal(arrays, self.ruleset_code, first, pa, flags[1], flags[2])
         return self.state_class(self, arrays, seed)

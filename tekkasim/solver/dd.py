@@ -68,6 +68,7 @@ letter ``"A"``/``"B"``. Seats: 0..3 = bottom, right, top, left.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -77,17 +78,37 @@ from ..rules import get_game
 from ..rules.base import State
 from . import _dd_kernels as K
 
-RULESETS = {"feskot": K.STANDARD, "tekka": K.STANDARD, "satat": K.SATAT}
+_VARIANTS = {"standard": K.STANDARD, "satat": K.SATAT}  # Game.trick_rules -> the kernels' trick rules
+
+
+@lru_cache(maxsize=1)
+def solver_rulesets() -> dict[str, int]:
+    """Every ruleset the solver plays (``Game.trick_rules`` set) -> its trick rules' kernel variant."""
+    from ..rules import ruleset_names
+
+    out = {}
+    for name in ruleset_names():
+        rules = get_game(name).trick_rules
+        if rules is not None:
+            out[name] = _VARIANTS[rules]
+    return out
+
+
+def _names() -> str:
+    *first, last = solver_rulesets()
+    return f"{', '.join(first)} and {last}" if first else last
+
+
 DEFAULT_TT_BITS = 20
 
 
 def _variant(ruleset: str) -> int:
     key = str(ruleset).strip().lower()
-    if key not in RULESETS:
-        raise OptionError(
-            f"the double-dummy solver has no ruleset {shorten(repr(ruleset))} (expected feskot, tekka or satat)"
-        )
-    return RULESETS[key]
+    variants = solver_rulesets()
+    if key not in variants:
+        expected = " or ".join(", ".join(variants).rsplit(", ", 1))
+        raise OptionError(f"the double-dummy solver has no ruleset {shorten(repr(ruleset))} (expected {expected})")
+    return variants[key]
 
 
 def _as_mask(hand, what: str) -> int:
@@ -286,12 +307,12 @@ class Position:
         Raises ``OptionError`` with one line for another ruleset, a state before Prime/Troupe is chosen,
         a Satat round ended by an accusation (its last trick counts for nobody) or no cards left."""
         name = getattr(getattr(state, "game", None), "name", None)
-        if not isinstance(state, State) or name not in RULESETS:
+        if not isinstance(state, State) or name not in solver_rulesets():
             what = f"a {name} state" if isinstance(name, str) else shorten(repr(state))
-            raise OptionError(f"the double-dummy solver takes feskot, tekka and satat states, not {what}")
-        variant = RULESETS[name]
+            raise OptionError(f"the double-dummy solver takes {_names()} states, not {what}")
+        variant = solver_rulesets()[name]
         hands = [state.hand(s) for s in range(4)]
-        if name == "satat":
+        if variant == K.SATAT:  # clockwise play, a trick may stay on the table until it is collected
             trump = state.troupe
             if trump is not None:
                 public = state.observation(state.caller).public
@@ -317,7 +338,7 @@ class Position:
                 else:
                     fallback = state.current_player()
         if trump is None:
-            chosen = "Troupe" if name == "satat" else "Prime"
+            chosen = state.game.trump_name
             raise OptionError(f"no position before the play: {chosen} is not chosen yet (phase {state.phase()!r})")
         if len(current) == 4:  # a complete trick still on the table (Satat): its winner leads next
             leader, table = _winner(current, trump, variant), ()
@@ -373,8 +394,8 @@ def state_at(record: dict, trick: int | None = None, play: int = 0) -> State:
     ruleset = record.get("ruleset")
     if not isinstance(ruleset, str):
         raise RecordError("missing field 'ruleset'" if ruleset is None else "field 'ruleset' must be text")
-    if ruleset.strip().lower() not in RULESETS:
-        raise RecordError(f"the double-dummy solver handles feskot, tekka and satat, not {shorten(repr(ruleset))}")
+    if ruleset.strip().lower() not in solver_rulesets():
+        raise RecordError(f"the double-dummy solver handles {_names()}, not {shorten(repr(ruleset))}")
     options = record.get("options", {})
     if not isinstance(options, dict):
         raise RecordError(f"field 'options' must be an object, not {type(options).__name__}")
@@ -547,8 +568,8 @@ def trick_table(
     own trump and leader play no part). Tricks already won are not counted here."""
     if isinstance(hands, State):
         name = getattr(hands.game, "name", None)
-        if name not in RULESETS:
-            raise OptionError(f"the double-dummy solver takes feskot, tekka and satat states, not a {name} state")
+        if name not in solver_rulesets():
+            raise OptionError(f"the double-dummy solver takes {_names()} states, not a {name} state")
         ruleset, hands = name, [hands.hand(s) for s in range(4)]
     sv = solver or default_solver()
     out: dict[int, dict[int, int]] = {}

@@ -138,7 +138,7 @@ class Config:
     @classmethod
     def build(cls, **given: Any) -> Config:
         """A checked configuration from keyword values (``None`` = not given: the default)."""
-        from ..rules import get_game
+        from ..rules import get_game, ruleset_names
         from ..rules.base import check_seed
 
         values = {k: v for k, v in given.items() if v is not None}
@@ -170,8 +170,9 @@ class Config:
                     raise TournamentError(f"bot {b.label} does not play {game.name}")
         if cfg.unit not in UNITS:
             raise TournamentError(f"bad unit {cfg.unit!r} (expected deal or match)")
-        if cfg.unit == "match" and game.name == "feskot":
-            raise TournamentError("feskot has no matches: --unit match is for tekka, satat and shengji")
+        if cfg.unit == "match" and not game.has_matches:
+            with_matches = ", ".join(r for r in ruleset_names() if get_game(r).has_matches)
+            raise TournamentError(f"{game.name} has no matches: --unit match is for {with_matches}")
         if cfg.schedule not in SCHEDULES:
             raise TournamentError(f"bad schedule {cfg.schedule!r} (expected round-robin or gauntlet)")
         if cfg.backend not in BACKENDS:

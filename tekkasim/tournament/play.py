@@ -6,15 +6,13 @@ from the board seed ``S + i`` with the ruleset's default first seat / dealer, an
 from ``mix_seed(board_seed, j)`` with the context the previous deal at that table leaves
 (``next_deal_context``), so the cards repeat at both tables as long as the match does.
 
-Every decision goes through ``tekkasim.bots.decide``, the seat to move's with the seed
-``mix_seed(deal_seed, table, decision_number)`` (the seed ``tekkasim.bots.compiled.play_tables`` uses in every
-ruleset, so a match-up of bots with compiled forms plays the same actions in the compiled loop as here:
-with ``--unit deal`` the runner plays such a block there, at engine speed) and an
-out-of-turn seat's with ``mix_seed(deal_seed, table, decision_number, seat)``: a table's play depends on
-nothing but the board, the table and the bots, so any split of the boards over workers gives the same
-results. Out-of-turn
-seats (Satat accusations) are asked first, in seat order, then the seat to move (as
-``tekkasim.simulate.step`` does).
+Every deal is played by ``tekkasim.bots.loop.play_deal`` (here ``play_deal_state``), the one play loop
+and seed scheme: the seat to move decides with ``mix_seed(deal_seed, table, decision_number)``, an
+out-of-turn seat with ``mix_seed(deal_seed, table, decision_number, seat)``, the seeds
+``tekkasim.bots.compiled.play_tables`` uses in every ruleset, so a match-up of bots with compiled forms
+plays the same actions in the compiled loop as here (with ``--unit deal`` the runner plays such a block
+there, at engine speed). A table's play depends on nothing but the board, the table and the bots, so any
+split of the boards over workers gives the same results.
 
 A stored table keeps every deal's seed, returns and actions (``payload``), so that its records can be
 rebuilt exactly by replaying the actions through the State API (:func:`replay_table`).
@@ -34,7 +32,8 @@ import numpy as np
 from numba import njit
 
 from ..bits import lowest, popcount
-from ..bots import decide, get_bot, mix_seed
+from ..bots import get_bot, mix_seed
+from ..bots.loop import play_deal as play_deal_state  # the one play loop and seed scheme
 from ..errors import BotError
 from ..rules import get_game
 from .config import Config, TournamentError
@@ -130,23 +129,6 @@ def has_compiled_form(bot, ruleset: str) -> bool:
     except ImportError:
         return False
     return compiled_form(bot, ruleset) is not None
-
-
-def play_deal_state(state, bots, seed: int, table: int):
-    """Play ``state`` to its end with ``bots`` (one per seat); BotError names the bot and the decision."""
-    k = 0
-    while not state.is_terminal():
-        mover = state.current_player()
-        for seat in state.actors():
-            if seat != mover:
-                action = decide(bots[seat], state, seat, mix_seed(seed, table, k, seat))
-                if action is not None:
-                    state.apply_action(action)
-                    break
-        else:
-            state.apply_action(decide(bots[mover], state, mover, mix_seed(seed, table, k)))
-        k += 1
-    return state
 
 
 def timed_decisions(game, bot, other, seeds) -> tuple[int, float]:
