@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..bots.engines import set_log_dir
 from .backends import DaskCluster, default_workers, run_dask, run_local
 from .config import Config
 from .play import CompiledRows, Job, compiled_rows, context, play_deal_state
@@ -144,7 +145,8 @@ def _warm_up(job: Job) -> bool:
     every kernel compiled or loaded instead of each compiling its own: when every match-up plays in the
     compiled whole-deal loop, that loop on one board; else a deal with each built-in bot in all four seats
     (a search bot: one decision). A user's bot is not run here: one that hangs must meet the watchdog, in
-    a worker. Returns whether every match-up is compiled."""
+    a worker, nor an engine (it loads in its own process, in each worker). Returns whether every match-up is
+    compiled."""
     from ..bots import decide, get_bot
 
     ctx = context(job)
@@ -155,7 +157,7 @@ def _warm_up(job: Job) -> bool:
     play_deal_state(ctx.game.new_deal(job.seed), [rnd] * 4, job.seed, 0)
     seen = set()
     for bot in (b for team in ctx.bots for b in team):
-        if bot.label in seen or not type(bot).__module__.startswith("tekkasim."):
+        if bot.label in seen or not type(bot).__module__.startswith("tekkasim.") or bot.kind == "engine":
             continue
         seen.add(bot.label)
         state = ctx.game.new_deal(job.seed)
@@ -188,6 +190,7 @@ def run_tournament(
 
 def _run(cfg: Config, job: Job, directory: Path, workers: int, cluster, quiet: bool, t0: float) -> RunSummary:
     with Store.create_or_resume(directory, cfg.identity()) as store:
+        set_log_dir(directory / "engines")  # engines' stderr (engine:COMMAND bots) kept with the run
         done_rows = store.results()
         done = {r[:3] for r in done_rows}
         total = len(cfg.pairings()) * cfg.boards * 2

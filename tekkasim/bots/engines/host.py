@@ -47,6 +47,8 @@ LOG_ENV = "TEKKASIM_ENGINE_LOGS"
 def set_log_dir(path: str | Path) -> None:
     """Send the stderr of engines started from now on (here and in worker processes started later) to
     ``path``; engines already running in this process are stopped, to restart there on their next use."""
+    if os.environ.get(LOG_ENV) == str(path):
+        return
     os.environ[LOG_ENV] = str(path)
     for proc in list(_PROCESSES.values()):
         proc.stop()
@@ -218,7 +220,8 @@ def _hello_problem(hello: Any) -> str | None:
     return None
 
 
-# command -> its engine process in this process; hello name -> command (two engines may not share a name)
+# command -> its engine process in this process; hello name -> command (two running engines may not share a
+# name: reports tell engines apart by it)
 _PROCESSES: dict[str, EngineProcess] = {}
 _NAMES: dict[str, str] = {}
 
@@ -235,11 +238,12 @@ def engine_process(command: str) -> EngineProcess:
     if not proc.running():
         hello = proc.start()
         name = hello["name"].strip()
-        other = _NAMES.setdefault(name, command)
-        if other != command:
+        other = _NAMES.get(name, command)
+        if other != command and other in _PROCESSES and _PROCESSES[other].running():
             proc.stop()
             del _PROCESSES[command]
             raise BotError(f"engines {shorten(other)!r} and {shorten(command)!r} both call themselves {name!r} in their hello")
+        _NAMES[name] = command
     return proc
 
 

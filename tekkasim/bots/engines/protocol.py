@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...cards import SEATS, cards_of, card_name
+from ...cards import SEATS, card_name, cards_of, parse_card
 from ..base import View
 
 PROTOCOL = 1
@@ -41,7 +41,9 @@ def _visible_record(view: View, record: dict) -> dict:
     if isinstance(obs.hand, int):  # 52-card rulesets: own cards held or played (Feskot: first five first)
         seen = set(hand_text(obs.hand))
         seen.update(card_name(c) for t in obs.public.get("tricks", ()) for s, c in t["plays"] if s == view.seat)
-        own = [c for c in own if c.split(":")[0] in seen]
+        own = [c for c in own if c in seen]
+    # by suit and rank: the order cards were dealt in is not part of the seat's view (worlds redraw it)
+    own = [card_name(c) for c in sorted(parse_card(c, jokers=True) for c in own)]
     out["hands"] = {seat: own}
     private = obs.private
     if "kitty" in private or obs.public.get("kitty_turned_up") is not None:  # Shengji
