@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...cards import SEATS, card_name, cards_of, parse_card
+from ...cards import SEATS, card_name
 from ..base import View
 
 PROTOCOL = 1
@@ -26,11 +26,20 @@ _PUBLIC_KEYS = (
 )  # fmt: skip
 
 
+_NAME = [card_name(c) for c in range(54)]  # card index -> text, jokers included
+_ORDER = {name: c for c, name in enumerate(_NAME)}  # text -> index: suit, then rank
+
+
 def hand_text(hand: Any) -> list[str]:
     """A hand (a 52-card mask, or a Shengji ``CardMultiset``) as card text, by suit then rank."""
     if isinstance(hand, int):
-        return [card_name(c) for c in cards_of(hand)]
-    return [card_name(c) for c in sorted(hand.cards())]
+        out = []
+        while hand:
+            low = hand & -hand
+            out.append(_NAME[low.bit_length() - 1])
+            hand ^= low
+        return out
+    return [_NAME[c] for c in sorted(hand.cards())]
 
 
 def _visible_record(view: View, record: dict) -> dict:
@@ -39,11 +48,14 @@ def _visible_record(view: View, record: dict) -> dict:
     out = {k: record[k] for k in _PUBLIC_KEYS if k in record}
     own = record.get("hands", {}).get(seat, [])
     if isinstance(obs.hand, int):  # 52-card rulesets: own cards held or played (Feskot: first five first)
-        seen = set(hand_text(obs.hand))
-        seen.update(card_name(c) for t in obs.public.get("tricks", ()) for s, c in t["plays"] if s == view.seat)
-        own = [c for c in own if c in seen]
+        seen = obs.hand
+        for trick in obs.public.get("tricks", ()):
+            for s, c in trick["plays"]:
+                if s == view.seat:
+                    seen |= 1 << c
+        own = [c for c in own if seen >> _ORDER[c] & 1]
     # by suit and rank: the order cards were dealt in is not part of the seat's view (worlds redraw it)
-    own = [card_name(c) for c in sorted(parse_card(c, jokers=True) for c in own)]
+    own.sort(key=_ORDER.__getitem__)
     out["hands"] = {seat: own}
     private = obs.private
     if "kitty" in private or obs.public.get("kitty_turned_up") is not None:  # Shengji
@@ -53,7 +65,7 @@ def _visible_record(view: View, record: dict) -> dict:
     if "exchange" in record:  # Satat: the seat knows the cards it gave and received
         out["exchange"] = [e for e in record["exchange"] if seat in (e["from"], e["to"])]
     if private.get("redealt"):  # Satat: the seat's own first five of each deal given up by a redeal
-        out["redealt"] = [[card_name(c) for c in five] for five in private["redealt"]]
+        out["redealt"] = [[_NAME[c] for c in five] for five in private["redealt"]]
     return out
 
 
