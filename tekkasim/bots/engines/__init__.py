@@ -8,6 +8,7 @@ from typing import Any
 
 from ...errors import BotError
 from .host import EngineBot, engine_process, set_log_dir, stop_engines
+from .person import Person
 from .serve import serve
 from .protocol import PROTOCOL, decide_message, observation_json
 
@@ -23,6 +24,7 @@ def engine_bot(command: str, ruleset: str | None = None, **params: Any) -> Engin
 __all__ = [
     "PROTOCOL",
     "EngineBot",
+    "Person",
     "decide_message",
     "engine_bot",
     "engine_process",

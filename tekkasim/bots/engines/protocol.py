@@ -93,7 +93,10 @@ def decide_message(
     ``world`` adds a full deal consistent with the seat's view, drawn from its information set
     (``View.sample``): nothing the seat could not draw itself, for engines (``tekkasim engine``) that
     decide by the rules engine and need a state to start from."""
-    legal = {view.action_to_string(a): a for a in view.legal}
+    # Satat's possible actions add Renonces (sent apart, as ``possible``); elsewhere they add legal forms
+    # that random play and search leave out of ``View.legal`` (Feskot and Tekka signals): legal for engines
+    renonces = ruleset == "satat"
+    legal = {view.action_to_string(a): a for a in (view.legal if renonces else view.possible)}
     allowed = dict(legal)
     msg: dict[str, Any] = {
         "type": "decide",
@@ -107,7 +110,7 @@ def decide_message(
         "time_ms": time_ms,
         "seed": seed,
     }
-    if view.possible is not view.legal and len(view.possible) > len(view.legal):
+    if renonces and len(view.possible) > len(view.legal):
         possible = {view.action_to_string(a): a for a in view.possible}
         msg["possible"] = list(possible)
         allowed.update(possible)
