@@ -23,7 +23,8 @@ from .protocol import decide_message
 HELP = """Type one of the actions listed, as written (case does not matter), or its number: #1, #2 ...
   cards: rank then suit, 7H, TS (or 10S), QD; jokers SJ and BJ. A Feskot/Tekka card may carry a signal
   if one is listed: TS:slam (lead this suit, partner), TS:drop (I have no more of it).
-  calls: pass, 8 .. 13, D13 (Tekka); a suit letter C D H S to choose Prime/Troupe/trump.
+  calls: pass, 8 .. 13, D13 (Tekka; with raises also 'raise 9', accept, reject); a suit letter
+  C D H S to choose Prime/Troupe; 'redeal' (Satat); Shengji declarations and plays as listed (5H 5H).
   Satat: 'collect' ends a full trick; an accusation is the accused opponent's card on the table;
   a card that does not follow is a Renonce (allowed, but an opponent may accuse you).
   An empty line declines an optional decision (an accusation you are offered).
