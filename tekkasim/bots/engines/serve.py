@@ -27,6 +27,7 @@ class _Server:
         self.spec = spec
         self.bots: dict[str, Any] = {}
         self.games: dict[str, Any] = {}
+        get_bot(spec)  # an unknown bot or parameter: its own one-line error
         plays = []
         for r in ruleset_names():
             try:
