@@ -56,9 +56,8 @@ def run(quick: bool = False) -> list[dict]:
 
     play(engine)(3, 99)  # start the engine, load the kernels
     pid = engine_process(command).proc.pid
-    ident0, cpu0, eng0, t0 = engine._ident, time.process_time(), _proc_cpu(pid), time.perf_counter()
+    ident0, cpu0, eng0 = engine._ident, time.process_time(), _proc_cpu(pid)
     play(engine)(deals, 0)
-    wall = time.perf_counter() - t0
     decisions = engine._ident - ident0
     host_us = (time.process_time() - cpu0) / decisions * 1e6
     engine_us = (_proc_cpu(pid) - eng0) / decisions * 1e6

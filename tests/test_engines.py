@@ -19,7 +19,7 @@ from tekkasim.bots import View, decide, get_bot, mix_seed
 from tekkasim.bots.engines import host, observation_json, stop_engines
 from tekkasim.errors import BotError
 from tekkasim.rules import get_game
-from tekkasim.tournament import Config, iter_records, run_tournament
+from tekkasim.tournament import Config, iter_records
 from tekkasim.tournament.play import Job, play_block, play_deal_state
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +43,8 @@ def cli(*args, check_one_line=True, cwd=None):
 def fake(tmp_path: Path, name: str, body: str, hello: str | None = None) -> str:
     """A tiny engine: answers hello (``hello`` overrides it), then runs ``body`` for each decide message
     ``m`` (with ``n`` the count of decisions so far), which sets ``answer`` (a dict) or does anything else."""
-    hello = hello or '{"type": "hello", "protocol": 1, "name": "%s", "rulesets": ["feskot", "tekka", "satat", "shengji"]}' % name
+    every = ["feskot", "tekka", "satat", "shengji"]
+    hello = hello or json.dumps({"type": "hello", "protocol": 1, "name": name, "rulesets": every})
     script = tmp_path / f"{name}.py"
     script.write_text(
         textwrap.dedent(
@@ -182,10 +183,29 @@ def _gone(pid: int, wait: float = 5.0) -> bool:
 
 
 def test_a_tournament_stopped_by_a_fault_keeps_its_tables_and_resumes_once_fixed(tmp_path):
-    bad = fake(tmp_path, "FLAKY", 'if "record" in m["observation"] and len(m["observation"]["record"]["tricks"]) == 6 and m["seed"] % 11 == 0: sys.exit(1)')
+    bad = fake(
+        tmp_path,
+        "FLAKY",
+        'if len(m["observation"]["record"]["tricks"]) == 6 and m["seed"] % 11 == 0: sys.exit(1)',
+    )
     script = bad.split()[-1]
     out = tmp_path / "run"
-    args = ["tournament", "-r", "feskot", "-b", f"{bad},RANDOM", "-n", "8", "-w", "1", "--block", "1", "-q", "-O", str(out)]
+    args = [
+        "tournament",
+        "-r",
+        "feskot",
+        "-b",
+        f"{bad},RANDOM",
+        "-n",
+        "8",
+        "-w",
+        "1",
+        "--block",
+        "1",
+        "-q",
+        "-O",
+        str(out),
+    ]
     broken = cli(*args)
     assert broken.returncode != 0
     line = broken.stderr.strip()
@@ -207,7 +227,12 @@ def test_bad_engines_are_one_line_and_a_nonzero_exit(tmp_path):
     silent = tmp_path / "silent.py"
     silent.write_text("import sys\nsys.stdin.readline()\n")
     nameless = fake(tmp_path, "NAMELESS", "", hello='{"type": "hello", "protocol": 1, "rulesets": ["feskot"]}')
-    feskot_only = fake(tmp_path, "ONLYFESKOT", "", hello='{"type": "hello", "protocol": 1, "name": "ONLYFESKOT", "rulesets": ["feskot"]}')
+    feskot_only = fake(
+        tmp_path,
+        "ONLYFESKOT",
+        "",
+        hello='{"type": "hello", "protocol": 1, "name": "ONLYFESKOT", "rulesets": ["feskot"]}',
+    )
     twin_a = fake(tmp_path, "TWIN", "")
     (tmp_path / "b").mkdir()
     twin_b = fake(tmp_path / "b", "TWIN", "")
@@ -242,7 +267,9 @@ def test_engines_die_with_their_host_even_after_kill_9(tmp_path):
         f"print(p.proc.pid, flush=True)\n"
         f"import time; time.sleep(60)\n"
     )
-    parent = subprocess.Popen([PY, str(starter)], stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    parent = subprocess.Popen(
+        [PY, str(starter)], stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}
+    )
     pid = int(parent.stdout.readline())
     os.kill(pid, 0)  # running
     parent.send_signal(signal.SIGKILL)
@@ -270,9 +297,16 @@ def test_tekkasim_engine_answers_an_app_that_sends_its_true_deal():
     msg = json.loads(line) | {"world": state.to_record()}
     feed = json.dumps({"type": "hello", "protocol": 1}) + "\n" + json.dumps(msg) + "\n" + '{"type": "quit"}\n'
     done = subprocess.run(
-        [PY, "-m", "tekkasim", "engine", "TANA"], input=feed, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120
+        [PY, "-m", "tekkasim", "engine", "TANA"],
+        input=feed,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
     )
     hello, answer = map(json.loads, done.stdout.splitlines())
     assert hello["name"] == "TANA" and "feskot" in hello["rulesets"] and hello["world"] is True
-    assert answer["id"] == 1 and allowed[answer["action"]] == decide(get_bot("TANA", ruleset="feskot"), state, view.seat, 77)
+    assert answer["id"] == 1 and allowed[answer["action"]] == decide(
+        get_bot("TANA", ruleset="feskot"), state, view.seat, 77
+    )
     assert done.returncode == 0

@@ -31,7 +31,9 @@ def sit(tmp_path, args, lines):
 
 @pytest.mark.parametrize("ruleset", ["feskot", "tekka", "satat", "shengji"])
 def test_a_person_plays_a_deal_in_every_ruleset_and_the_record_verifies(tmp_path, ruleset):
-    done, out = sit(tmp_path, ["-r", ruleset, "-b", "GREEDY", "--seed", "3"], ["?", "no such card", "10"] + ["#1"] * 120)
+    done, out = sit(
+        tmp_path, ["-r", ruleset, "-b", "GREEDY", "--seed", "3"], ["?", "no such card", "10"] + ["#1"] * 120
+    )
     assert done.returncode == 0, done.stderr
     text = done.stdout
     assert "your hand:" in text and "your turn:" in text and "score:" in text

@@ -24,7 +24,9 @@ from .options import parse_rule_options
 @click.option("--seat", default="bottom", show_default=True, help="Your seat: bottom, right, top or left.")
 @click.option("--seed", "-s", type=int, default=None, help="The first deal's seed [from the clock, printed].")
 @click.option("--deals", "-n", type=int, default=1, show_default=True, help="Deals to play (a match continues).")
-@click.option("--out", "-O", default=None, type=click.Path(dir_okay=False), help="Records file [table-RULESET-SEED.jsonl].")
+@click.option(
+    "--out", "-O", default=None, type=click.Path(dir_okay=False), help="Records file [table-RULESET-SEED.jsonl]."
+)
 @click.option("--option", "-o", "rule_opts", multiple=True, metavar="KEY=VALUE", help="A ruleset option (repeatable).")
 def table(ruleset, bots, seat, seed, deals, out, rule_opts):
     """Sit at the table: you play one seat, bots the others; '?' at any prompt for help."""
@@ -53,7 +55,10 @@ def table(ruleset, bots, seat, seed, deals, out, rule_opts):
     for i in range(4):
         seats.append(person if i == me else others[(i - me - 1) % 4])
     path = out or f"table-{game.name}-{seed}.jsonl"
-    click.echo(f"{game.name}, seed {seed}: you sit {SEATS[me]}; " + ", ".join(f"{SEATS[i]} {b.label}" for i, b in enumerate(seats) if i != me))
+    click.echo(
+        f"{game.name}, seed {seed}: you sit {SEATS[me]}; "
+        + ", ".join(f"{SEATS[i]} {b.label}" for i, b in enumerate(seats) if i != me)
+    )
     context: dict = {}
     with open(path, "w", encoding="utf-8") as f:
         for j in range(deals):
@@ -62,7 +67,10 @@ def table(ruleset, bots, seat, seed, deals, out, rule_opts):
             try:
                 play_deal_state(state, seats, deal_seed, 0)
             finally:  # the deal so far is kept even when the person leaves (an unfinished record)
-                record = state.to_record() | {"seed": deal_seed, "bots": {SEATS[i]: b.label for i, b in enumerate(seats)}}
+                record = state.to_record() | {
+                    "seed": deal_seed,
+                    "bots": {SEATS[i]: b.label for i, b in enumerate(seats)},
+                }
                 record["bots"][SEATS[me]] = "PERSON"
                 f.write(json.dumps(record) + "\n")
                 f.flush()

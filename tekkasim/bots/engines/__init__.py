@@ -9,8 +9,8 @@ from typing import Any
 from ...errors import BotError
 from .host import EngineBot, engine_process, set_log_dir, stop_engines
 from .person import Person
-from .serve import serve
 from .protocol import PROTOCOL, decide_message, observation_json
+from .serve import serve
 
 
 def engine_bot(command: str, ruleset: str | None = None, **params: Any) -> EngineBot:

@@ -134,7 +134,9 @@ class EngineProcess:
         problem = _hello_problem(hello)
         if problem:
             self.stop()
-            raise BotError(f"engine {shorten(self.command)!r}: bad hello ({problem}): {shorten(line.decode(errors='replace'))}")
+            raise BotError(
+                f"engine {shorten(self.command)!r}: bad hello ({problem}): {shorten(line.decode(errors='replace'))}"
+            )
         self.hello = hello
         return hello
 
@@ -242,7 +244,9 @@ def engine_process(command: str) -> EngineProcess:
         if other != command and other in _PROCESSES and _PROCESSES[other].running():
             proc.stop()
             del _PROCESSES[command]
-            raise BotError(f"engines {shorten(other)!r} and {shorten(command)!r} both call themselves {name!r} in their hello")
+            raise BotError(
+                f"engines {shorten(other)!r} and {shorten(command)!r} both call themselves {name!r} in their hello"
+            )
         _NAMES[name] = command
     return proc
 

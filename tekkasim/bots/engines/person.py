@@ -60,7 +60,8 @@ def render(msg: dict, who: list[list[int]]) -> str:
     plays, in order)."""
     obs = msg["observation"]
     rec = obs["record"]
-    lines = [f"--- {msg['ruleset']}: you are {obs['seat']} (team {'A' if obs['seat'] in ('bottom', 'top') else 'B'}), phase {obs['phase']}"]
+    team = "A" if obs["seat"] in ("bottom", "top") else "B"
+    lines = [f"--- {msg['ruleset']}: you are {obs['seat']} (team {team}), phase {obs['phase']}"]
     if rec.get("trump"):
         lines.append(f"trump {rec['trump']}")
     if rec.get("auction"):
@@ -75,7 +76,8 @@ def render(msg: dict, who: list[list[int]]) -> str:
         lines.append(f"last trick ({done}): {_trick_text(tricks[done - 1], who[done - 1])}")
     if done < len(tricks):
         lines.append(f"this trick ({len(tricks)}): {_trick_text(tricks[-1], who[-1])}")
-    lines.append(f"won this deal: A {obs['won']['A']}  B {obs['won']['B']}    score: A {obs['score']['A']}  B {obs['score']['B']}")
+    won, score = obs["won"], obs["score"]
+    lines.append(f"won this deal: A {won['A']}  B {won['B']}    score: A {score['A']}  B {score['B']}")
     lines.append(f"your hand: {_suit_line(obs['hand'])}")
     return "\n".join(lines)
 
@@ -129,7 +131,9 @@ class Person(Bot):
         choices = plain + [c for c in choices if c not in plain]
         self.out.write(f"your turn: {'  '.join(f'#{i + 1} {c}' for i, c in enumerate(plain))}\n")
         if len(plain) < len(msg["legal"]):
-            self.out.write("(a card may carry a signal: 7H:slam asks partner to lead hearts, 7H:drop says no more hearts)\n")
+            self.out.write(
+                "(a card may carry a signal: 7H:slam asks partner to lead hearts, 7H:drop says no more hearts)\n"
+            )
         extra = msg.get("possible", [])
         extra = [a for a in extra if a not in msg["legal"]]
         if extra:

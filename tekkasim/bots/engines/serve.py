@@ -63,7 +63,9 @@ class _Server:
             raise TekkasimError(f"this engine does not play {ruleset!r} (it plays {', '.join(self.bots)})")
         world = msg.get("world")
         if not isinstance(world, dict):
-            raise TekkasimError("a decide message for tekkasim engine needs 'world': a deal record consistent with the seat's view")
+            raise TekkasimError(
+                "a decide message for tekkasim engine needs 'world': a deal record consistent with the seat's view"
+            )
         game = self.game(ruleset, msg.get("options") or {})
         state, texts = game.from_record(world)
         for text in texts:
