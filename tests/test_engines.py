@@ -117,6 +117,18 @@ def test_a_bot_served_as_an_engine_stores_what_it_plays_in_process_in_every_rule
         assert _rows(Job.from_config(by_engine)) == want, ruleset
 
 
+def test_a_served_bot_plays_whole_matches_as_in_process():
+    """Later deals of a match (scores, Satat's exchanges, Shengji's levels) reach the engine's view too."""
+    served = "JANGARA:mistake_rate=0.2"
+    engine = f"engine:{PY} -m tekkasim engine {served}"
+    for ruleset in ("tekka", "satat"):
+        in_process = Config.build(ruleset=ruleset, bots=[served, "GREEDY"], boards=1, seed=21, unit="match")
+        by_engine = Config.build(ruleset=ruleset, bots=[engine, "GREEDY"], boards=1, seed=21, unit="match")
+        want = play_block(Job.from_config(in_process, use_compiled=False), (0, 0, 1))
+        assert min(row[5] for row in want) > 3  # several deals per table
+        assert play_block(Job.from_config(by_engine), (0, 0, 1)) == want, ruleset
+
+
 def test_reference_engine_plays_a_tournament_resumes_and_keeps_its_stderr(tmp_path):
     engine = f"engine:{PY} {REFERENCE}"
     out = tmp_path / "run"
