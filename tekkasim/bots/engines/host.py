@@ -273,7 +273,11 @@ class EngineBot(Bot):
         super().__init__(**params)
         self.command = command.strip()
         self.params["command"] = self.command
-        proc = engine_process(self.command)
+        # a hello this process has already had will do (also one a forked worker inherited): the engine
+        # then starts on its first decision, so a tournament's parent holds no idle engine through the run
+        proc = _PROCESSES.get(self.command)
+        if proc is None or not proc.hello:
+            proc = engine_process(self.command)
         self.name = proc.hello["name"].strip()
         self.rulesets = tuple(proc.hello["rulesets"])
         self.world = proc.hello.get("world") is True
