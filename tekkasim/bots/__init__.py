@@ -161,6 +161,10 @@ def get_bot(spec: str | Bot | type, ruleset: str | None = None, **params: Any) -
         raise BotError(f"not a bot: {spec!r}")
     text = spec.strip()
     head, _, rest = text.partition(":")
+    if head.strip().lower() == "engine":  # engine:COMMAND, a program speaking spec/engine.md's protocol
+        from .engines import engine_bot
+
+        return engine_bot(rest, ruleset, **params)
     if "." in head or "/" in head:  # an import path: module:Name[:params]
         attr, _, param_text = rest.partition(":")
         obj = _import(head, attr, text)

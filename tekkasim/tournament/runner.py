@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..bots.engines import set_log_dir
 from ..errors import Interrupted
 from .backends import DaskCluster, default_workers, run_dask, run_local
 from .config import Config
@@ -148,7 +149,8 @@ def _warm_up(job: Job) -> bool:
     every kernel compiled or loaded instead of each compiling its own: when every match-up plays in the
     compiled whole-deal loop, that loop on one board; else a deal with each built-in bot in all four seats
     (a search bot: one decision). A user's bot is not run here: one that hangs must meet the watchdog, in
-    a worker. Returns whether every match-up is compiled."""
+    a worker, nor an engine (it loads in its own process, in each worker). Returns whether every match-up is
+    compiled."""
     from ..bots import decide, get_bot
 
     ctx = context(job)
@@ -159,7 +161,7 @@ def _warm_up(job: Job) -> bool:
     play_deal_state(ctx.game.new_deal(job.seed), [rnd] * 4, job.seed, 0)
     seen = set()
     for bot in (b for team in ctx.bots for b in team):
-        if bot.label in seen or not type(bot).__module__.startswith("tekkasim."):
+        if bot.label in seen or not type(bot).__module__.startswith("tekkasim.") or bot.kind == "engine":
             continue
         seen.add(bot.label)
         state = ctx.game.new_deal(job.seed)
@@ -265,6 +267,7 @@ def _run(
 ) -> RunSummary:
     with Store.create_or_resume(directory, cfg.identity()) as store:
         stops.check()
+        set_log_dir(directory / "engines")  # engines' stderr (engine:COMMAND bots) kept with the run
         done_rows = store.results()
         stored = [len(done_rows)]
         total = len(cfg.pairings()) * cfg.boards * 2

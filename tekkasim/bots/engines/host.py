@@ -1,0 +1,335 @@
+"""Engines as bots: a program speaking the engine protocol (spec/engine.md), driven through its pipes.
+
+``get_bot("engine:COMMAND")`` gives an :class:`EngineBot`. COMMAND is split as a shell would split it
+(``shlex``; no shell runs). The program is started on first use and reused: one process per command in
+each process that uses it (each tournament worker starts its own), restarted on the next decision after
+a fault, and stopped at the end (``quit``, stdin closed, killed after 2 s), at interpreter exit, and when
+its starter dies (``PR_SET_PDEATHSIG``: the kernel kills it with its parent, even after ``kill -9``). It
+runs in a session of its own, so Ctrl-C at the terminal reaches the host, which stops it, and a stop
+kills whatever it started too. Its stderr goes to a log file: ``<run dir>/engines/`` in a tournament
+(:func:`set_log_dir`), else ``$TEKKASIM_ENGINE_LOGS`` or ``<tmp>/tekkasim-engines``.
+
+Faults (spec/engine.md): no answer within ``time_ms`` plus :data:`GRACE_MS` (:data:`FIRST_GRACE_MS` for
+the first decision after a start, which may load a model or compile), an exit, a line that is not an
+action message for this decision, or an action that is not allowed: the engine is stopped and the
+decision raises ``BotError`` with one line naming the engine, the decision (trick, play and seat) and the
+fault; a tournament adds the board and table. Each decision is one write and one read on the pipes.
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import json
+import os
+import re
+import select
+import shlex
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ...errors import BotError, shorten
+from ..base import Bot, Param, View
+from .protocol import PROTOCOL, decide_message
+
+HELLO_TIMEOUT = 10.0  # seconds for the hello answer (engine.md)
+QUIT_TIMEOUT = 2.0  # seconds an engine has to exit after quit (engine.md)
+GRACE_MS = 1000  # beyond time_ms: a loaded 2-core machine can hold a ready answer back for a scheduler tick
+FIRST_GRACE_MS = 60_000  # the first decision after a start may load a model or compile kernels
+LOG_ENV = "TEKKASIM_ENGINE_LOGS"
+
+
+def set_log_dir(path: str | Path) -> None:
+    """Send the stderr of engines started from now on (here and in worker processes started later) to
+    ``path``; engines already running in this process are stopped, to restart there on their next use."""
+    if os.environ.get(LOG_ENV) == str(path):
+        return
+    os.environ[LOG_ENV] = str(path)
+    for proc in list(_PROCESSES.values()):
+        proc.stop()
+
+
+def _log_dir() -> Path:
+    return Path(os.environ.get(LOG_ENV) or Path(tempfile.gettempdir()) / "tekkasim-engines")
+
+
+def _die_with_parent() -> None:  # runs in the child between fork and exec
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the host's atexit and the closed stdin remain
+        pass
+
+
+class EngineFault(Exception):
+    """What went wrong with an engine, in a few words (becomes the end of a BotError line)."""
+
+
+class EngineProcess:
+    """One running engine: its pipes, its hello, and a line reader with a deadline."""
+
+    def __init__(self, command: str):
+        self.command = command
+        try:
+            self.argv = shlex.split(command)
+        except ValueError as exc:
+            raise BotError(f"engine command {shorten(command)!r} cannot be split: {exc}") from None
+        if not self.argv:
+            raise BotError("engine: needs a command, e.g. engine:./my_engine or engine:python3 my_engine.py")
+        exe = self.argv[0]
+        path = shutil.which(exe) if os.sep not in exe else (exe if os.path.exists(exe) else None)
+        if path is None:
+            raise BotError(f"engine {shorten(command)!r}: {exe!r} does not exist")
+        if os.path.isdir(path) or not os.access(path, os.X_OK):
+            raise BotError(f"engine {shorten(command)!r}: {exe!r} is not executable")
+        self.proc: subprocess.Popen | None = None
+        self.pid_owner = os.getpid()
+        self.hello: dict = {}
+        self.fresh = True
+        self.log_path: Path | None = None
+        self._buf = b""
+
+    @property
+    def name(self) -> str:
+        return self.hello.get("name") or self.command
+
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def start(self) -> dict:
+        """Start the program and exchange hellos; return the engine's hello."""
+        self.stop()
+        log_dir = _log_dir()
+        log_dir.mkdir(parents=True, exist_ok=True)
+        slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(self.argv[-1]).name)[:40] or "engine"
+        self.log_path = log_dir / f"{slug}-{os.getpid()}-{int(time.time() * 1000) % 10**8}.log"
+        with open(self.log_path, "ab") as log:
+            try:
+                self.proc = subprocess.Popen(
+                    self.argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=log,
+                    bufsize=0,
+                    preexec_fn=_die_with_parent,
+                    start_new_session=True,
+                    close_fds=True,
+                )
+            except OSError as exc:
+                raise BotError(f"engine {shorten(self.command)!r} cannot start: {exc.strerror or exc}") from None
+        self.pid_owner = os.getpid()
+        self._buf = b""
+        self.fresh = True
+        try:
+            self.send({"type": "hello", "protocol": PROTOCOL})
+            line = self.read_line(time.monotonic() + HELLO_TIMEOUT)
+        except EngineFault as exc:
+            self.stop()
+            raise BotError(f"engine {shorten(self.command)!r} gave no hello: {exc}") from None
+        hello = _parse(line)
+        problem = _hello_problem(hello)
+        if problem:
+            self.stop()
+            raise BotError(
+                f"engine {shorten(self.command)!r}: bad hello ({problem}): {shorten(line.decode(errors='replace'))}"
+            )
+        self.hello = hello
+        return hello
+
+    def send(self, message: dict | bytes) -> None:
+        data = message if isinstance(message, bytes) else (json.dumps(message) + "\n").encode()
+        fd = self.proc.stdin.fileno()
+        try:
+            while data:
+                data = data[os.write(fd, data) :]
+        except (BrokenPipeError, OSError):
+            raise EngineFault(self._exit_text()) from None
+
+    def read_line(self, deadline: float) -> bytes:
+        """The next line from the engine, waiting until ``deadline`` (``time.monotonic``) at most."""
+        fd = self.proc.stdout.fileno()
+        while True:
+            end = self._buf.find(b"\n")
+            if end >= 0:
+                line, self._buf = self._buf[:end], self._buf[end + 1 :]
+                return line
+            wait = deadline - time.monotonic()
+            if wait <= 0 or not select.select([fd], [], [], wait)[0]:
+                raise EngineFault("no answer in time")
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                raise EngineFault(self._exit_text())
+            self._buf += chunk
+
+    def _exit_text(self) -> str:
+        try:
+            code = self.proc.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            return "closed its output"
+        return f"exited with status {code}" if code >= 0 else f"was killed by signal {-code}"
+
+    def stop(self) -> None:
+        """``quit``, close stdin, wait up to 2 s, then kill the engine's whole session."""
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        if self.pid_owner != os.getpid():  # inherited by a fork: the parent's engine, not ours to stop
+            for pipe in (proc.stdin, proc.stdout):
+                pipe.close()
+            return
+        if proc.poll() is None:
+            try:
+                proc.stdin.write(b'{"type": "quit"}\n')
+            except OSError:
+                pass
+        for pipe in (proc.stdin, proc.stdout):
+            try:
+                pipe.close()
+            except OSError:
+                pass
+        try:
+            proc.wait(timeout=QUIT_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            pass
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # anything it started, and itself if it did not quit
+        except (ProcessLookupError, PermissionError):
+            pass
+        proc.wait()
+
+
+def _parse(line: bytes) -> Any:
+    try:
+        return json.loads(line)
+    except (ValueError, UnicodeDecodeError):
+        return None
+
+
+def _hello_problem(hello: Any) -> str | None:
+    if not isinstance(hello, dict) or hello.get("type") != "hello":
+        return "not a hello message"
+    if hello.get("protocol") != PROTOCOL:
+        return f"protocol {hello.get('protocol')!r}, expected {PROTOCOL}"
+    if not isinstance(hello.get("name"), str) or not hello["name"].strip():
+        return "no name"
+    rulesets = hello.get("rulesets")
+    if not isinstance(rulesets, list) or not rulesets or not all(isinstance(r, str) for r in rulesets):
+        return "no list of rulesets"
+    return None
+
+
+# command -> its engine process in this process; hello name -> command (two running engines may not share a
+# name: reports tell engines apart by it)
+_PROCESSES: dict[str, EngineProcess] = {}
+_NAMES: dict[str, str] = {}
+
+
+def engine_process(command: str) -> EngineProcess:
+    """The running engine for ``command`` in this process, started (and its hello checked) if need be."""
+    command = command.strip()
+    proc = _PROCESSES.get(command)
+    if proc is not None and proc.pid_owner != os.getpid():  # a forked worker: start its own engine
+        proc.stop()
+        proc = None
+    if proc is None:
+        proc = _PROCESSES[command] = EngineProcess(command)
+    if not proc.running():
+        hello = proc.start()
+        name = hello["name"].strip()
+        other = _NAMES.get(name, command)
+        if other != command and other in _PROCESSES and _PROCESSES[other].running():
+            proc.stop()
+            del _PROCESSES[command]
+            raise BotError(
+                f"engines {shorten(other)!r} and {shorten(command)!r} both call themselves {name!r} in their hello"
+            )
+        _NAMES[name] = command
+    return proc
+
+
+@atexit.register
+def stop_engines() -> None:
+    """Stop every engine this process started."""
+    for proc in list(_PROCESSES.values()):
+        proc.stop()
+
+
+class EngineBot(Bot):
+    """A bot whose decisions an engine program makes (``engine:COMMAND``). Labelled by its hello's name.
+
+    ``time_ms`` is the time given for each decision (sent in every decide message)."""
+
+    kind = "engine"
+    description = "an engine program speaking the engine protocol (docs/engines.md)"
+    params_spec: ClassVar[tuple[Param, ...]] = (
+        Param("time_ms", 1000, "milliseconds the engine has for each decision (plus the host's grace)", 1, 3_600_000),
+    )
+
+    def __init__(self, command: str, **params: Any):
+        super().__init__(**params)
+        self.command = command.strip()
+        self.params["command"] = self.command
+        # a hello this process has already had will do (also one a forked worker inherited): the engine
+        # then starts on its first decision, so a tournament's parent holds no idle engine through the run
+        proc = _PROCESSES.get(self.command)
+        if proc is None or not proc.hello:
+            proc = engine_process(self.command)
+        self.name = proc.hello["name"].strip()
+        self.rulesets = tuple(proc.hello["rulesets"])
+        self.world = proc.hello.get("world") is True
+        self.description = f"engine {self.name}: {shorten(self.command)}"
+        self._ident = 0
+
+    @property
+    def label(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"get_bot({'engine:' + self.command!r})"
+
+    def act(self, view: View, rng) -> Any:
+        state = view._state
+        seed = int(rng[0])  # the seed of this decision, as an in-process bot gets it (rng is new_rng(seed))
+        self._ident += 1
+        ident = self._ident
+        line, allowed = decide_message(
+            view, ident, state.game.name, state.game.options, self.params["time_ms"], seed, self.world
+        )
+        where = f"{state.where()}, seat {('bottom', 'right', 'top', 'left')[view.seat]}"
+        proc = None
+        try:
+            proc = engine_process(self.command)
+            grace = FIRST_GRACE_MS if proc.fresh else GRACE_MS
+            proc.send(line)
+            answer = proc.read_line(time.monotonic() + (self.params["time_ms"] + grace) / 1000.0)
+            proc.fresh = False
+            return _action(answer, ident, allowed, view.optional)
+        except EngineFault as exc:
+            if proc is not None:
+                exc = EngineFault(f"{exc} (its stderr: {proc.log_path})")
+                proc.stop()
+            raise BotError(f"engine {self.name} at {where}: {exc}") from None
+
+
+def _action(answer: bytes, ident: int, allowed: dict, optional: bool) -> Any:
+    msg = _parse(answer)
+    shown = shorten(answer.decode(errors="replace"), 80)
+    if not isinstance(msg, dict) or msg.get("type") != "action" or "action" not in msg:
+        raise EngineFault(f"answered {shown!r}, not an action message")
+    if msg.get("id") != ident:
+        raise EngineFault(f"answered id {shorten(repr(msg.get('id')), 20)} to decision id {ident}")
+    text = msg["action"]
+    if text is None and optional:
+        return None
+    if not isinstance(text, str):
+        raise EngineFault(f"answered action {shorten(repr(text), 40)}, not an action's text")
+    action = allowed.get(text)
+    if action is None:  # notation is case-insensitive on input
+        action = next((a for t, a in allowed.items() if t.lower() == text.strip().lower()), None)
+    if action is None:
+        raise EngineFault(f"chose {shorten(text, 40)!r}, which is not among the allowed actions")
+    return action

@@ -1,0 +1,121 @@
+"""The messages of the engine protocol (``spec/engine.md``, version 1), built from one seat's view.
+
+The ``observation`` of a decide message is the seat's view in the notation of records.md
+(docs/engines.md lists its keys): the seat, the phase, who is to move, the cards the seat holds now
+(sorted by suit, then rank), the tricks won so far, the match score, and ``record``: the deal record so
+far with everything the seat cannot see taken out (other seats' hands, the seed, a kitty or buried cards
+it has not seen, exchange cards it neither gave nor received). Two states that a seat cannot tell apart
+give it the same observation (tested against ``State.resample``).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ...cards import SEATS, card_name
+from ..base import View
+
+PROTOCOL = 1
+
+# Keys of a deal record that hold nothing hidden (records.md); everything else is rebuilt below from what
+# the seat may see, or left out.
+_PUBLIC_KEYS = (
+    "format", "ruleset", "first", "dealer", "caller", "redeals", "score_before", "draw", "levels", "level",
+    "first_deal", "declare_first", "declarations", "auction", "trump", "tricks", "options", "unfinished",
+)  # fmt: skip
+
+
+_NAME = [card_name(c) for c in range(54)]  # card index -> text, jokers included
+_ORDER = {name: c for c, name in enumerate(_NAME)}  # text -> index: suit, then rank
+
+
+def hand_text(hand: Any) -> list[str]:
+    """A hand (a 52-card mask, or a Shengji ``CardMultiset``) as card text, by suit then rank."""
+    if isinstance(hand, int):
+        out = []
+        while hand:
+            low = hand & -hand
+            out.append(_NAME[low.bit_length() - 1])
+            hand ^= low
+        return out
+    return [_NAME[c] for c in sorted(hand.cards())]
+
+
+def _visible_record(view: View, record: dict) -> dict:
+    obs = view.observation
+    seat = SEATS[view.seat]
+    out = {k: record[k] for k in _PUBLIC_KEYS if k in record}
+    own = record.get("hands", {}).get(seat, [])
+    if isinstance(obs.hand, int):  # 52-card rulesets: own cards held or played (Feskot: first five first)
+        seen = obs.hand
+        for trick in obs.public.get("tricks", ()):
+            for s, c in trick["plays"]:
+                if s == view.seat:
+                    seen |= 1 << c
+        own = [c for c in own if seen >> _ORDER[c] & 1]
+    # by suit and rank: the order cards were dealt in is not part of the seat's view (worlds redraw it)
+    own.sort(key=_ORDER.__getitem__)
+    out["hands"] = {seat: own}
+    private = obs.private
+    if "kitty" in private or obs.public.get("kitty_turned_up") is not None:  # Shengji
+        out["kitty"] = record.get("kitty", [])
+    if "buried" in private and "buried" in record:
+        out["buried"] = record["buried"]
+    if "exchange" in record:  # Satat: the seat knows the cards it gave and received
+        out["exchange"] = [e for e in record["exchange"] if seat in (e["from"], e["to"])]
+    if private.get("redealt"):  # Satat: the seat's own first five of each deal given up by a redeal
+        out["redealt"] = [[_NAME[c] for c in five] for five in private["redealt"]]
+    return out
+
+
+def observation_json(view: View) -> dict:
+    """The ``observation`` object of a decide message for ``view`` (docs/engines.md)."""
+    obs = view.observation
+    won = obs.public.get("won", (0, 0))
+    score = obs.public.get("score", (0, 0))
+    return {
+        "seat": SEATS[view.seat],
+        "phase": obs.phase,
+        "to_move": SEATS[obs.to_move] if obs.to_move >= 0 else None,
+        "hand": hand_text(obs.hand),
+        "won": {"A": won[0], "B": won[1]},
+        "score": {"A": score[0], "B": score[1]},
+        "record": _visible_record(view, view._state.to_record()),
+    }
+
+
+def decide_message(
+    view: View, ident: int, ruleset: str, options: dict, time_ms: int, seed: int, world: bool = False
+) -> tuple[bytes, dict[str, Any]]:
+    """The decide line for ``view`` and the map from each allowed action's text to the action.
+
+    ``world`` adds a full deal consistent with the seat's view, drawn from its information set
+    (``View.sample``): nothing the seat could not draw itself, for engines (``tekkasim engine``) that
+    decide by the rules engine and need a state to start from."""
+    # Satat's possible actions add Renonces (sent apart, as ``possible``); elsewhere they add legal forms
+    # that random play and search leave out of ``View.legal`` (Feskot and Tekka signals): legal for engines
+    renonces = ruleset == "satat"
+    legal = {view.action_to_string(a): a for a in (view.legal if renonces else view.possible)}
+    allowed = dict(legal)
+    msg: dict[str, Any] = {
+        "type": "decide",
+        "id": ident,
+        "ruleset": ruleset,
+        "options": options,
+        "seat": SEATS[view.seat],
+        "observation": observation_json(view),
+        "legal": list(legal),
+        "optional": view.optional,
+        "time_ms": time_ms,
+        "seed": seed,
+    }
+    if renonces and len(view.possible) > len(view.legal):
+        possible = {view.action_to_string(a): a for a in view.possible}
+        msg["possible"] = list(possible)
+        allowed.update(possible)
+    if world:
+        from ...bits import new_rng
+
+        msg["world"] = view.sample(new_rng(seed ^ 0x5EED)).to_record()
+    return (json.dumps(msg, separators=(",", ":")) + "\n").encode(), allowed

@@ -1,0 +1,83 @@
+"""``tekkasim table``: a person plays at the terminal against bots; the deals are saved as records."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+from .options import parse_rule_options
+
+
+@click.command("table")
+@click.option("--ruleset", "-r", default="feskot", show_default=True, help="feskot, tekka, satat or shengji.")
+@click.option(
+    "--bots",
+    "-b",
+    default="JANGARA",
+    show_default=True,
+    metavar="BOT[,BOT,BOT]",
+    help="The other seats' bots: one for all three, or three in seat order after yours (any bot, any level).",
+)
+@click.option("--seat", default="bottom", show_default=True, help="Your seat: bottom, right, top or left.")
+@click.option("--seed", "-s", type=int, default=None, help="The first deal's seed [from the clock, printed].")
+@click.option("--deals", "-n", type=int, default=1, show_default=True, help="Deals to play (a match continues).")
+@click.option(
+    "--out", "-O", default=None, type=click.Path(dir_okay=False), help="Records file [table-RULESET-SEED.jsonl]."
+)
+@click.option("--option", "-o", "rule_opts", multiple=True, metavar="KEY=VALUE", help="A ruleset option (repeatable).")
+def table(ruleset, bots, seat, seed, deals, out, rule_opts):
+    """Sit at the table: you play one seat, bots the others; '?' at any prompt for help."""
+    from ..bots import get_bot
+    from ..bots.engines import Person
+    from ..cards import SEATS, parse_seat
+    from ..errors import TekkasimError
+    from ..rules import get_game
+    from ..rules.base import check_seed
+    from ..tournament.config import split_bots
+    from ..tournament.play import play_deal_state
+
+    game = get_game(ruleset, **parse_rule_options(rule_opts))
+    me = parse_seat(seat)
+    specs = split_bots(bots)
+    if len(specs) == 1:
+        specs *= 3
+    if len(specs) != 3:
+        raise TekkasimError(f"--bots takes one bot or three, not {len(specs)}")
+    if deals < 1:
+        raise TekkasimError(f"--deals must be 1 or more, not {deals}")
+    seed = check_seed(int(time.time() * 1000) % 10**9 if seed is None else seed)
+    others = [get_bot(s, ruleset=game.name) for s in specs]
+    person = Person(sys.stdin, sys.stdout)
+    seats = []
+    for i in range(4):
+        seats.append(person if i == me else others[(i - me - 1) % 4])
+    path = out or f"table-{game.name}-{seed}.jsonl"
+    click.echo(
+        f"{game.name}, seed {seed}: you sit {SEATS[me]}; "
+        + ", ".join(f"{SEATS[i]} {b.label}" for i, b in enumerate(seats) if i != me)
+    )
+    context: dict = {}
+    with open(path, "w", encoding="utf-8") as f:
+        for j in range(deals):
+            deal_seed = seed + j
+            state = game.new_deal(deal_seed, **context)
+            try:
+                play_deal_state(state, seats, deal_seed, 0)
+            finally:  # the deal so far is kept even when the person leaves (an unfinished record)
+                record = state.to_record() | {
+                    "seed": deal_seed,
+                    "bots": {SEATS[i]: b.label for i, b in enumerate(seats)},
+                }
+                record["bots"][SEATS[me]] = "PERSON"
+                f.write(json.dumps(record) + "\n")
+                f.flush()
+            click.echo(f"\ndeal {j + 1} over: {json.dumps(state.result())}")
+            click.echo(state.render())
+            if state.match_winner() is not None:
+                click.echo(f"team {'AB'[state.match_winner()]} wins the match")
+                break
+            context = state.next_deal_context()
+    click.echo(f"saved to {path} (tekkasim verify {path}; tekkasim replay {path})")

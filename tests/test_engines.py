@@ -1,0 +1,324 @@
+"""Engines (spec/engine.md): engine:COMMAND as a bot, tekkasim engine BOT, the reference engine, faults,
+bad input, and engines never outliving their host. Fake engines are small Python scripts in tmp_path."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from tekkasim.bits import new_rng
+from tekkasim.bots import View, decide, get_bot, mix_seed
+from tekkasim.bots.engines import host, observation_json, stop_engines
+from tekkasim.errors import BotError
+from tekkasim.rules import get_game
+from tekkasim.tournament import Config, iter_records
+from tekkasim.tournament.play import Job, play_block, play_deal_state
+
+ROOT = Path(__file__).resolve().parents[1]
+REFERENCE = ROOT / "examples" / "engine_first_legal.py"
+RULESETS = ("feskot", "tekka", "satat", "shengji")
+PY = sys.executable
+
+
+def cli(*args, check_one_line=True, cwd=None):
+    done = subprocess.run(
+        [PY, "-m", "tekkasim", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=300,
+    )
+    return done
+
+
+def fake(tmp_path: Path, name: str, body: str, hello: str | None = None) -> str:
+    """A tiny engine: answers hello (``hello`` overrides it), then runs ``body`` for each decide message
+    ``m`` (with ``n`` the count of decisions so far), which sets ``answer`` (a dict) or does anything else."""
+    every = ["feskot", "tekka", "satat", "shengji"]
+    hello = hello or json.dumps({"type": "hello", "protocol": 1, "name": name, "rulesets": every})
+    script = tmp_path / f"{name}.py"
+    script.write_text(
+        textwrap.dedent(
+            """\
+            import json, sys, time
+            n = 0
+            for line in sys.stdin:
+                m = json.loads(line)
+                if m["type"] == "hello":
+                    print(%r, flush=True)
+                elif m["type"] == "quit":
+                    break
+                elif m["type"] == "decide":
+                    n += 1
+                    answer = {"type": "action", "id": m["id"], "action": None if m["optional"] else m["legal"][0]}
+            %s
+                    print(json.dumps(answer), flush=True)
+            """
+        )
+        % (hello, textwrap.indent(textwrap.dedent(body), " " * 8))
+    )
+    return f"engine:{PY} {script}"
+
+
+def states(ruleset: str, seeds=range(3)):
+    """Every state of a few GREEDY deals, with the seats that act in it."""
+    game = get_game(ruleset)
+    bot = get_bot("GREEDY", ruleset=ruleset)
+    for seed in seeds:
+        state = game.new_deal(seed)
+        k = 0
+        while not state.is_terminal():
+            yield state, state.actors()
+            mover = state.current_player()
+            state.apply_action(decide(bot, state, mover, mix_seed(seed, 0, k)))
+            k += 1
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_observation_is_the_same_in_every_world_the_seat_cannot_tell_apart(ruleset):
+    """No hidden card reaches an engine: a world resampled from the seat's view gives the same message."""
+    checked = 0
+    for state, actors in states(ruleset, seeds=range(2)):
+        for seat in actors:
+            world = state.resample(seat, new_rng(checked))
+            mine = observation_json(View(state, seat))
+            assert mine == observation_json(View(world, seat))
+            assert list(mine["record"]["hands"]) == [mine["seat"]]
+            assert "seed" not in mine["record"]
+            json.dumps(mine)
+            checked += 1
+    assert checked > 20
+
+
+def _rows(job: Job) -> list:
+    rows = [r for p in range(len(job.pairings)) for r in play_block(job, (p, 0, 2))]
+    return [(p, b, t, x, y, n, play_payload) for p, b, t, x, y, n, play_payload in rows]
+
+
+def test_a_bot_served_as_an_engine_stores_what_it_plays_in_process_in_every_ruleset():
+    """``engine:python -m tekkasim engine BOT`` against GREEDY: the same stored rows as BOT in process,
+    with a mistake rate so that the decision seeds matter too (one engine process for all rulesets)."""
+    served = "JANGARA:mistake_rate=0.2"
+    engine = f"engine:{PY} -m tekkasim engine {served}"
+    for ruleset in RULESETS:
+        in_process = Config.build(ruleset=ruleset, bots=[served, "GREEDY"], boards=2, seed=11)
+        by_engine = Config.build(ruleset=ruleset, bots=[engine, "GREEDY"], boards=2, seed=11)
+        assert by_engine.teams[0].name == in_process.teams[0].name == served
+        want = _rows(Job.from_config(in_process, use_compiled=False))
+        assert _rows(Job.from_config(by_engine)) == want, ruleset
+
+
+def test_a_served_bot_plays_whole_matches_as_in_process():
+    """Later deals of a match (scores, Satat's exchanges, Shengji's levels) reach the engine's view too."""
+    served = "JANGARA:mistake_rate=0.2"
+    engine = f"engine:{PY} -m tekkasim engine {served}"
+    for ruleset in ("tekka", "satat"):
+        in_process = Config.build(ruleset=ruleset, bots=[served, "GREEDY"], boards=1, seed=21, unit="match")
+        by_engine = Config.build(ruleset=ruleset, bots=[engine, "GREEDY"], boards=1, seed=21, unit="match")
+        want = play_block(Job.from_config(in_process, use_compiled=False), (0, 0, 1))
+        assert min(row[5] for row in want) > 3  # several deals per table
+        assert play_block(Job.from_config(by_engine), (0, 0, 1)) == want, ruleset
+
+
+def test_reference_engine_plays_a_tournament_resumes_and_keeps_its_stderr(tmp_path):
+    engine = f"engine:{PY} {REFERENCE}"
+    out = tmp_path / "run"
+    args = ["tournament", "-r", "tekka", "-b", f"{engine},RANDOM", "-n", "3", "-w", "1", "-q", "-O", str(out)]
+    first = cli(*args)
+    assert first.returncode == 0, first.stderr
+    assert "FIRST_LEGAL" in first.stdout
+    assert list((out / "engines").glob("*.log"))
+    again = cli(*args)  # a rerun resumes: nothing is missing, nothing is played twice
+    assert again.returncode == 0, again.stderr
+    records = list(iter_records(out))
+    assert len(records) == 3 * 2 and {r["players"]["bottom"] for r in records} == {"FIRST_LEGAL", "RANDOM"}
+    # the reference engine plays the first legal action: the lowest card it may play
+    record = next(r for r in records if r["players"]["bottom"] == "FIRST_LEGAL")
+    state, texts = get_game("tekka").from_record(record)
+    for text in texts:
+        if state.current_player() == 0 and state.phase() == "play":
+            assert state.string_to_action(text) == state.legal_actions()[0]
+        state.apply_action(state.string_to_action(text))
+
+
+@pytest.mark.parametrize(
+    "body, fault",
+    [
+        ("if n == 3: time.sleep(30)", "no answer in time"),
+        ("if n == 3: sys.exit(3)", "exited with status 3"),
+        ("if n == 3: answer = 'hello world'", "not an action message"),
+        ("if n == 3: answer['id'] += 1", "to decision id"),
+        ("if n == 3: answer['action'] = 'XX'", "not among the allowed actions"),
+    ],
+)
+def test_a_fault_is_one_line_naming_engine_decision_seat_and_fault_and_the_engine_is_stopped(tmp_path, body, fault):
+    spec = fake(tmp_path, "FAULTY", body)
+    bot = get_bot(spec, ruleset="feskot", time_ms=50)
+    other = get_bot("RANDOM")
+    proc = host.engine_process(bot.command)
+    first_pid = proc.proc.pid
+    with pytest.raises(BotError) as err:
+        play_deal_state(get_game("feskot").new_deal(1), [bot, other, other, other], 1, 0)
+    message = str(err.value)
+    assert "\n" not in message and fault in message and "engine FAULTY" in message
+    assert "seat bottom" in message and "trick" in message
+    assert not proc.running()
+    assert _gone(first_pid)
+    # restarted on the next use
+    assert decide(bot, get_game("feskot").new_deal(2), 0, 5) is not None
+    stop_engines()
+
+
+def _gone(pid: int, wait: float = 5.0) -> bool:
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        try:  # a zombie child of this process is gone for our purpose once reaped
+            if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                return True
+        except ChildProcessError:
+            pass
+        time.sleep(0.05)
+    return False
+
+
+def test_a_tournament_stopped_by_a_fault_keeps_its_tables_and_resumes_once_fixed(tmp_path):
+    bad = fake(
+        tmp_path,
+        "FLAKY",
+        'if len(m["observation"]["record"]["tricks"]) == 6 and m["seed"] % 11 == 0: sys.exit(1)',
+    )
+    script = bad.split()[-1]
+    out = tmp_path / "run"
+    args = [
+        "tournament",
+        "-r",
+        "feskot",
+        "-b",
+        f"{bad},RANDOM",
+        "-n",
+        "8",
+        "-w",
+        "1",
+        "--block",
+        "1",
+        "-q",
+        "-O",
+        str(out),
+    ]
+    broken = cli(*args)
+    assert broken.returncode != 0
+    line = broken.stderr.strip()
+    assert "\n" not in line and "engine FLAKY" in line and "board" in line and "exited with status 1" in line
+    assert "Traceback" not in broken.stderr
+    kept = len(list(iter_records(out)))
+    assert 0 < kept < 16
+    Path(script).write_text(Path(script).read_text().replace("sys.exit(1)", "pass"))
+    fixed = cli(*args)
+    assert fixed.returncode == 0, fixed.stderr
+    fresh = cli(*args[:-1], str(tmp_path / "fresh"))
+    assert fresh.returncode == 0
+    assert list(iter_records(out)) == list(iter_records(tmp_path / "fresh"))
+
+
+def test_bad_engines_are_one_line_and_a_nonzero_exit(tmp_path):
+    not_exec = tmp_path / "engine.sh"
+    not_exec.write_text("#!/bin/sh\n")
+    silent = tmp_path / "silent.py"
+    silent.write_text("import sys\nsys.stdin.readline()\n")
+    nameless = fake(tmp_path, "NAMELESS", "", hello='{"type": "hello", "protocol": 1, "rulesets": ["feskot"]}')
+    feskot_only = fake(
+        tmp_path,
+        "ONLYFESKOT",
+        "",
+        hello='{"type": "hello", "protocol": 1, "name": "ONLYFESKOT", "rulesets": ["feskot"]}',
+    )
+    twin_a = fake(tmp_path, "TWIN", "")
+    (tmp_path / "b").mkdir()
+    twin_b = fake(tmp_path / "b", "TWIN", "")
+    cases = [
+        (f"engine:{tmp_path}/nope", "feskot", "does not exist"),
+        (f"engine:{not_exec}", "feskot", "is not executable"),
+        (f"engine:{PY} {silent}", "feskot", "gave no hello"),
+        (nameless, "feskot", "no name"),
+        (feskot_only, "tekka", "does not play tekka"),
+        (f"{twin_a},{twin_b}", "feskot", "both call themselves 'TWIN'"),
+    ]
+    for bots, ruleset, words in cases:
+        done = cli("tournament", "-r", ruleset, "-b", f"{bots},RANDOM", "-n", "1", "-q", "-O", str(tmp_path / "r"))
+        assert done.returncode != 0 and words in done.stderr, (bots, done.stderr)
+        assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    assert not (tmp_path / "r" / "results.sqlite").exists()
+
+
+def test_an_engine_that_never_says_hello_times_out(tmp_path, monkeypatch):
+    mute = tmp_path / "mute.py"
+    mute.write_text("import time\ntime.sleep(60)\n")
+    monkeypatch.setattr(host, "HELLO_TIMEOUT", 0.5)
+    with pytest.raises(BotError, match="gave no hello: no answer in time"):
+        get_bot(f"engine:{PY} {mute}")
+
+
+def test_engines_die_with_their_host_even_after_kill_9(tmp_path):
+    starter = tmp_path / "starter.py"
+    starter.write_text(
+        f"from tekkasim.bots.engines import engine_process\n"
+        f"p = engine_process({PY + ' ' + str(REFERENCE)!r})\n"
+        f"print(p.proc.pid, flush=True)\n"
+        f"import time; time.sleep(60)\n"
+    )
+    parent = subprocess.Popen(
+        [PY, str(starter)], stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}
+    )
+    pid = int(parent.stdout.readline())
+    os.kill(pid, 0)  # running
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    assert _gone(pid)
+
+
+def test_an_engine_bot_is_stopped_at_exit_and_quits_on_request():
+    bot = get_bot(f"engine:{PY} {REFERENCE}")
+    assert bot.label == "FIRST_LEGAL" and set(bot.rulesets) == set(RULESETS)
+    pid = host.engine_process(bot.command).proc.pid
+    t = time.monotonic()
+    stop_engines()
+    assert _gone(pid) and time.monotonic() - t < 2.0  # it quit on the message, no kill needed
+
+
+def test_tekkasim_engine_answers_an_app_that_sends_its_true_deal():
+    """An app drives ``tekkasim engine`` itself: hello, then decisions with its true deal as ``world``."""
+    game = get_game("feskot")
+    state = game.new_deal(4)
+    view = View(state, state.current_player())
+    from tekkasim.bots.engines import decide_message
+
+    line, allowed = decide_message(view, 1, "feskot", game.options, 100, 77)
+    msg = json.loads(line) | {"world": state.to_record()}
+    feed = json.dumps({"type": "hello", "protocol": 1}) + "\n" + json.dumps(msg) + "\n" + '{"type": "quit"}\n'
+    done = subprocess.run(
+        [PY, "-m", "tekkasim", "engine", "TANA"],
+        input=feed,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+    )
+    hello, answer = map(json.loads, done.stdout.splitlines())
+    assert hello["name"] == "TANA" and "feskot" in hello["rulesets"] and hello["world"] is True
+    assert answer["id"] == 1 and allowed[answer["action"]] == decide(
+        get_bot("TANA", ruleset="feskot"), state, view.seat, 77
+    )
+    assert done.returncode == 0

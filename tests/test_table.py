@@ -1,0 +1,78 @@
+"""``tekkasim table``: a person plays through a pipe; the saved records pass verify; bad entries are asked
+again; leaving the table is one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tekkasim.verify import verify_record
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def sit(tmp_path, args, lines):
+    out = tmp_path / "deals.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "tekkasim", "table", *args, "--out", str(out)],
+        input="".join(line + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=300,
+    )
+    return done, out
+
+
+@pytest.mark.parametrize("ruleset", ["feskot", "tekka", "satat", "shengji"])
+def test_a_person_plays_a_deal_in_every_ruleset_and_the_record_verifies(tmp_path, ruleset):
+    done, out = sit(
+        tmp_path, ["-r", ruleset, "-b", "GREEDY", "--seed", "3"], ["?", "no such card", "10"] + ["#1"] * 120
+    )
+    assert done.returncode == 0, done.stderr
+    text = done.stdout
+    assert "your hand:" in text and "your turn:" in text and "score:" in text
+    assert "Type one of the actions listed" in text  # help
+    assert "'no such card' is not an action you can take now" in text  # asked again
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 1 and not records[0].get("unfinished")
+    assert records[0]["bots"]["bottom"] == "PERSON" and records[0]["bots"]["top"] == "GREEDY"
+    assert verify_record(records[0]).ok
+
+
+def test_the_person_plays_what_they_type(tmp_path):
+    """Typed cards (any case, 10 for T) are the plays of the record."""
+    done, out = sit(tmp_path, ["-r", "tekka", "-b", "RANDOM", "--seed", "5", "--seat", "top"], ["#1"] * 200)
+    assert done.returncode == 0, done.stderr
+    first = json.loads(out.read_text())
+    # replay with the same seats but the person typing the lowest card by name, in lower case
+    from tekkasim.rules import get_game
+
+    state, texts = get_game("tekka").from_record(first)
+    typed = []
+    for text in texts:
+        if state.current_player() == 2:
+            typed.append(text.lower().replace("t", "10", 1) if text[0] == "T" and len(text) == 2 else text.lower())
+        state.apply_action(state.string_to_action(text))
+    again, out2 = sit(tmp_path, ["-r", "tekka", "-b", "RANDOM", "--seed", "5", "--seat", "top"], typed)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(out2.read_text())["tricks"] == first["tricks"]
+
+
+def test_leaving_the_table_is_one_line_and_keeps_the_deal_so_far(tmp_path):
+    done, out = sit(tmp_path, ["-r", "feskot", "-b", "TANA", "--seed", "1"], ["#1"] * 3)
+    assert done.returncode != 0
+    assert done.stderr.strip().splitlines() == [done.stderr.strip()] and "left the table" in done.stderr
+    record = json.loads(out.read_text())
+    assert record["unfinished"] and verify_record(record).ok
+
+
+def test_bad_table_arguments_are_one_line(tmp_path):
+    for args in (["-b", "GREEDY,RANDOM"], ["-b", "NOBODY"], ["--seat", "north"], ["-r", "bridge"]):
+        done, _ = sit(tmp_path, args, [])
+        assert done.returncode != 0 and len(done.stderr.strip().splitlines()) == 1, (args, done.stderr)
