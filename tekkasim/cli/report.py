@@ -25,11 +25,14 @@ import click
     show_default=True,
     help="Bootstrap resamples of the boards (0: likelihood intervals only).",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the bootstrap.")
 def report(directory, as_json, plots, anchor, bootstrap, seed):
     """Rate the bots of a stored tournament run and print the tables."""
     from ..tournament.report import build_report, pairing_margins, render_text, write_plots
+    from .options import check_writable
 
+    if plots:
+        check_writable(plots, "--plots", directory=True)  # before the tables are printed
     data = build_report(directory, anchor=anchor, bootstrap=bootstrap, seed=seed)
     if as_json:
         click.echo(json.dumps(data, indent=1))

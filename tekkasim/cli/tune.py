@@ -53,9 +53,12 @@ def tune(ruleset, bot, param, target_elo, against, seed, pairs, final_pairs, tol
     the target within the tolerance; prints the setting and the Elo measured on fresh boards with its
     95% interval."""
     from ..analysis.tune import tune as run_tune
-    from .options import _check_seed
+    from .options import _check_seed, check_pairs, check_seed_range
 
     seed = _check_seed(None, None, seed)
+    check_pairs("--pairs", pairs)
+    check_pairs("--final-pairs", final_pairs)
+    check_seed_range(seed, pairs + final_pairs)  # the final measurement's boards follow the tuning boards
 
     def show(v, e, elo_lo, elo_hi):
         if not as_json:

@@ -131,7 +131,7 @@ def _label(spec: Any) -> str:
     from ..bots import Bot
 
     bot = checked_bot(spec)
-    if isinstance(bot, Bot) and type(bot).name == Bot.name and type(bot).__module__ != Bot.__module__:
+    if isinstance(bot, Bot) and bot.name == Bot.name and type(bot).__module__ != Bot.__module__:
         base = spec.split(":")[0] + ":" + spec.split(":")[1] if isinstance(spec, str) else type(bot).__qualname__
         return base + bot.label[len(Bot.name) :]
     return bot.label
