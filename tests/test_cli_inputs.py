@@ -549,3 +549,15 @@ def test_calibrate_writes_through_a_symlink(tmp_path):
     assert result.exit_code == 0, result.output
     assert link.is_symlink() and "KADO" in (tmp_path / "real.md").read_text()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.md", "real.md"]
+
+
+@pytest.mark.parametrize(
+    "argv, option",
+    [
+        (["bench", "--deals", 10**18], "--deals"),
+        (["run", "--deals", 10**18], "--deals"),
+        (["run", "--records", 10**18], "--records"),
+    ],
+)
+def test_kernel_sizes_that_would_not_fit_in_memory_are_usage_errors(argv, option):
+    one_line_error(run(*argv), f"'{option}'", "--help'")
