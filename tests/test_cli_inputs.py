@@ -398,9 +398,7 @@ def test_export_never_writes_over_the_run_itself(tmp_path, small_run, name):
 def test_export_formats_and_one_file_for_two_outputs(tmp_path, small_run):
     one_line_error(run("export", small_run, "--csv", tmp_path / "x.xlsx"), "FILE.csv or FILE.parquet")
     one_line_error(run("export", small_run, "--out", tmp_path / "x.csv"), "FILE.jsonl")
-    one_line_error(
-        run("export", small_run, "--out", tmp_path / "f.jsonl", "--csv", tmp_path / "f.jsonl"), "FILE.csv"
-    )
+    one_line_error(run("export", small_run, "--out", tmp_path / "f.jsonl", "--csv", tmp_path / "f.jsonl"), "FILE.csv")
     (tmp_path / "t.csv").write_text("")
     link = tmp_path / "same.csv"
     link.symlink_to(tmp_path / "t.csv")

@@ -52,7 +52,9 @@ def test_verdict_and_pairs_do_not_depend_on_batches_workers_or_what_was_stored(t
     # a directory holding scattered boards, one of them with a single table (as a crash leaves it): the
     # stored pairs are fed first, the rest played, and the test is the same
     part = tmp_path / "part"
-    rows = [r for r in play_block(Job.from_config(cfg), (0, 0, 60)) if r[1] < 20 or r[1] in (25, 40) or r[:3] == (0, 21, 0)]
+    rows = [
+        r for r in play_block(Job.from_config(cfg), (0, 0, 60)) if r[1] < 20 or r[1] in (25, 40) or r[:3] == (0, 21, 0)
+    ]
     with Store.create_or_resume(part, cfg.identity()) as store:
         store.add(rows)
     resumed = run_sprt(cfg2, check_test(0, 40, 0.05, 0.05), part)
@@ -62,7 +64,22 @@ def test_verdict_and_pairs_do_not_depend_on_batches_workers_or_what_was_stored(t
 
 
 def test_self_test_accepts_h0_with_two_labels(tmp_path):
-    out = run("sprt", "--bot", "GREEDY", "--bot", "greedy", "--elo0", 0, "--elo1", 20, "-w", 1, "--out", tmp_path / "s", "--json")
+    out = run(
+        "sprt",
+        "--bot",
+        "GREEDY",
+        "--bot",
+        "greedy",
+        "--elo0",
+        0,
+        "--elo1",
+        20,
+        "-w",
+        1,
+        "--out",
+        tmp_path / "s",
+        "--json",
+    )
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert data["verdict"] == "H0" and data["pairs"] > 0

@@ -62,7 +62,9 @@ def calibrate(rulesets, bots, pairs, search_pairs, seed, out, as_json):
     names = [b.strip() for b in bots.split(",") if b.strip()] if bots else list(LADDER)
     pairings = 3 * len(names)  # each bot meets RANDOM and at most two bots below it
     if seed + pairings * SEEDS_PER_PAIRING > MAX_SEED:
-        raise OptionError(f"--seed {seed}: the calibration's boards (seed + k * {SEEDS_PER_PAIRING:,} + j) pass 2**63-1")
+        raise OptionError(
+            f"--seed {seed}: the calibration's boards (seed + k * {SEEDS_PER_PAIRING:,} + j) pass 2**63-1"
+        )
     games = [get_game(r).name for r in (rulesets or ("feskot",))]
 
     def progress(x, y, n):

@@ -120,7 +120,9 @@ def check_writable(path, option: str, directory: bool = False) -> None:
             raise OptionError(f"{option}: the name {shorten(name)} is too long for the filesystem (255 bytes at most)")
     if len(os.fsencode(os.path.abspath(text))) >= 4096:
         raise OptionError(f"{option}: the path is too long for the filesystem (4096 bytes at most)")
-    if not directory and (text == "-" or (os.path.exists(text) and not os.path.isdir(text) and not os.path.isfile(text))):
+    if not directory and (
+        text == "-" or (os.path.exists(text) and not os.path.isdir(text) and not os.path.isfile(text))
+    ):
         return
     p = Path(os.path.realpath(text))  # through a symlink: its target is what gets written
     if not directory and p.is_dir():
@@ -139,7 +141,9 @@ def check_writable(path, option: str, directory: bool = False) -> None:
         limit = 255
     for name in created:
         if len(os.fsencode(name)) + (0 if directory else 16) > limit:
-            raise OptionError(f"{option}: the name {shorten(name)} is too long for the filesystem ({limit} bytes at most)")
+            raise OptionError(
+                f"{option}: the name {shorten(name)} is too long for the filesystem ({limit} bytes at most)"
+            )
     try:
         fd, probe = tempfile.mkstemp(dir=ancestor, prefix=".tekkasim-probe-")
         os.close(fd)

@@ -43,12 +43,33 @@ from .options import check_pairs, check_writable, parse_rule_options
     type=click.Path(file_okay=False),
     help="Run directory keeping the pairs; rerun the same command to resume the test [a temporary one].",
 )
-@click.option("--timeout", type=float, default=300.0, show_default=True, help="Seconds without progress before the watchdog stops.")
+@click.option(
+    "--timeout",
+    type=float,
+    default=300.0,
+    show_default=True,
+    help="Seconds without progress before the watchdog stops.",
+)
 @click.option("--option", "-o", "rule_opts", multiple=True, metavar="KEY=VALUE", help="A ruleset option.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress line on the terminal.")
 @click.option("--json", "as_json", is_flag=True, help="The runs.md JSON only.")
 def sprt(
-    ruleset, bots, elo0, elo1, alpha, beta, seed, max_pairs, workers, backend, scheduler, out, timeout, rule_opts, quiet, as_json
+    ruleset,
+    bots,
+    elo0,
+    elo1,
+    alpha,
+    beta,
+    seed,
+    max_pairs,
+    workers,
+    backend,
+    scheduler,
+    out,
+    timeout,
+    rule_opts,
+    quiet,
+    as_json,
 ):
     """Play pairs of A against B until the SPRT of "A is elo0 better" vs "elo1 better" decides."""
     from ..tournament.sprt import check_test, run_sprt, sprt_config
@@ -99,7 +120,11 @@ def sprt(
         "H0": f"H0: {a} is {elo0:g} Elo better than {b}",
         "inconclusive": f"inconclusive after {data['pairs']} pairs",
     }[data["verdict"]]
-    stored = f"; stored in {run.directory}" + (f" ({run.resumed} pairs resumed)" if run.resumed else "") if run.directory else ""
+    stored = (
+        f"; stored in {run.directory}" + (f" ({run.resumed} pairs resumed)" if run.resumed else "")
+        if run.directory
+        else ""
+    )
     click.echo(
         f"verdict {verdict}  (LLR {data['llr']:.3f}, bounds [{run.test.lower:.3f}, {run.test.upper:.3f}], "
         f"{data['pairs']} pairs, Elo {data['elo']:.1f} [{data['lo']:.1f}, {data['hi']:.1f}]{stored})"

@@ -150,7 +150,9 @@ def checked_bot(spec: Any, ruleset: str | None = None):
         raise TournamentError(str(exc)) from None
     except Exception as exc:  # noqa: BLE001 - a user's code, reported in one line
         name = spec if isinstance(spec, str) else getattr(spec, "__name__", type(spec).__name__)
-        raise TournamentError(f"bot {shorten(str(name))} cannot be made: {type(exc).__name__}: {shorten(str(exc), 120)}") from None
+        raise TournamentError(
+            f"bot {shorten(str(name))} cannot be made: {type(exc).__name__}: {shorten(str(exc), 120)}"
+        ) from None
 
 
 def _settings(spec, ruleset: str) -> dict:
@@ -256,7 +258,12 @@ class Config:
         if not _is_int(cfg.block) or cfg.block < 0:
             raise TournamentError(f"--block must be a positive number of boards, not {shorten(repr(cfg.block))}")
         timeout = cfg.timeout
-        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not math.isfinite(timeout) or timeout <= 0:
+        if (
+            isinstance(timeout, bool)
+            or not isinstance(timeout, int | float)
+            or not math.isfinite(timeout)
+            or timeout <= 0
+        ):
             raise TournamentError(f"--timeout must be a positive number of seconds, not {shorten(repr(timeout))}")
         cfg.timeout = float(timeout)
         if cfg.scheduler is not None:
