@@ -137,6 +137,17 @@ def _label(spec: Any) -> str:
     return bot.label
 
 
+def _same_bots(a: Team, b: Team) -> bool:
+    """Whether two teams seat the same bots: the same classes with the same parameters (``RANDOM`` and
+    ``RANDOM:`` are one bot; two user classes that both call themselves X are not)."""
+
+    def key(spec):
+        bot = checked_bot(spec)
+        return type(bot), getattr(bot, "fn", None), sorted(bot.params.items(), key=str)
+
+    return [key(s) for s in a.bots] == [key(s) for s in b.bots]
+
+
 def checked_bot(spec: Any, ruleset: str | None = None):
     """``get_bot(spec, ruleset)`` with any failure one line naming the bot: a user's class whose constructor
     raises (or whose ``label`` does) must not end in a traceback."""
@@ -210,7 +221,7 @@ class Config:
         for i, name in enumerate(names):
             if name in names[:i]:
                 j = names.index(name)
-                if teams[i].bots == teams[j].bots:
+                if _same_bots(teams[i], teams[j]):
                     raise TournamentError(f"team {name} is listed twice")
                 raise TournamentError(
                     f"two different teams are both named {name} ({shorten(str(teams[j].bots[0]))} and "
