@@ -25,7 +25,7 @@ from ..errors import OptionError
 from ..ratings import SPRT
 from .backends import DaskCluster, default_workers, run_dask, run_local
 from .config import Config, Team, make_team
-from .play import CompiledRows, Job
+from .play import Job
 from .runner import _warm_up, missing_blocks
 from .storage import Store
 
@@ -124,7 +124,8 @@ def _play(cfg: Config, job: Job, test: SPRT, store, workers: int, cluster, on_pr
 
     def on_rows(_block, rows):
         store.add(rows)
-        for _p, b, table, xr, yr, *_ in rows.results() if isinstance(rows, CompiledRows) else rows:
+        # a compact block (compiled rows, or a stored block) gives its returns without decoding payloads
+        for _p, b, table, xr, yr, *_ in rows.results() if hasattr(rows, "results") else rows:
             done.add((0, b, table))
             halves[(b, table)] = xr - yr
             played[0] += 1
