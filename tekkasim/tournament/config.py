@@ -328,45 +328,6 @@ class Config:
         return [(i, j) for i in range(n) for j in range(i + 1, n)]
 
 
-def bot_labels(cfg: Config) -> list[str]:
-    """The rated bots of ``cfg`` in order of appearance (a report's rows)."""
-    return list(dict.fromkeys(label for team in cfg.teams for label in team.labels))
-
-
-def check_anchor(cfg: Config, anchor: str | None) -> str:
-    """The bot a report of ``cfg`` rates 0, checked before anything is played: ``anchor`` (any case) if it is
-    one of the bots, by default RANDOM if it plays, else the first bot."""
-    bots = bot_labels(cfg)
-    if anchor is None:
-        return "RANDOM" if "RANDOM" in bots else bots[0]
-    if not isinstance(anchor, str):
-        raise TournamentError(f"--anchor must be a bot name, not {shorten(repr(anchor))}")
-    match = [b for b in bots if b.upper() == anchor.strip().upper()]
-    if not match:
-        raise TournamentError(f"--anchor {shorten(anchor)!r} is not one of the bots ({shorten(', '.join(bots), 200)})")
-    return match[0]
-
-
-def inseparable_bots(cfg: Config, anchor: str) -> list[str]:
-    """Bots whose rating the schedule cannot measure: a pair measures the difference of two team means, so
-    in ``A+B`` against ``C+D`` only (a+b) - (c+d) is known, and A's own rating is not. Empty when every
-    bot's rating is determined (with ``anchor`` at 0)."""
-    import numpy as np
-
-    bots = bot_labels(cfg)
-    col = {b: i for i, b in enumerate(bots)}
-    design = np.zeros((len(cfg.pairings()), len(bots)))
-    for row, (x, y) in enumerate(cfg.pairings()):
-        for label in cfg.teams[x].labels:
-            design[row, col[label]] += 0.5
-        for label in cfg.teams[y].labels:
-            design[row, col[label]] -= 0.5
-    free = [i for i, b in enumerate(bots) if b != anchor]
-    d = design[:, free]
-    projection = np.linalg.pinv(d) @ d  # onto the row space: a rating is measured iff its axis lies in it
-    return [bots[i] for k, i in enumerate(free) if abs(projection[k, k] - 1.0) > 1e-9]
-
-
 def read_config_file(path: str | Path) -> dict:
     """The keys of a TOML configuration file, normalized (dashes -> underscores); one-line errors."""
     p = Path(path)
@@ -418,3 +379,42 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     return json.dumps(str(value))
+
+
+def bot_labels(cfg: Config) -> list[str]:
+    """The rated bots of ``cfg`` in order of appearance (a report's rows)."""
+    return list(dict.fromkeys(label for team in cfg.teams for label in team.labels))
+
+
+def check_anchor(cfg: Config, anchor: str | None) -> str:
+    """The bot a report of ``cfg`` rates 0, checked before anything is played: ``anchor`` (any case) if it is
+    one of the bots, by default RANDOM if it plays, else the first bot."""
+    bots = bot_labels(cfg)
+    if anchor is None:
+        return "RANDOM" if "RANDOM" in bots else bots[0]
+    if not isinstance(anchor, str):
+        raise TournamentError(f"--anchor must be a bot name, not {shorten(repr(anchor))}")
+    match = [b for b in bots if b.upper() == anchor.strip().upper()]
+    if not match:
+        raise TournamentError(f"--anchor {shorten(anchor)!r} is not one of the bots ({shorten(', '.join(bots), 200)})")
+    return match[0]
+
+
+def inseparable_bots(cfg: Config, anchor: str) -> list[str]:
+    """Bots whose rating the schedule cannot measure: a pair measures the difference of two team means, so
+    in ``A+B`` against ``C+D`` only (a+b) - (c+d) is known, and A's own rating is not. Empty when every
+    bot's rating is determined (with ``anchor`` at 0)."""
+    import numpy as np
+
+    bots = bot_labels(cfg)
+    col = {b: i for i, b in enumerate(bots)}
+    design = np.zeros((len(cfg.pairings()), len(bots)))
+    for row, (x, y) in enumerate(cfg.pairings()):
+        for label in cfg.teams[x].labels:
+            design[row, col[label]] += 0.5
+        for label in cfg.teams[y].labels:
+            design[row, col[label]] -= 0.5
+    free = [i for i, b in enumerate(bots) if b != anchor]
+    d = design[:, free]
+    projection = np.linalg.pinv(d) @ d  # onto the row space: a rating is measured iff its axis lies in it
+    return [bots[i] for k, i in enumerate(free) if abs(projection[k, k] - 1.0) > 1e-9]
