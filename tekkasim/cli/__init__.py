@@ -102,9 +102,9 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except TekkasimError as exc:
             raise click.ClickException(shorten_message(str(exc))) from None
-        except click.UsageError as exc:  # a subcommand's options (parsed in here) or an unknown command
-            raise _usage_line(exc) from None
-        except click.ClickException as exc:  # click's own messages echo values too
+        except click.ClickException as exc:  # click's own messages echo values too (an unknown command ...)
+            if isinstance(exc, click.UsageError):  # a subcommand's options (parsed in here), an unknown command
+                raise _usage_line(exc) from None
             exc.message = shorten_message(exc.message)
             raise
 

@@ -42,13 +42,14 @@ SEEDS_PER_PAIRING = 1_000_000  # analysis.calibrate's spacing of the pairings' b
 def calibrate(rulesets, bots, pairs, search_pairs, seed, out, as_json):
     """Each ladder bot's Elo against RANDOM with its 95% interval, per ruleset, from duplicate pairs
     against RANDOM and the two bots below it (one Bradley–Terry fit, anchor RANDOM)."""
-    from ..errors import OptionError
+    from ..analysis.calibrate import LADDER, calibration, calibration_markdown
     from ..rules import get_game
-    from ..rules.base import MAX_SEED
     from .options import _check_seed, check_writable
 
-    # the arguments first: loading the ladder's bots takes a while
     seed = _check_seed(None, None, seed)
+    from ..errors import OptionError
+    from ..rules.base import MAX_SEED
+
     if bots is not None and not bots.strip(" ,"):
         raise OptionError("--bots is empty (give ladder bots, e.g. --bots KADO,SADA, or leave it out for all)")
     for option, n in (("--pairs", pairs), ("--search-pairs", search_pairs)):
@@ -57,7 +58,6 @@ def calibrate(rulesets, bots, pairs, search_pairs, seed, out, as_json):
     if out:
         check_writable(out, "--out")  # before the calibration runs, not after it
         out_path = os.path.realpath(out)  # a symlink stays and its target gets the table
-    from ..analysis.calibrate import LADDER, calibration, calibration_markdown
 
     names = [b.strip() for b in bots.split(",") if b.strip()] if bots else list(LADDER)
     pairings = 3 * len(names)  # each bot meets RANDOM and at most two bots below it

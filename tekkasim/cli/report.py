@@ -6,6 +6,8 @@ import json
 
 import click
 
+from .options import writable_dir
+
 
 @click.command("report")
 @click.argument("directory", type=click.Path(file_okay=False))
@@ -15,6 +17,7 @@ import click
     "plots",
     default=None,
     type=click.Path(file_okay=False),
+    callback=writable_dir,  # before the tables are printed
     help="Write PNGs (Elo ladder, heatmap, margins) and summary.md here.",
 )
 @click.option("--anchor", default=None, help="The bot rated 0 [RANDOM if it played, else the first].")
@@ -29,10 +32,7 @@ import click
 def report(directory, as_json, plots, anchor, bootstrap, seed):
     """Rate the bots of a stored tournament run and print the tables."""
     from ..tournament.report import build_report, pairing_margins, render_text, write_plots
-    from .options import check_writable
 
-    if plots:
-        check_writable(plots, "--plots", directory=True)  # before the tables are printed
     data = build_report(directory, anchor=anchor, bootstrap=bootstrap, seed=seed)
     if as_json:
         click.echo(json.dumps(data, indent=1))

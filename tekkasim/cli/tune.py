@@ -53,9 +53,11 @@ def tune(ruleset, bot, param, target_elo, against, seed, pairs, final_pairs, tol
     the target within the tolerance; prints the setting and the Elo measured on fresh boards with its
     95% interval."""
     from ..analysis.tune import tune as run_tune
-    from .options import _check_seed, check_pairs, check_seed_range
+    from .options import _check_seed
 
     seed = _check_seed(None, None, seed)
+    from .options import check_pairs, check_seed_range
+
     check_pairs("--pairs", pairs)
     check_pairs("--final-pairs", final_pairs)
     check_seed_range(seed, pairs + final_pairs)  # the final measurement's boards follow the tuning boards
