@@ -172,3 +172,15 @@ def test_sprt_on_the_dask_backend_gives_the_local_result(tmp_path):
     dask = run(*args, "-w", 2, "--json", "--backend", "dask", "--out", tmp_path / "d")
     assert local.exit_code == 0 and dask.exit_code == 0, dask.output
     assert json.loads(dask.output.strip().splitlines()[-1]) == json.loads(local.output)
+
+
+def test_a_hanging_bot_meets_the_watchdog_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)  # where `tests.` imports from
+    monkeypatch.setenv("TEKKASIM_TEST_MISBEHAVE", "1")
+    t0 = time.monotonic()
+    out = run(
+        "sprt", "--bot", "tests.tournament_bots:Hang", "--bot", "tests.tournament_bots:Lowest",
+        "--elo0", 0, "--elo1", 10, "-w", 1, "--timeout", 2, "--out", tmp_path / "h",
+    )  # fmt: skip
+    assert out.exit_code != 0 and "watchdog: no progress for 2 s" in out.output and "HANG" in out.output
+    assert len(out.output.strip().splitlines()) == 1 and time.monotonic() - t0 < 60
