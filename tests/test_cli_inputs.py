@@ -9,13 +9,17 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from tekkasim.bots import Bot
 from tekkasim.cli import COMMANDS, cli
 from tekkasim.records import iter_records, write_records
 from tekkasim.rules import get_game, ruleset_names
+from tekkasim.tournament import Config, TournamentError
+from tekkasim.tournament.config import inseparable_bots
 
 RULESETS = ruleset_names()
 TEKKASIM = [sys.executable, "-m", "tekkasim"]
@@ -313,3 +317,245 @@ def test_tekka_raises_are_rendered_counting_from_one():
     assert line.startswith(
         f"raises: {first['by']} asks {first['target']} before trick {first['trick'] + 1}, play {first['play'] + 1} ("
     )
+
+
+# --- usage errors, impossible sizes, output paths checked before the work (issue 23, section 6) -------------
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["tournament", "--bogus"], "No such option '--bogus'"),
+        (["deal", "--seed", "abc"], "'--seed'"),
+        (["nosuch"], "No such command 'nosuch'"),
+        (["sprt", "--bot", "A"], "Missing option '--elo0'"),
+        (["deal", "extra"], "unexpected extra argument"),
+        (["--bogus"], "No such option"),
+    ],
+)
+def test_usage_errors_are_one_line_pointing_at_help(argv, words):
+    result = run(*argv)
+    one_line_error(result, "Error:", words, "--help'")
+    assert result.exit_code == 2 and "Usage:" not in result.output
+
+
+def test_bare_command_still_shows_help():
+    assert "Commands:" in run().output
+
+
+LONG = "n" * 300
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tournament", "-b", "RANDOM,GREEDY", "-n", 1, "--out", LONG],
+        ["tournament", "-b", "RANDOM,GREEDY", "-n", 1, "--out", f"{LONG}/run"],
+        ["bidding", "--bot", "GREEDY", "-n", 1, "--out", LONG],
+        ["calibrate", "--bots", "KADO", "--pairs", 2, "--out", f"{LONG}.md"],
+        ["sprt", "--bot", "GREEDY", "--bot", "KADO", "--elo0", 0, "--elo1", 10, "--out", LONG],
+    ],
+)
+def test_names_too_long_for_the_filesystem_are_one_line(tmp_path, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    one_line_error(run(*argv), "too long for the filesystem")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    directory = tmp_path_factory.mktemp("run") / "r"
+    result = run("tournament", "-b", "RANDOM,GREEDY", "-n", 3, "-w", 1, "-q", "--out", directory)
+    assert result.exit_code == 0, result.output
+    return directory
+
+
+def test_report_and_export_outputs_are_checked_before_anything_is_printed(tmp_path, small_run):
+    (tmp_path / "file").write_text("")
+    under = tmp_path / "file" / "x"
+    one_line_error(run("report", small_run, "--plots", under), "--plots", "is a file")
+    one_line_error(run("report", small_run, "--plots", tmp_path / LONG), "too long")
+    one_line_error(run("export", small_run, "--csv", f"{under}.csv"), "--csv", "is a file")
+    one_line_error(run("export", small_run, "--csv", tmp_path / f"{LONG}.csv"), "too long")
+    one_line_error(run("export", small_run, "--out", f"{under}.jsonl"), "--out", "is a file")
+    one_line_error(run("report", small_run, "--seed", -5), "'--seed'")
+
+
+@pytest.mark.parametrize("name", ["run.sqlite", "config.json", ".lock", "recs.jsonl"])
+def test_export_never_writes_over_the_run_itself(tmp_path, small_run, name):
+    before = {p.name: p.read_bytes() for p in small_run.iterdir() if p.is_file()}
+    result = run("export", small_run, "--out", small_run / name)
+    if name == "recs.jsonl":  # a new file beside the run is fine
+        assert result.exit_code == 0, result.output
+        (small_run / name).unlink()
+    else:
+        one_line_error(result, "--out")
+    one_line_error(run("export", small_run, "--csv", small_run / name), "--csv")
+    assert {p.name: p.read_bytes() for p in small_run.iterdir() if p.is_file() and p.name in before} == before
+    assert run("report", small_run, "--json", "--bootstrap", 0).exit_code == 0
+
+
+def test_export_formats_and_one_file_for_two_outputs(tmp_path, small_run):
+    one_line_error(run("export", small_run, "--csv", tmp_path / "x.xlsx"), "FILE.csv or FILE.parquet")
+    one_line_error(run("export", small_run, "--out", tmp_path / "x.csv"), "FILE.jsonl")
+    one_line_error(run("export", small_run, "--out", tmp_path / "f.jsonl", "--csv", tmp_path / "f.jsonl"), "FILE.csv")
+    (tmp_path / "t.csv").write_text("")
+    link = tmp_path / "same.csv"
+    link.symlink_to(tmp_path / "t.csv")
+    assert run("export", small_run, "--csv", link).exit_code == 0  # through the link, which stays
+    assert link.is_symlink() and len((tmp_path / "t.csv").read_text().splitlines()) > 1
+    assert not list(tmp_path.glob("*.jsonl"))
+
+
+def test_impossible_sizes_are_refused_up_front(tmp_path):
+    one_line_error(run("tournament", "-b", "RANDOM,GREEDY", "-n", 10**18, "--out", tmp_path / "t"), "a run may hold")
+    one_line_error(run("calibrate", "--pairs", 10**20), "--pairs", "boards each pairing has")
+    one_line_error(run("bidding", "--bot", "GREEDY", "-n", 10**12), "a run may hold")
+    one_line_error(run("tune", "--bot", "KADO", "--param", "mistake_rate", "--target-elo", 0, "--against", "RANDOM",
+                       "--pairs", 10**12), "a run may hold")  # fmt: skip
+    assert not (tmp_path / "t").exists()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tournament", "-b", "RANDOM,GREEDY", "-n", 10],
+        ["bidding", "--bot", "GREEDY", "-n", 10],
+        ["tune", "--bot", "KADO", "--param", "mistake_rate", "--target-elo", 0, "--against", "RANDOM"],
+        ["calibrate", "--bots", "KADO"],
+        ["sprt", "--bot", "GREEDY", "--bot", "KADO", "--elo0", 0, "--elo1", 10],
+    ],
+)
+def test_seeds_near_the_top_are_refused_before_playing(tmp_path, argv):
+    one_line_error(run(*argv, "--seed", 2**63 - 3), "2**63-1")
+
+
+@pytest.mark.parametrize(
+    "line, words",
+    [
+        ("bots = 5", "'bots'"),
+        ("bots = [5, 6]", "'bots'"),
+        ('block = "x"', "'block'"),
+        ('timeout = "x"', "'timeout'"),
+        ("timeout = true", "'timeout'"),
+        ("out = 5", "'out'"),
+        ("anchor = 5", "'anchor'"),
+        ('quiet = "no"', "'quiet' in"),
+        ('boards = "4"', "'boards'"),
+        ("seed = 1.5", "'seed'"),
+        ('workers = "2"', "'workers'"),
+        ("ruleset = 3", "'ruleset'"),
+        ("unit = 1", "'unit'"),
+        ("schedule = []", "'schedule'"),
+        ("backend = 2", "'backend'"),
+        ("scheduler = 1", "'scheduler'"),
+        ("options = 1", "'options'"),
+        ("timeout = -1", "--timeout must be a positive"),
+        ("block = -5", "--block must be a positive"),
+        ('anchor = "FOO"', "--anchor 'FOO' is not one of the bots"),
+    ],
+)
+def test_config_file_types_are_checked_when_read(tmp_path, line, words):
+    conf = tmp_path / "t.toml"
+    lines = ['bots = ["RANDOM", "GREEDY"]', "boards = 2"]
+    conf.write_text("\n".join([*(x for x in lines if x.split()[0] != line.split()[0]), line]) + "\n")
+    one_line_error(run("tournament", "--config", conf, "--out", tmp_path / "r"), words)
+    assert not (tmp_path / "r").exists()  # refused before anything ran
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--timeout", -1], "--timeout must be a positive"),
+        (["--timeout", 0], "--timeout must be a positive"),
+        (["--timeout", "nan"], "--timeout must be a positive"),
+        (["--block", -5], "--block must be a positive"),
+        (["--scheduler", "tcp://127.0.0.1:9"], "give --backend dask"),
+        (["--anchor", "FOO"], "--anchor 'FOO' is not one of the bots"),
+        (["-b", "tests.test_cli_inputs:Broken"], "bot tests.test_cli_inputs:Broken cannot be made: RuntimeError: no"),
+        (["-w", -1], "--workers must be 0"),
+    ],
+)
+def test_weak_tournament_inputs_are_refused_before_the_run(tmp_path, monkeypatch, argv, words):
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)  # where `tests.` imports from
+    result = run("tournament", "-b", "RANDOM,GREEDY", "-n", 2, "--out", tmp_path / "r", *argv)
+    one_line_error(result, words)
+    assert not (tmp_path / "r").exists()
+
+
+def test_workers_are_capped_at_the_cores_with_a_note(tmp_path):
+    from tekkasim.tournament.backends import default_workers
+
+    result = run("tournament", "-b", "RANDOM,GREEDY", "-n", 2, "-w", 1000, "-q", "--out", tmp_path / "r")
+    assert result.exit_code == 0, result.output
+    note = [line for line in result.output.splitlines() if line.startswith("note:")]
+    assert note == [f"note: --workers 1000 capped at {default_workers()}, the cores this machine gives the run"]
+    assert f"on {default_workers()} worker(s)" in result.output
+
+
+class Broken(Bot):
+    name = "BROKEN"
+
+    def __init__(self, **params):
+        raise RuntimeError("no")
+
+
+class BareA(Bot):
+    """No ``name`` of its own."""
+
+    def act(self, view, rng):
+        return None if view.optional else min(view.legal)
+
+
+class BareB(BareA):
+    pass
+
+
+def test_bot_classes_without_a_name_are_two_bots():
+    cfg = Config.build(bots=[BareA, BareB], boards=2)
+    assert [t.name for t in cfg.teams] == ["BareA", "BareB"]
+    cfg = Config.build(bots=["tests.test_cli_inputs:BareA", "tests.test_cli_inputs:BareB"], boards=2)
+    assert [t.name for t in cfg.teams] == ["tests.test_cli_inputs:BareA", "tests.test_cli_inputs:BareB"]
+    with pytest.raises(TournamentError, match="listed twice"):
+        Config.build(bots=[BareA, BareA], boards=2)
+
+
+def test_teams_that_cannot_be_separated_get_a_warning(tmp_path):
+    cfg = Config.build(bots=["RANDOM+GREEDY", "KADO+SADA"], boards=2)
+    assert inseparable_bots(cfg, "RANDOM") == ["GREEDY", "KADO", "SADA"]
+    assert inseparable_bots(Config.build(bots=["RANDOM", "GREEDY+KADO", "KADO", "GREEDY"], boards=2), "RANDOM") == []
+    assert inseparable_bots(Config.build(bots=["RANDOM+GREEDY", "GREEDY"], boards=2), "RANDOM") == []
+    result = run("tournament", "-b", "RANDOM,GREEDY+KADO", "-n", 1, "-w", 1, "-q", "--out", tmp_path / "r")
+    assert result.exit_code == 0, result.output
+    assert [line for line in result.output.splitlines() if line.startswith("warning:")] == [
+        "warning: these pairings measure only team means, not the ratings of GREEDY, KADO "
+        "(pair each bot with itself, or against more teams, to separate them)"
+    ]
+
+
+def test_calibrate_checks_its_arguments_before_it_plays(tmp_path):
+    one_line_error(run("calibrate", "--bots", ""), "--bots is empty")
+    one_line_error(run("calibrate", "--bots", " , "), "--bots is empty")
+    (tmp_path / "file").write_text("")
+    one_line_error(run("calibrate", "--bots", "KADO", "--out", tmp_path / "file" / "c.md"), "--out", "is a file")
+
+
+def test_calibrate_writes_through_a_symlink(tmp_path):
+    link = tmp_path / "link.md"
+    link.symlink_to(tmp_path / "real.md")
+    result = run("calibrate", "--bots", "KADO", "--pairs", 2, "--search-pairs", 2, "--out", link)
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and "KADO" in (tmp_path / "real.md").read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.md", "real.md"]
+
+
+@pytest.mark.parametrize(
+    "argv, option",
+    [
+        (["bench", "--deals", 10**18], "--deals"),
+        (["run", "--deals", 10**18], "--deals"),
+        (["run", "--records", 10**18], "--records"),
+    ],
+)
+def test_kernel_sizes_that_would_not_fit_in_memory_are_usage_errors(argv, option):
+    one_line_error(run(*argv), f"'{option}'", "--help'")

@@ -93,6 +93,12 @@ class _Group(click.Group):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:  # the group's own options and arguments (`tekkasim --bogus`)
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as exc:
+            raise _usage_line(exc) from None
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
@@ -102,8 +108,22 @@ class _Group(click.Group):
             click.echo(str(exc), err=True)
             raise click.exceptions.Exit(exc.exit_code) from None
         except click.ClickException as exc:  # click's own messages echo values too (an unknown command ...)
+            if isinstance(exc, click.UsageError):  # a subcommand's options (parsed in here), an unknown command
+                raise _usage_line(exc) from None
             exc.message = shorten_message(exc.message)
             raise
+
+
+def _usage_line(exc: click.UsageError) -> click.ClickException:
+    """Click's usage error (four lines: Usage, Try, blank, Error) as the one line every error is: click's
+    message names the option, and the command's --help is pointed at. Exit status 2, as click's. A bare
+    ``tekkasim`` (click's NoArgsIsHelpError) keeps its help text."""
+    if type(exc).__name__ == "NoArgsIsHelpError":
+        return exc
+    command = exc.ctx.command_path if exc.ctx is not None else "tekkasim"
+    line = click.ClickException(f"{shorten_message(exc.format_message())} (see '{command} --help')")
+    line.exit_code = exc.exit_code
+    return line
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -9,7 +9,11 @@ from ..throughput import measure
 @click.command("bench")
 @click.option("--ruleset", "-r", "rulesets", multiple=True, metavar="NAME", help="Only these rulesets (repeatable).")
 @click.option(
-    "--deals", type=click.IntRange(min=1000), default=200_000, show_default=True, help="Deals per timed kernel call."
+    "--deals",
+    type=click.IntRange(min=1000, max=10**7),  # a kernel call keeps every deal's outcome in memory
+    default=200_000,
+    show_default=True,
+    help="Deals per timed kernel call (at most 10,000,000).",
 )
 @click.option(
     "--seconds", type=click.FloatRange(min=0.1), default=1.0, show_default=True, help="Minimum time per measurement."

@@ -53,11 +53,17 @@ def bidding(ruleset, bot, against, boards, seed, out, workers, features, rule_op
     from ..analysis.bidding import bidding as run_bidding
     from ..analysis.bidding import bidding_json, bidding_plots
     from ..errors import OptionError
-    from .options import _check_seed
+    from .options import _check_seed, cap_workers, check_pairs, check_seed_range, check_writable
 
     if ruleset.strip().lower() != "tekka":
         raise OptionError(f"bidding is a Tekka analysis: --ruleset tekka, not {ruleset!r}")
     seed = _check_seed(None, None, seed)
+    check_pairs("--boards", boards)
+    check_seed_range(seed, boards)
+    workers = cap_workers(workers)
+    for option, path in (("--out", out), ("--plots", plots)):
+        if path is not None:  # before the deals are played
+            check_writable(path, option, directory=True)
     res = run_bidding(
         bot,
         boards,

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+SEEDS_PER_PAIRING = 1_000_000  # analysis.calibrate's spacing of the pairings' board seeds
+
 
 @click.command("calibrate")
 @click.option(
@@ -42,10 +44,27 @@ def calibrate(rulesets, bots, pairs, search_pairs, seed, out, as_json):
     against RANDOM and the two bots below it (one Bradley–Terry fit, anchor RANDOM)."""
     from ..analysis.calibrate import LADDER, calibration, calibration_markdown, calibration_records
     from ..rules import get_game
-    from .options import _check_seed
+    from .options import _check_seed, check_writable
 
     seed = _check_seed(None, None, seed)
+    from ..errors import OptionError
+    from ..rules.base import MAX_SEED
+
+    if bots is not None and not bots.strip(" ,"):
+        raise OptionError("--bots is empty (give ladder bots, e.g. --bots KADO,SADA, or leave it out for all)")
+    for option, n in (("--pairs", pairs), ("--search-pairs", search_pairs)):
+        if n > SEEDS_PER_PAIRING:  # pairing k plays boards seed + k * SEEDS_PER_PAIRING + j
+            raise OptionError(f"{option} {n} is more than the {SEEDS_PER_PAIRING:,} boards each pairing has")
+    if out:
+        check_writable(out, "--out")  # before the calibration runs, not after it
+        out_path = os.path.realpath(out)  # a symlink stays and its target gets the table
+
     names = [b.strip() for b in bots.split(",") if b.strip()] if bots else list(LADDER)
+    pairings = 3 * len(names)  # each bot meets RANDOM and at most two bots below it
+    if seed + pairings * SEEDS_PER_PAIRING > MAX_SEED:
+        raise OptionError(
+            f"--seed {seed}: the calibration's boards (seed + k * {SEEDS_PER_PAIRING:,} + j) pass 2**63-1"
+        )
     games = [get_game(r).name for r in (rulesets or ("feskot",))]
 
     def progress(x, y, n):
@@ -69,7 +88,7 @@ def calibrate(rulesets, bots, pairs, search_pairs, seed, out, as_json):
         ]
     )
     if out:
-        target = Path(out)
+        target = Path(out_path)
         tmp = target.with_name(f".{target.name}.part")
         tmp.write_text(calibration_markdown(tables, command, pairs, search_pairs, seed))
         os.replace(tmp, target)

@@ -32,6 +32,85 @@ def check_seed_range(seed: int, deals: int) -> None:
         raise OptionError(f"--seed {seed} with {deals} deals: deal i uses seed + i, which passes 2**63-1")
 
 
+def check_writable(path, option: str, directory: bool = False) -> None:
+    """Before any work runs, that ``path`` can be written: a file (``directory=False``; written beside its
+    target under a longer temporary name, then renamed) or a directory (created if missing). Every name
+    must fit the filesystem, and the nearest existing ancestor must be a directory this process can create
+    files in (probed, so that a read-only filesystem or a path under a file is caught even as root). A FIFO,
+    a device or ``-`` is written directly and passes."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    text = str(path)
+    if not text.strip():
+        raise OptionError(f"{option} is empty")
+    # names first, before anything is looked up (a stat of an over-long name fails too)
+    extra = 0 if directory else 16  # a file is first written under a longer temporary name beside it
+    for name in Path(text).parts:
+        if len(os.fsencode(name)) + (extra if name == Path(text).name else 0) > 255:
+            raise OptionError(f"{option}: the name {shorten(name)} is too long for the filesystem (255 bytes at most)")
+    if len(os.fsencode(os.path.abspath(text))) >= 4096:
+        raise OptionError(f"{option}: the path is too long for the filesystem (4096 bytes at most)")
+    if not directory and (
+        text == "-" or (os.path.exists(text) and not os.path.isdir(text) and not os.path.isfile(text))
+    ):
+        return
+    p = Path(os.path.realpath(text))  # through a symlink: its target is what gets written
+    if not directory and p.is_dir():
+        raise OptionError(f"{option} {shorten(text)} is a directory (give a file name)")
+    if directory and p.exists() and not p.is_dir():
+        raise OptionError(f"{option} {shorten(text)} exists and is not a directory")
+    ancestor, created = p if directory else p.parent, [] if directory else [p.name]
+    while not ancestor.exists():
+        created.insert(0, ancestor.name)
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise OptionError(f"cannot write {option} {shorten(text)}: {shorten(str(ancestor))} is a file, not a directory")
+    try:
+        limit = os.pathconf(ancestor, "PC_NAME_MAX")
+    except (OSError, ValueError):
+        limit = 255
+    for name in created:
+        if len(os.fsencode(name)) + (0 if directory else 16) > limit:
+            raise OptionError(
+                f"{option}: the name {shorten(name)} is too long for the filesystem ({limit} bytes at most)"
+            )
+    try:
+        fd, probe = tempfile.mkstemp(dir=ancestor, prefix=".tekkasim-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise OptionError(f"cannot write {option} {shorten(text)}: {exc.strerror or exc}") from None
+
+
+def writable_dir(ctx, param, value):
+    """A click callback: the directory option's value checked by :func:`check_writable` as it is parsed."""
+    if value is not None:
+        check_writable(value, param.opts[0], directory=True)
+    return value
+
+
+def cap_workers(workers: int) -> int:
+    """``workers`` (0 = every core) at most the cores this process may use: more CPU-bound processes than
+    cores only share them (and fork, memory and start-up cost grow). Says so on stderr when it caps."""
+    from ..tournament.backends import default_workers
+
+    cores = default_workers()
+    if workers > cores:
+        click.echo(f"note: --workers {workers} capped at {cores}, the cores this machine gives the run", err=True)
+        return cores
+    return workers
+
+
+def check_pairs(option: str, pairs: int) -> None:
+    """Sizes a run could never hold are refused before anything is played (``MAX_PAIRS``)."""
+    from ..tournament.config import MAX_PAIRS
+
+    if pairs > MAX_PAIRS:
+        raise OptionError(f"{option} {pairs} is more than the {MAX_PAIRS:,} pairs a run may hold")
+
+
 def make_seed_option(default: int = 1):
     return click.option(
         "--seed",

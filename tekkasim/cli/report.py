@@ -6,6 +6,8 @@ import json
 
 import click
 
+from .options import writable_dir
+
 
 @click.command("report")
 @click.argument("directory", type=click.Path(file_okay=False))
@@ -15,6 +17,7 @@ import click
     "plots",
     default=None,
     type=click.Path(file_okay=False),
+    callback=writable_dir,  # before the tables are printed
     help="Write PNGs (Elo ladder, heatmap, margins) and summary.md here.",
 )
 @click.option("--anchor", default=None, help="The bot rated 0 [RANDOM if it played, else the first].")
@@ -25,7 +28,7 @@ import click
     help="Also show a bootstrap interval from this many resamples of the boards [0: none; lo/hi are the "
     "board-clustered intervals either way].",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the bootstrap.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the bootstrap.")
 def report(directory, as_json, plots, anchor, bootstrap, seed):
     """Rate the bots of a stored tournament run and print the tables."""
     from ..tournament.report import BOOTSTRAP, build_report, pairing_margins, render_text, write_plots

@@ -9,18 +9,18 @@ from .options import check_seed_range, make_seed_option
 @click.command("run")
 @click.option(
     "--deals",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=10**7),  # one kernel call keeps every deal's outcome in memory
     default=100_000,
     show_default=True,
-    help="Random deals per ruleset in the compiled kernel.",
+    help="Random deals per ruleset in the compiled kernel (at most 10,000,000).",
 )
 @click.option(
     "--records",
     "n_records",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=10**6),  # ~1 kB a record, each verified and read back into a table
     default=300,
     show_default=True,
-    help="Deals per ruleset played through the Python API, written as records and verified.",
+    help="Deals per ruleset played through the Python API, written as records and verified (at most 1,000,000).",
 )
 @make_seed_option(2026)
 @click.option(

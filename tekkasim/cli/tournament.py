@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .options import parse_rule_options
+from .options import cap_workers, check_writable, parse_rule_options
 
 
 @click.command("tournament")
@@ -72,7 +72,8 @@ def tournament(
     quiet,
 ):
     """Play a duplicate tournament (or resume one in --out DIR) and print the Elo table."""
-    from ..tournament import Config, read_config_file, run_tournament, split_bots, to_toml
+    from ..tournament import Config, default_out, read_config_file, run_tournament, split_bots, to_toml
+    from ..tournament.config import check_anchor, inseparable_bots
     from ..tournament.report import build_report, render_text
 
     values = read_config_file(config_file) if config_file else {}
@@ -98,12 +99,23 @@ def tournament(
     values.update({k: v for k, v in flags.items() if v is not None})
     out_dir, anchor, quiet = values.pop("out", None), values.pop("anchor", None), values.pop("quiet", False)
     cfg = Config.build(options=options, **values)
+    anchor = check_anchor(cfg, anchor)  # before the run, not after it
     if dump_config:
         eff = cfg.effective()
         if out_dir:
             eff["out"] = out_dir
         click.echo(to_toml(eff), nl=False)
         return
+    if cfg.backend == "local" or not cfg.scheduler:
+        cfg.workers = cap_workers(cfg.workers)
+    check_writable(out_dir if out_dir is not None else default_out(cfg), "--out", directory=True)
+    unmeasured = inseparable_bots(cfg, anchor)
+    if unmeasured:
+        click.echo(
+            f"warning: these pairings measure only team means, not the ratings of {', '.join(unmeasured)} "
+            "(pair each bot with itself, or against more teams, to separate them)",
+            err=True,
+        )
     summary = run_tournament(cfg, out_dir, quiet=bool(quiet))
     restarts = f", {summary.restarts} worker restart(s)" if summary.restarts else ""
     click.echo(

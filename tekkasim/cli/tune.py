@@ -58,6 +58,11 @@ def tune(ruleset, bot, param, target_elo, against, seed, pairs, final_pairs, tol
     from .options import _check_seed
 
     seed = _check_seed(None, None, seed)
+    from .options import check_pairs, check_seed_range
+
+    check_pairs("--pairs", pairs)
+    check_pairs("--final-pairs", final_pairs)
+    check_seed_range(seed, pairs + final_pairs)  # the final measurement's boards follow the tuning boards
 
     def show(v, e, elo_lo, elo_hi):
         if not as_json:

@@ -14,12 +14,13 @@ sits bottom or right, the second top or left). A bot is anything ``tekkasim.bots
 from __future__ import annotations
 
 import json
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import BotError, TekkasimError
+from ..errors import BotError, TekkasimError, shorten
 
 SCHEDULES = ("round-robin", "gauntlet")
 UNITS = ("deal", "match")
@@ -42,6 +43,31 @@ FILE_KEYS = (
     "anchor",
     "quiet",
 )
+
+
+# A run's size is checked before anything is played: beyond a billion pairs (two billion tables, days of
+# CPU for the fastest compiled match-up) a size is a typo, and its bookkeeping alone would not fit in memory.
+MAX_PAIRS = 10**9
+
+# The type each TOML key must have (checked when the file is read, so that a wrong type is one line
+# naming the key, before anything runs; ``quiet = "no"`` must not read as true).
+_FILE_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
+    "ruleset": ((str,), "a string"),
+    "bots": ((list, str), "a list of bot strings"),
+    "boards": ((int,), "an integer"),
+    "seed": ((int,), "an integer"),
+    "unit": ((str,), "a string"),
+    "schedule": ((str,), "a string"),
+    "workers": ((int,), "an integer"),
+    "backend": ((str,), "a string"),
+    "scheduler": ((str,), "a string"),
+    "out": ((str,), "a string"),
+    "options": ((dict,), "a table of ruleset options"),
+    "block": ((int,), "an integer"),
+    "timeout": ((int, float), "a number of seconds"),
+    "anchor": ((str,), "a string"),
+    "quiet": ((bool,), "true or false"),
+}
 
 
 class TournamentError(TekkasimError):
@@ -81,8 +107,8 @@ def split_bots(text: str) -> list[str]:
 
 def make_team(spec: Any) -> Team:
     """A team from ``"A"``, ``"A+B"``, a pair ``(A, B)``, or a bot object (two copies)."""
-    from ..bots import get_bot
-
+    if isinstance(spec, Team):
+        return spec
     if isinstance(spec, str):
         parts = [p.strip() for p in spec.split("+")]
         if len(parts) > 2 or not all(parts):
@@ -95,8 +121,49 @@ def make_team(spec: Any) -> Team:
         parts = [spec]
     if len(parts) == 1:
         parts = parts * 2
-    labels = tuple(get_bot(p).label for p in parts)
+    labels = tuple(_label(p) for p in parts)
     return Team(tuple(parts), labels)  # type: ignore[arg-type]
+
+
+def _label(spec: Any) -> str:
+    """A bot's label; a user's Bot subclass that sets no ``name`` of its own is labelled by its import path
+    (or class name), so that two such classes are two bots, not one "listed twice"."""
+    from ..bots import Bot
+
+    bot = checked_bot(spec)
+    if isinstance(bot, Bot) and bot.name == Bot.name and type(bot).__module__ != Bot.__module__:
+        base = spec.split(":")[0] + ":" + spec.split(":")[1] if isinstance(spec, str) else type(bot).__qualname__
+        return base + bot.label[len(Bot.name) :]
+    return bot.label
+
+
+def _same_bots(a: Team, b: Team) -> bool:
+    """Whether two teams seat the same bots: the same classes with the same parameters (``RANDOM`` and
+    ``RANDOM:`` are one bot; two user classes that both call themselves X are not)."""
+
+    def key(spec):
+        bot = checked_bot(spec)
+        return type(bot), getattr(bot, "fn", None), sorted(bot.params.items(), key=str)
+
+    return [key(s) for s in a.bots] == [key(s) for s in b.bots]
+
+
+def checked_bot(spec: Any, ruleset: str | None = None):
+    """``get_bot(spec, ruleset)`` with any failure one line naming the bot: a user's class whose constructor
+    raises (or whose ``label`` does) must not end in a traceback."""
+    from ..bots import get_bot
+
+    try:
+        bot = get_bot(spec, ruleset=ruleset)
+        bot.label  # noqa: B018 - a user's label property may fail too
+        return bot
+    except BotError as exc:
+        raise TournamentError(str(exc)) from None
+    except Exception as exc:  # noqa: BLE001 - a user's code, reported in one line
+        name = spec if isinstance(spec, str) else getattr(spec, "__name__", type(spec).__name__)
+        raise TournamentError(
+            f"bot {shorten(str(name))} cannot be made: {type(exc).__name__}: {shorten(str(exc), 120)}"
+        ) from None
 
 
 def _settings(spec, ruleset: str) -> dict:
@@ -147,25 +214,31 @@ class Config:
             raise TournamentError("no bots: give --bots A,B,... (two teams at least)")
         if isinstance(bots, str):
             bots = split_bots(bots)
+        if not isinstance(bots, list | tuple):
+            raise TournamentError(f"bots must be a list of bot names, not {shorten(repr(bots))}")
         teams = [make_team(b) for b in bots]
         names = [t.name for t in teams]
-        dup = sorted({n for n in names if names.count(n) > 1})
-        if dup:
-            raise TournamentError(f"team {dup[0]} is listed twice")
+        for i, name in enumerate(names):
+            if name in names[:i]:
+                j = names.index(name)
+                if _same_bots(teams[i], teams[j]):
+                    raise TournamentError(f"team {name} is listed twice")
+                raise TournamentError(
+                    f"two different teams are both named {name} ({shorten(str(teams[j].bots[0]))} and "
+                    f"{shorten(str(teams[i].bots[0]))}): give the bots distinct names"
+                )
         if len(teams) < 2:
             raise TournamentError(f"a tournament needs two teams at least, not {len(teams)}")
+        unknown = sorted(set(values) - set(cls.__dataclass_fields__))
+        if unknown:
+            raise TournamentError(f"unknown setting {unknown[0]!r}")
         cfg = cls(teams=teams, **values)
         game = get_game(cfg.ruleset, **dict(cfg.options))
         cfg.ruleset = game.name
         cfg.options = {k: v for k, v in game.options.items()}
         for team in teams:
             for bot in team.bots:
-                from ..bots import get_bot
-
-                try:  # a named bot may have its own implementation for this ruleset
-                    b = get_bot(bot, ruleset=game.name)
-                except BotError as exc:
-                    raise TournamentError(str(exc)) from None
+                b = checked_bot(bot, game.name)  # a named bot may have its own implementation for this ruleset
                 if not b.supports(game.name):
                     raise TournamentError(f"bot {b.label} does not play {game.name}")
         if cfg.unit not in UNITS:
@@ -177,16 +250,39 @@ class Config:
             raise TournamentError(f"bad schedule {cfg.schedule!r} (expected round-robin or gauntlet)")
         if cfg.backend not in BACKENDS:
             raise TournamentError(f"bad backend {cfg.backend!r} (expected local or dask)")
-        if isinstance(cfg.boards, bool) or not isinstance(cfg.boards, int) or cfg.boards < 1:
-            raise TournamentError(f"--boards must be a positive integer, not {cfg.boards!r}")
+        if not _is_int(cfg.boards) or cfg.boards < 1:
+            raise TournamentError(f"--boards must be a positive integer, not {shorten(repr(cfg.boards))}")
+        pairs = cfg.boards * len(cfg.pairings())
+        if pairs > MAX_PAIRS:
+            raise TournamentError(
+                f"--boards {cfg.boards} gives {pairs:,} pairs, more than the {MAX_PAIRS:,} a run may hold"
+            )
         try:
             cfg.seed = check_seed(cfg.seed)
-            if cfg.seed + cfg.boards - 1 > 2**63 - 1:
-                raise TekkasimError("seed + boards exceeds 2**63-1")
         except TekkasimError as exc:
             raise TournamentError(str(exc)) from None
-        if not isinstance(cfg.workers, int) or cfg.workers < 0:
-            raise TournamentError(f"--workers must be 0 (every core) or more, not {cfg.workers!r}")
+        if cfg.seed + cfg.boards - 1 > 2**63 - 1:
+            raise TournamentError(
+                f"--seed {cfg.seed} with {cfg.boards} boards: board i uses seed + i, which passes 2**63-1"
+            )
+        if not _is_int(cfg.workers) or cfg.workers < 0:
+            raise TournamentError(f"--workers must be 0 (every core) or more, not {shorten(repr(cfg.workers))}")
+        if not _is_int(cfg.block) or cfg.block < 0:
+            raise TournamentError(f"--block must be a positive number of boards, not {shorten(repr(cfg.block))}")
+        timeout = cfg.timeout
+        if (
+            isinstance(timeout, bool)
+            or not isinstance(timeout, int | float)
+            or not math.isfinite(timeout)
+            or timeout <= 0
+        ):
+            raise TournamentError(f"--timeout must be a positive number of seconds, not {shorten(repr(timeout))}")
+        cfg.timeout = float(timeout)
+        if cfg.scheduler is not None:
+            if not isinstance(cfg.scheduler, str) or not cfg.scheduler.strip():
+                raise TournamentError(f"--scheduler must be an address like tcp://HOST:8786, not {cfg.scheduler!r}")
+            if cfg.backend != "dask":
+                raise TournamentError("--scheduler is the address of a Dask scheduler: give --backend dask with it")
         return cfg
 
     def identity(self) -> dict:
@@ -249,10 +345,18 @@ def read_config_file(path: str | Path) -> dict:
         k = key.replace("-", "_")
         if k not in FILE_KEYS:
             raise TournamentError(f"unknown key {key!r} in {p} (keys: {', '.join(FILE_KEYS)})")
+        types, what = _FILE_TYPES[k]
+        wrong = not isinstance(value, types) or (isinstance(value, bool) and bool not in types)
+        if k == "bots" and isinstance(value, list):
+            wrong = not all(isinstance(b, str) for b in value)
+        if wrong:
+            raise TournamentError(f"{key!r} in {p} must be {what}, not {shorten(repr(value))}")
         out[k] = value
-    if "options" in out and not isinstance(out["options"], dict):
-        raise TournamentError(f"'options' in {p} must be a table of ruleset options")
     return out
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def to_toml(values: dict) -> str:
@@ -276,3 +380,42 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     return json.dumps(str(value))
+
+
+def bot_labels(cfg: Config) -> list[str]:
+    """The rated bots of ``cfg`` in order of appearance (a report's rows)."""
+    return list(dict.fromkeys(label for team in cfg.teams for label in team.labels))
+
+
+def check_anchor(cfg: Config, anchor: str | None) -> str:
+    """The bot a report of ``cfg`` rates 0, checked before anything is played: ``anchor`` (any case) if it is
+    one of the bots, by default RANDOM if it plays, else the first bot."""
+    bots = bot_labels(cfg)
+    if anchor is None:
+        return "RANDOM" if "RANDOM" in bots else bots[0]
+    if not isinstance(anchor, str):
+        raise TournamentError(f"--anchor must be a bot name, not {shorten(repr(anchor))}")
+    match = [b for b in bots if b.upper() == anchor.strip().upper()]
+    if not match:
+        raise TournamentError(f"--anchor {shorten(anchor)!r} is not one of the bots ({shorten(', '.join(bots), 200)})")
+    return match[0]
+
+
+def inseparable_bots(cfg: Config, anchor: str) -> list[str]:
+    """Bots whose rating the schedule cannot measure: a pair measures the difference of two team means, so
+    in ``A+B`` against ``C+D`` only (a+b) - (c+d) is known, and A's own rating is not. Empty when every
+    bot's rating is determined (with ``anchor`` at 0)."""
+    import numpy as np
+
+    bots = bot_labels(cfg)
+    col = {b: i for i, b in enumerate(bots)}
+    design = np.zeros((len(cfg.pairings()), len(bots)))
+    for row, (x, y) in enumerate(cfg.pairings()):
+        for label in cfg.teams[x].labels:
+            design[row, col[label]] += 0.5
+        for label in cfg.teams[y].labels:
+            design[row, col[label]] -= 0.5
+    free = [i for i, b in enumerate(bots) if b != anchor]
+    d = design[:, free]
+    projection = np.linalg.pinv(d) @ d  # onto the row space: a rating is measured iff its axis lies in it
+    return [bots[i] for k, i in enumerate(free) if abs(projection[k, k] - 1.0) > 1e-9]

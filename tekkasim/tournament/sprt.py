@@ -1,72 +1,155 @@
-"""``tekkasim sprt``: pairs of A against B until the sequential probability ratio test decides.
+"""``tekkasim sprt``: pairs of A against B until the sequential probability ratio test decides, stored as
+a run.
 
-Boards are played in batches on the local workers (board i from seed S + i, as in a tournament), and
-their pair scores are fed to the test in board order, so the verdict and the number of pairs do not
-depend on the number of workers. The test stops at the first pair that crosses a bound.
+An SPRT is a gauntlet of two teams whose identity fixes boards 0 .. max_pairs-1 (board i from seed S + i,
+as in a tournament); its tables go into the same run store as a tournament's, so ``report`` and ``export``
+read it. Boards are played in order, in batches. The test is fed the pair scores in board order and stops
+at the first pair that crosses a bound, so its verdict and pair count depend neither on the batch sizes
+nor on the workers or the backend. A rerun on the same DIR (after a crash, Ctrl-C or the watchdog) first
+feeds the stored pairs, then plays on from the first board missing: it continues the same test.
+
+The same bot on both sides (a self-test, which should accept H0) is allowed: B's side is labelled
+``NAME#2`` so that the two teams stay apart in the run and its report.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
+import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 
+from ..errors import OptionError
 from ..ratings import SPRT
-from .backends import default_workers, run_local
-from .config import Config
+from .backends import DaskCluster, default_workers, run_dask, run_local
+from .config import Config, Team, make_team
 from .play import Job
-from .runner import _warm_up
+from .runner import _warm_up, missing_blocks
+from .storage import Store
+
+SECOND = "#2"  # the label suffix of B's bots when both sides play the same bot
+# Beyond this difference the expected pair score is 1 - 1e-10 and the test's likelihood cannot be computed;
+# no one tests for it.
+MAX_ELO = 4000.0
 
 
-def run_sprt(
+@dataclass
+class SprtRun:
+    """A finished (or inconclusive) test and where its pairs are stored."""
+
+    test: SPRT
+    directory: Path | None  # None: kept in a temporary directory, removed at the end
+    resumed: int  # pairs fed from a run already stored in the directory
+    played: int  # tables played by this call
+
+
+def check_test(elo0: float, elo1: float, alpha: float, beta: float) -> SPRT:
+    """The test, its arguments checked (one line each)."""
+    for name, value in (("--elo0", elo0), ("--elo1", elo1)):
+        if not isinstance(value, int | float) or not math.isfinite(value) or abs(value) > MAX_ELO:
+            raise OptionError(f"{name} must be a finite Elo difference within +-{MAX_ELO:g}, not {value!r}")
+    if not elo1 > elo0:
+        raise OptionError(f"--elo1 must be greater than --elo0 (got {elo0:g} and {elo1:g})")
+    for name, value in (("--alpha", alpha), ("--beta", beta)):
+        if not isinstance(value, int | float) or not 0 < value < 0.5:
+            raise OptionError(f"{name} must be an error rate between 0 and 0.5, not {value!r}")
+    return SPRT(elo0, elo1, alpha, beta)
+
+
+def sprt_config(
     ruleset: str,
-    bot_a: str,
-    bot_b: str,
-    elo0: float,
-    elo1: float,
-    alpha: float = 0.05,
-    beta: float = 0.05,
-    seed: int = 1,
+    bot_a,
+    bot_b,
     max_pairs: int = 20000,
-    workers: int = 0,
+    seed: int = 1,
     options: dict | None = None,
-    block: int = 8,
-    timeout: float = 300.0,
-    on_batch: Callable[[SPRT], None] | None = None,
-) -> SPRT:
-    test = SPRT(elo0, elo1, alpha, beta)
-    cfg = Config.build(
+    **how,
+) -> Config:
+    """The run of an SPRT: A's team against B's on boards 0 .. max_pairs-1. ``how``: ``workers``,
+    ``backend``, ``scheduler``, ``block``, ``timeout`` as in :class:`Config`."""
+    team_a, team_b = make_team(bot_a), make_team(bot_b)
+    if team_a.name == team_b.name:  # a self-test: the same bots, told apart by their labels
+        team_b = Team(team_b.bots, tuple(label + SECOND for label in team_b.labels))
+    return Config.build(
         ruleset=ruleset,
-        bots=[bot_a, bot_b],
+        bots=[team_a, team_b],
         boards=max_pairs,
         seed=seed,
         options=options or {},
         schedule="gauntlet",
-        workers=workers,
-        block=block,
-        timeout=timeout,
+        **how,
     )
-    job = Job.from_config(cfg)
+
+
+def run_sprt(
+    cfg: Config,
+    test: SPRT,
+    out: str | Path | None = None,
+    on_progress: Callable[[SPRT, int], None] | None = None,
+    use_compiled: bool = True,
+) -> SprtRun:
+    """Feed ``test`` the pair scores of ``cfg`` (from :func:`sprt_config`) in board order, playing the
+    boards not stored in ``out`` yet, until it decides or the boards run out. ``on_progress(test,
+    tables_played)`` after each batch. Without ``out`` the pairs are kept in a temporary directory."""
+    if out is None:
+        with tempfile.TemporaryDirectory(prefix="tekkasim-sprt-") as tmp:
+            run = run_sprt(cfg, test, Path(tmp) / "run", on_progress, use_compiled)
+        run.directory = None
+        return run
+    job = Job.from_config(cfg, use_compiled)
     workers = cfg.workers or default_workers()
-    _warm_up(job)
-    batch = max(block * workers * 4, 16)
-    start = 0
-    while test.verdict is None and start < max_pairs:
-        stop = min(start + batch, max_pairs)
-        blocks = [(0, b, min(b + block, stop)) for b in range(start, stop, block)]
-        margins: dict[int, float] = {}
+    cluster = DaskCluster(workers, cfg.scheduler) if cfg.backend == "dask" else None
+    try:
+        with Store.create_or_resume(out, cfg.identity()) as store:
+            resumed, played = _play(cfg, job, test, store, workers, cluster, on_progress)
+        return SprtRun(test, Path(out), resumed, played)
+    finally:
+        if cluster is not None:
+            cluster.close()
 
-        def on_rows(_block, rows, margins=margins):
-            for _p, board, _t, xr, yr, *_ in rows:
-                margins[board] = margins.get(board, 0.0) + xr - yr
 
-        def describe(blk, board, table):
-            return f"{job.team_name(0)} vs {job.team_name(1)}, board {board}, table {table}"
+def _play(cfg: Config, job: Job, test: SPRT, store, workers: int, cluster, on_progress) -> tuple[int, int]:
+    """Pairs resumed from the store, tables played."""
+    stored = store.results()
+    done = {r[:3] for r in stored}
+    halves = {(r[1], r[2]): r[3] - r[4] for r in stored}  # (board, table) -> X's margin at that table
+    compiled = _warm_up(job)
+    block = cfg.block or (256 if compiled else 8)
+    # a batch keeps every worker busy, and costs little beyond the stopping pair: an SPRT usually stops
+    # long before max_pairs, and boards played past the decision are wasted
+    batch = max(16, block * workers * 4)
+    board, played, resumed = 0, [0], None
 
-        run_local(job, blocks, workers, on_rows, timeout, describe)
-        for board in range(start, stop):
-            m = margins[board]
-            if test.add(1.0 if m > 0 else 0.5 if m == 0 else 0.0) is not None:
-                break
-        if on_batch is not None:
-            on_batch(test)
-        start = stop
-    return test
+    def on_rows(_block, rows):
+        store.add(rows)
+        # a compact block (compiled rows, or a stored block) gives its returns without decoding payloads
+        for _p, b, table, xr, yr, *_ in rows.results() if hasattr(rows, "results") else rows:
+            done.add((0, b, table))
+            halves[(b, table)] = xr - yr
+            played[0] += 1
+
+    def describe(blk, b, table):
+        return f"{job.team_name(0)} vs {job.team_name(1)}, board {b}, table {table}"
+
+    while True:
+        while test.verdict is None and (board, 0) in halves and (board, 1) in halves:
+            margin = halves[(board, 0)] + halves[(board, 1)]
+            test.add(1.0 if margin > 0 else 0.5 if margin == 0 else 0.0)
+            board += 1
+        if resumed is None:
+            resumed = test.pairs
+        if on_progress is not None:
+            on_progress(test, played[0])
+        if test.verdict is not None or board >= cfg.boards:
+            break
+        # boards before ``board`` are all stored: the missing blocks of the first board + batch boards
+        # are those of this batch
+        upto = dataclasses.replace(cfg, boards=min(board + batch, cfg.boards))
+        blocks = missing_blocks(upto, done, block)
+        if cluster is not None:
+            run_dask(job, blocks, cluster, on_rows, cfg.timeout)
+        else:
+            run_local(job, blocks, workers, on_rows, cfg.timeout, describe)
+    return resumed, played[0]
