@@ -48,7 +48,7 @@ def pair_margins(
     cfg = Config.build(
         ruleset=game.name,
         options=dict(game.options),
-        bots=[bx.label, by.label],
+        bots=[bx, by],  # the bot objects: a user's class or engine is no registry name
         boards=n,
         seed=start,
         schedule="gauntlet",

@@ -17,7 +17,11 @@ are the same bot. A user's bot is given by import path, ``package.module:Name`` 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
+import os
+import re
+import sys
 from typing import Any
 
 from ..bits import mix_seed
@@ -165,7 +169,9 @@ def get_bot(spec: str | Bot | type, ruleset: str | None = None, **params: Any) -
         from .engines import engine_bot
 
         return engine_bot(rest, ruleset, **params)
-    if "." in head or "/" in head:  # an import path: module:Name[:params]
+    attr_text = rest.partition(":")[0]
+    is_path = head.strip().upper() not in _REGISTRY and attr_text.strip() and "=" not in attr_text
+    if "." in head or "/" in head or is_path:  # an import path (module:Name[:params]) or a file (f.py:Name)
         attr, _, param_text = rest.partition(":")
         obj = _import(head, attr, text)
         return _wrap_custom(obj, f"{head}:{attr}", {**_parse_params(param_text, text), **params})
@@ -188,7 +194,18 @@ def _import(module: str, attr: str, spec: str):
     if not attr:
         raise BotError(f"custom bot {spec!r} needs the form package.module:Name")
     try:
-        mod = importlib.import_module(module)
+        if module.endswith(".py"):  # a file of the user's, not an importable module
+            if not os.path.isfile(module):
+                raise BotError(f"custom bot {spec!r}: no file {module!r}")
+            mod_name = "_tekkasim_user_" + re.sub(r"\W", "_", os.path.abspath(module))
+            loader_spec = importlib.util.spec_from_file_location(mod_name, module)
+            mod = importlib.util.module_from_spec(loader_spec)
+            sys.modules[loader_spec.name] = mod  # forked workers and pickling find it by this name
+            loader_spec.loader.exec_module(mod)
+        else:
+            mod = importlib.import_module(module)
+    except BotError:
+        raise
     except Exception as exc:  # ImportError, or the module itself failing: one line either way
         raise BotError(f"custom bot {spec!r} does not import: {type(exc).__name__}: {str(exc)[:120]}") from None
     try:

@@ -294,7 +294,11 @@ def decide(bot: Bot, state: State, seat: int, seed: int) -> Action | None:
         if view.optional:
             return None
         raise BotError(f"bot {bot.label} returned no action ({where})")
-    if action not in view.legal and action not in view.possible:
+    try:  # an array answer makes `in` raise (its truth value is ambiguous): still the bot's illegal action
+        allowed = action in view.legal or action in view.possible
+    except (TypeError, ValueError):
+        allowed = False
+    if not allowed:
         text = _short(repr(action), 60)
         raise BotError(f"bot {bot.label} returned an illegal action {text} ({where})")
     return action

@@ -131,7 +131,8 @@ def _play(cfg: Config, job: Job, test: SPRT, store, workers: int, cluster, on_pr
             played[0] += 1
 
     def describe(blk, b, table):
-        return f"{job.team_name(0)} vs {job.team_name(1)}, board {b}, table {table}"
+        where = f"board {b}, table {table}" if b is not None else f"boards {blk[1]}..{blk[2] - 1}"
+        return f"{job.team_name(0)} vs {job.team_name(1)}, {where}"
 
     while True:
         while test.verdict is None and (board, 0) in halves and (board, 1) in halves:
