@@ -8,8 +8,10 @@ Then, in all four rulesets, ZELZELA with ``time_ms=T`` (the search core's deadli
 99th percentile of its wall-clock decision times over whole deals against the goal ``1.5 T`` (wall time,
 since the deadline is wall time; other processes on the machine inflate it).
 
-Deals ``0..n-1`` (seeds), decision seeds ``mix_seed(deal, 0, i, seat)``; each bot's first decision (numba
-compile or cache load, solver table allocation) is made on another deal before the clock starts.
+Deals ``0..n-1`` (seeds) at table 0, played by the one play loop (``bots.loop.play_deal``: the runner's
+seats and decision seeds) and timed by ``bots.loop.timing`` (every decision a seat is asked to move,
+forced ones too). Each bot's first decision (numba compile or cache load, solver table allocation) is made
+on another deal before the clock starts.
 """
 
 from __future__ import annotations
@@ -18,11 +20,21 @@ import time
 
 import numpy as np
 
-from tekkasim.bots import decide, get_bot, mix_seed
+from tekkasim.bots import decide, get_bot
+from tekkasim.bots.loop import play_deal, timing
 from tekkasim.rules import get_game
 
 ZELZELA_GOAL_MS = 100.0
 TIME_LIMITS_MS = (10, 50)  # time_ms settings whose p99 decision time is checked against 1.5 x T
+
+
+def _decision_times(game, bot, deals: int, clock=time.process_time) -> list[float]:
+    """Seconds (by ``clock``) of every decision ``bot`` makes to move in ``deals`` whole deals with it at
+    every seat."""
+    with timing(bot, clock=clock) as times:
+        for seed in range(deals):
+            play_deal(game.new_deal(seed), [bot] * 4, seed)
+    return times
 
 
 def _timed_deals(game, bot, deals: int) -> tuple[int, float]:
@@ -30,19 +42,8 @@ def _timed_deals(game, bot, deals: int) -> tuple[int, float]:
     time, not wall time: on a shared machine the wall clock also counts other processes' turns."""
     warm = game.new_deal(10**6)
     decide(bot, warm, warm.current_player(), 1)
-    n, spent = 0, 0.0
-    for seed in range(deals):
-        state = game.new_deal(seed)
-        i = 0
-        while not state.is_terminal():
-            seat = state.current_player()
-            t0 = time.process_time()
-            action = decide(bot, state, seat, mix_seed(seed, 0, i, seat))
-            spent += time.process_time() - t0
-            state.apply_action(action)
-            i += 1
-        n += i
-    return n, spent
+    times = _decision_times(game, bot, deals)
+    return len(times), sum(times)
 
 
 def run(quick: bool) -> list[dict]:
@@ -89,20 +90,8 @@ def time_limit_rows(quick: bool) -> list[dict]:
         game = get_game(ruleset)
         for limit in TIME_LIMITS_MS:
             bot = get_bot("ZELZELA", ruleset=ruleset, time_ms=limit, worlds=4096)
-            warm = game.new_deal(10**6)
-            while not warm.is_terminal():  # a whole deal first: every kernel loaded, the solver's table made
-                warm.apply_action(decide(bot, warm, warm.current_player(), 1))
-            times = []
-            for seed in range(2 if quick else 8):
-                state = game.new_deal(seed)
-                i = 0
-                while not state.is_terminal():
-                    seat = state.current_player()
-                    t0 = time.perf_counter()
-                    action = decide(bot, state, seat, mix_seed(seed, 0, i, seat))
-                    times.append(1000 * (time.perf_counter() - t0))
-                    state.apply_action(action)
-                    i += 1
+            play_deal(game.new_deal(10**6), [bot] * 4, 10**6)  # every kernel loaded, the solver's table made
+            times = [1000 * t for t in _decision_times(game, bot, 2 if quick else 8, time.perf_counter)]
             p99 = float(np.percentile(times, 99))
             rows.append(
                 {

@@ -2,7 +2,7 @@
 worker to two, and SQLite writes.
 
 * Overhead: GREEDY against JANGARA on Feskot, a compiled match-up. The bare loop is
-  ``bots.compiled.play_boards`` for both tables of every board in this process; the runner is
+  ``bots.compiled.play_tables`` for both tables of every board in this process; the runner is
   ``run_tournament`` with one worker into a fresh directory (blocks, a worker process, payloads, the
   pipe, SQLite), timed from the call to its return with the kernels already compiled. Goal: < 10%.
   Beside the wall-clock ratio, the CPU seconds of the worker and of the parent (the SQLite writer) as

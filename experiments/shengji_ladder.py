@@ -143,12 +143,16 @@ def speed(name: str, seeds) -> dict:
     """CPU time (time.process_time) per decision of bot ``name`` seated against JANGARA, one deal per table
     on each board: every decision it is asked to move (calls, burial, plays, forced ones too)."""
     from tekkasim.bots import get_bot
+    from tekkasim.bots.loop import play_deal, timing
     from tekkasim.rules import get_game
-    from tekkasim.tournament.play import timed_decisions
 
     game = get_game("shengji")
     b, j = get_bot(name, ruleset="shengji"), get_bot("JANGARA", ruleset="shengji")
-    decisions, spent = timed_decisions(game, b, j, seeds)
+    with timing(b) as times:  # the runner's seats and seeds, one deal per table
+        for seed in seeds:
+            for table in (0, 1):
+                play_deal(game.new_deal(int(seed)), [b, j, b, j] if table == 0 else [j, b, j, b], int(seed), table)
+    decisions, spent = len(times), sum(times)
     return {"bot": name, "boards": len(seeds), "decisions": decisions, "ms_cpu": 1000 * spent / decisions}
 
 

@@ -54,6 +54,24 @@ def test_before_sees_every_decision_and_timing_restores_the_bot():
     assert again.history() == state.history()
 
 
+def test_timing_counts_every_move_of_the_timed_bot_only():
+    # the bot as team X against another bot, seated as the runner seats a pair: only its moves count
+    game = get_game("feskot")
+    bot, other = get_bot("GREEDY"), get_bot("RANDOM")
+    moves, decisions = 0, 0
+    for seed in (5, 6):
+        for table in (0, 1):
+            seats = [bot, other, bot, other] if table == 0 else [other, bot, other, bot]
+            with timing(bot) as times:
+                state = play_deal(game.new_deal(seed), seats, seed, table)
+            decisions += len(times)
+            replay = game.new_deal(seed)
+            for action in state.history():
+                moves += seats[replay.current_player()] is bot
+                replay.apply_action(action)
+    assert decisions == moves > 0 and "act" not in vars(bot)
+
+
 def test_simulate_runs_through_the_loop_and_a_due_decline_is_one_line():
     from tekkasim.errors import TekkasimError
 

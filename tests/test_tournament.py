@@ -473,25 +473,3 @@ def test_sprt_cli_decides_for_a_much_stronger_bot():
         assert data["hi"] is None and data["note"] == "won every pair" and data["lo"] > 0
     else:
         assert data["elo"] > 100 and data["lo"] <= data["elo"] <= data["hi"]
-
-
-def test_timed_decisions_counts_every_move_of_the_bot_and_restores_it():
-    from tekkasim.bots import get_bot
-    from tekkasim.rules import get_game
-    from tekkasim.tournament.play import play_deal_state, timed_decisions
-
-    game = get_game("feskot")
-    bot, other = get_bot("GREEDY"), get_bot("RANDOM")
-    decisions, spent = timed_decisions(game, bot, other, [5, 6])
-    assert "act" not in vars(bot) and spent >= 0.0
-    moves = 0
-    for seed in (5, 6):
-        for table in (0, 1):
-            state = game.new_deal(seed)
-            play_deal_state(state, [bot, other, bot, other] if table == 0 else [other, bot, other, bot], seed, table)
-            mine = {0, 2} if table == 0 else {1, 3}
-            replay = game.new_deal(seed)
-            for action in state.history():
-                moves += replay.current_player() in mine
-                replay.apply_action(action)
-    assert decisions == moves

@@ -833,8 +833,8 @@ def _lead(p, v, m, lm, gone, voids):
     with its master (always when our side chose Prime, else with half the Prime out in hand); cash a side master the
     opponents cannot ruff; give partner a ruff; else low from a short side suit to ruff it later (holding
     two Prime or more, with ``trump_management``), or from the longest side suit. Suits an opponent is
-    known void in come last. Measured (duplicate, seeds 1,000,000+): drawing before cashing side masters
-    +0.15 tricks/deal in Feskot; the short-suit lead +0.22."""
+    known void in come last. Drawing before cashing side masters and the short-suit lead both gained
+    tricks on duplicate Feskot tuning boards (figures: ``experiments/README.md``)."""
     seat = v[V_SEAT]
     partner = seat ^ 2
     opp1 = (seat + 1) & 3
@@ -859,8 +859,7 @@ def _lead(p, v, m, lm, gone, voids):
     opp_void_trump = trump >= 0 and _void(voids, opp1, trump) and _void(voids, opp2, trump)
     # partner asked for a suit, and the ask still stands: some card of it is still out (partner's master
     # may be gone: the slam is kept for the whole deal) and no opponent can ruff it. Following stale
-    # slams made signals cost JANGARA 46 [32, 61] Elo against itself without signals (Feskot, 1000
-    # tuning pairs 1,000,000+); with this check 7 [-6, 20].
+    # slams made signals cost JANGARA more than they gave (experiments/README.md).
     if p[P_SIGNALS] != 0.0 and v[V_SLAM + partner] >= 0:
         s = v[V_SLAM + partner]
         out = suit_mask(s) & ~gone

@@ -19,7 +19,7 @@ the worlds. This module owns everything that does not depend on the ruleset:
 
 A ruleset supplies an :class:`Adapter`: its candidate actions, how a world scores them (the double-dummy
 solver or compiled rollouts), how a world is weighted, and its own parameters. The adapters are
-``search.Trick52Search`` (Feskot, Tekka), ``satat.SatatSearch`` and ``shengji.ShengjiSearch``;
+``search.Trick52Adapter`` (Feskot, Tekka), ``satat.SatatAdapter`` and ``shengji.ShengjiAdapter``;
 :class:`StateApiSearch` is the slow one that needs nothing but the ``rules`` State API (any ruleset): the
 twin the compiled adapters are tested against (``tests/test_search_core.py``). ``docs/search.md`` lists
 the parameters.

@@ -66,10 +66,10 @@ weighed, not ruled out. Each legal card is scored in every world by compiled rol
 variant: 2♥, Troupe) once the seat holds at most ``dd_cards`` cards: ``4 reach(7) + reach(8) + reach(6)``
 for its team (reach(k): can it still end with k tricks). JANGARA's card is played unless another card beats
 it on the paired score differences over the worlds with a t-statistic of at least ``override_z``
-(``base.keep_prior``): a few worlds' noise would otherwise overturn a good policy card by chance (8 worlds,
-best mean: -0.01 points per pair against JANGARA on tuning boards; the same worlds with ``override_z=1``
-+0.17). The rollout policy has no mistakes, so a rollout is a function of its world: ``rollouts`` > 1
-repeats the same play-out (kept for the interface; every preset uses 1). The presets are nested: each
+(``base.keep_prior``): a few worlds' noise would otherwise overturn a good policy card by chance (with
+the best mean over 8 worlds the search was no better than JANGARA on tuning boards; figures in
+``experiments/README.md``). The rollout policy has no mistakes, so a rollout is a function of its world:
+``rollouts`` > 1 repeats the same play-out (kept for the interface; every preset uses 1). The presets are nested: each
 adds worlds (and bluff weighting, then the solver) to the one below.
 
 ORACLE (cheating, ``oracle.py``: :meth:`SatatAdapter.oracle` on the one true world) sees all hands:
@@ -242,7 +242,7 @@ class Greedy(SatatBot):
 class Kado(SatatBot):
     """KADO (rank 0): sees the trick (and the one before) but beats it cheaply even over partner, Troupe by
     count, never accuses or redeals; 45% random cards. (With ``memory=none`` -- blind to the trick, Aces
-    else low -- it was 0.47 points per pair below POCHAQ even without mistakes: a step too large.)"""
+    else low -- its step to POCHAQ was too large even without mistakes: ``experiments/README.md``.)"""
 
     name = "KADO"
     rank = 0
@@ -330,8 +330,8 @@ class Tana(SatatBot):
 
 
 class Jangara(SatatBot):
-    """JANGARA (rank 5): the whole family, no mistakes. (Accusations on probability, ``suspicion`` 0.02, cost
-    0.07 points per pair against TANA and 0.14 against ATOUTE Hard on tuning boards: off.)"""
+    """JANGARA (rank 5): the whole family, no mistakes. (Accusations on probability, ``suspicion`` > 0, cost
+    points against TANA and ATOUTE Hard on tuning boards: off; ``experiments/README.md``.)"""
 
     name = "JANGARA"
     rank = 5

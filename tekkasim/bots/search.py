@@ -37,7 +37,7 @@ Every decision goes the same way:
      neighbours of T are the tie-break by trick count. Once the seat holds at most 7 cards the solver's
      exact card values are cheap: the same score from them, plus 0.1 per trick. A D13 is treated as "the
      team takes all 13" (the solver counts team tricks, not the declarer's own). It uses the solver
-     from ``dd_cards`` (11) cards on and JANGARA rollouts before (13-card queries cost tens of ms each),
+     from ``dd_cards`` (11) cards on and JANGARA rollouts before (queries on full hands are far costlier),
      and the exact card values from ``exact_cards`` cards on: one solver call per world, cheaper
      than two target queries per card, scoring ``4 [v >= T] + [v >= T + 1] + [v >= T - 1] + trick_weight v``.
 3. **Decisions.** Cards: JANGARA's card (the compiled heuristic, from the seat's view) unless another
@@ -55,10 +55,8 @@ Every decision goes the same way:
    with P = P(13)); pass is worth 0, or the partner's standing call's worth when partner holds the high
    call; the best is called (ties: pass). With ``call_z > 0`` (TANOOR: 2) JANGARA's call is made unless
    another beats it on the paired per-world worths with a t-statistic of at least ``call_z``: the max
-   over suits and calls of a few worlds' shares overbids (Tekka tuning seeds 1,000,000+, 200 pairs
-   against JANGARA: TANOOR -54 [-94, -16] Elo with call_z 0, +9 [-18, +35] with 2). With many worlds the
-   best call is worth more than JANGARA's (Tekka report seeds 720000+ and 730000+: ZELZELA - TIZAB +65
-   Elo with call_z 0 for both, +3 with 2).
+   over suits and calls of a few worlds' shares overbids, so with few worlds JANGARA's call is the safer
+   one, while with many worlds the best call over the worlds is worth more than JANGARA's.
    Raises (option ``raises``): the declarer requests the raise with the best expected score if it beats
    the standing contract's (a rejected request costs nothing); the opponent asked accepts when the new
    contract's expected score for its own team is better.
@@ -69,7 +67,8 @@ The worlds, the budget (``worlds``, ``time_ms``), the resampling and ``mistake_r
 is only a softer prior. ORACLE (``oracle.py``) runs the same double-dummy scoring on the one true world
 (:meth:`Trick52Adapter.oracle`).
 
-Measured: ``experiments/ladder_strength.py`` (its docstring holds the figures, with seeds and sizes).
+Measured by ``experiments/ladder_strength.py``; the figures behind the presets and the choices above, with
+their seeds and sizes, are in ``experiments/README.md``.
 """
 
 from __future__ import annotations
@@ -469,8 +468,7 @@ def honest_signal(view: View, card: int) -> int:
     suit, a ``slam`` on a side card when the hand keeps that suit's master; both always true), when the
     game accepts signals. The search chooses the card; the signal is the one of its model, JANGARA, whose
     reading of signals the partner's search assumes. With this (and JANGARA's own card of a class),
-    a search bot that never overrides plays exactly JANGARA's deals: TANOOR with 4 worlds under the
-    sign test, 1000 Tekka pairs against JANGARA, margin 0.00."""
+    a search bot that never overrides plays exactly JANGARA's deals."""
     cansig = signals_accepted(view.possible)
     if not cansig:
         return card
@@ -714,10 +712,8 @@ class Tanoor(SearchBot):
     inference, and JANGARA's own choice kept unless another is better on the paired differences over the
     worlds by a t-statistic of 1 and by the sign test at the same level (``override_z=1``,
     ``sign_test``; Tekka calls at ``call_z=2``). The sign test because Tekka's scores are win-or-lose:
-    four worlds out of four agreeing have no spread, so an infinite t-statistic, and the old preset (4
-    worlds, z=2, no sign test) lost to JANGARA on 1000 Tekka tuning pairs (seeds 1,000,000+): -0.93
-    [-1.41, -0.45] points per pair. With the sign test and 8 worlds at z=1, on the same boards: Tekka
-    +12 [+5, +18] Elo, Feskot +84 [+66, +101]."""
+    a few worlds all agreeing have no spread, so an infinite t-statistic, and without the test the
+    t-statistic alone let chance agreements override JANGARA (the old preset lost to it in Tekka)."""
 
     name = "TANOOR"
     rank = 6
@@ -762,19 +758,15 @@ class Zelzela(SearchBot):
     once it holds at most four cards, every card scored in every world by the double-dummy solver's exact
     card values (reach 7 / the contract first, then tricks); JANGARA rollouts before that. Tekka calls as
     TIZAB's (``call_z=1``): with ``call_z=0`` (the best expected score) it took more points than TIZAB
-    but won no more pairs (400 Tekka tuning pairs: +2.67 points per pair, pair score 0.501; with 1,
-    +2.02 and 0.546).
+    but won no more pairs.
 
-    The solver only at the end: against JANGARA on the same 200 Feskot boards (tuning seeds 1,000,000+), 64
-    worlds scored by the solver's exact card values from 7 cards on took 0.33 ±0.24 tricks per pair fewer
-    than 64 worlds of rollouts, and the old preset (32 worlds, the solver from 11 cards) 0.27 ±0.40 fewer
-    (a solved world knows every card, which the real decision does not); from 4 cards on it did not lose:
-    +0.15 [-0.23, +0.52] tricks per pair against rollouts all the way (seeds 1,100,000+, 200 pairs).
+    The solver only at the end: scoring worlds by the solver's exact card values from more cards on took
+    fewer tricks than rollouts (a solved world knows every card, which the real decision does not); from
+    4 cards on it did not lose against rollouts all the way.
 
-    256 worlds rather than 64: the time allows it (54 ms CPU a Feskot decision over whole games when chosen,
-    39 ms since the sampling was sped up, against 13 ms at 64; the goal is at most 100 ms), and more worlds
-    closed more of GREEDY's gap to ORACLE on tuning boards; 512 worlds (74 ms) did not close clearly more
-    (figures, and those on report boards: experiments/ladder_strength.py)."""
+    256 worlds: the time per decision allows it within the 100 ms goal, and more worlds closed more of
+    GREEDY's gap to ORACLE on tuning boards, while twice as many did not close clearly more. The figures,
+    with their seeds and sizes: ``experiments/README.md`` (ladder_strength.py)."""
 
     name = "ZELZELA"
     rank = 8

@@ -47,8 +47,8 @@ variants (and on lead every pair and tractor and each suit's lowest and highest 
 policy's own choice is played unless another candidate beats it by more than ``prior`` levels on the
 paired differences over the worlds with a t-statistic of at least ``override_z`` (``pimc.choose``; with
 ``override_z=0``, the best mean after ``prior`` is credited to JANGARA's choice): noise over a few worlds
-must not overturn it (6 worlds, best mean after a 0.25 credit: -0.19 levels per pair against JANGARA on
-16 boards; 8 worlds with ``override_z=1``: +0.43 [0.23, 0.64] on 60 tuning boards). The rollout policy
+must not overturn it (the best mean over a few worlds lost levels to JANGARA, the same worlds under
+``override_z=1`` gained; figures in ``experiments/README.md``). The rollout policy
 has no mistakes, so a rollout is a function of its world. The presets are nested: each adds worlds and
 overrides more readily than the one below. Every play is searched; the calls and the burial are the
 JANGARA policy's (searching the calls over sampled worlds lost levels on tuning boards: a world's other
@@ -312,7 +312,7 @@ class Kado(ShengjiHeuristic):
     """KADO (rank 0): POCHAQ's play (it sees the current trick and wins it as cheaply as it can, even over
     partner; a side Ace else its weakest single on lead; declares its longest suit when nobody has; buries
     its weakest), but half of its decisions are random. (``memory=none``, which cannot see who wins the
-    trick, measured far weaker: 1.07 levels a deal below POCHAQ on tuning boards.)"""
+    trick, measured far weaker than POCHAQ on tuning boards: ``experiments/README.md``.)"""
 
     name = "KADO"
     rank = 0
@@ -370,10 +370,9 @@ class Sada(ShengjiHeuristic):
     pairs led on purpose); 7% mistakes, as TANA.
 
     The mistake rates set the ladder's step sizes: structured leads, which TANA adds, are worth most of
-    a level per pair. With SADA at 12% and TANA at 6% the steps SADA-PUCHOQ, TANA-SADA and JANGARA-TANA
-    were +0.29, +0.75 and +0.17 levels per pair, the middle one more than twice the ladder's median step;
-    with both at 7%, +0.39, +0.63 and +0.19 (tuning boards 1,000,000..1,003,999; the report figures are in
-    ``experiments/shengji_ladder.py``). Easier bots never make fewer mistakes than harder ones."""
+    a level per pair. With SADA at 12% and TANA at 6% the step TANA-SADA was more than twice the ladder's
+    median step; with both at 7% the three steps around them are closer (tuning and report figures:
+    ``experiments/README.md``). Easier bots never make fewer mistakes than harder ones."""
 
     name = "SADA"
     rank = 3
@@ -614,8 +613,8 @@ class ShengjiSearch(SearchBot):
 
 class Tanoor(ShengjiSearch):
     """TANOOR (rank 6): 4 sampled worlds, JANGARA rollouts; the JANGARA policy's choice unless another is
-    sure by ``override_z=2``. (With 8 worlds it was not shown weaker than TIZAB's 16 on 400 fresh pairs;
-    4 worlds leaves TIZAB a step: experiments/shengji_ladder.py.)"""
+    sure by ``override_z=2``. (With 8 worlds it was not shown weaker than TIZAB's 16 on fresh boards;
+    4 worlds leaves TIZAB a step: ``experiments/README.md``.)"""
 
     name = "TANOOR"
     rank = 6
@@ -639,8 +638,8 @@ class Tizab(ShengjiSearch):
 
 
 class Zelzela(ShengjiSearch):
-    """ZELZELA (rank 8): 32 worlds (48 ms CPU a decision against JANGARA, within the 100 ms budget; 64 would
-    be at its edge), JANGARA rollouts, override at ``override_z=1``."""
+    """ZELZELA (rank 8): 32 worlds (as many as the 100 ms budget per decision allows with room to spare;
+    timings in ``experiments/README.md``), JANGARA rollouts, override at ``override_z=1``."""
 
     name = "ZELZELA"
     rank = 8

@@ -1,10 +1,10 @@
 """Compile (or load from numba's cache) the kernels a ruleset's play uses, before the real work starts.
 
-Every process that plays compiles the kernels it touches on first use: about 160 s of CPU for all four
+Every process that plays compiles the kernels it touches on first use: minutes of CPU for all four
 rulesets' bots and the solver on a cold cache. When several processes start at once on a cold cache
 (pytest-xdist workers, a tournament's pool) each compiles the same kernels. Warming once, the work split
-into pieces shared by ``jobs`` processes, writes the cache that the others then load in about a second
-(measured, two cores: 100 s wall and 183 s CPU for everything, against 162 s in one process).
+into pieces shared by ``jobs`` processes, writes the cache that the others then load in a fraction of
+the time.
 
 ``warm(["feskot"], search=False)`` warms only what Feskot's heuristic bots use.
 
@@ -41,9 +41,8 @@ def _compiled_loops(ruleset: str) -> None:
 
 
 def _tasks(rulesets: Sequence[str], search: bool) -> list[tuple[str, str]]:
-    """Pieces of work, the costliest first (cold-cache CPU on these machines: the solver ~40 s, Feskot's
-    policy kernels ~25 s, each of Satat and Shengji ~25-30 s, Feskot's search kernels ~25 s once the
-    solver and policies are cached, Tekka ~10 s). Rulesets whose bots share one compiled loop (Feskot and
+    """Pieces of work, the costliest first (cold-cache CPU: the solver, then Feskot's policy kernels, Satat,
+    Shengji and Feskot's search kernels, Tekka last). Rulesets whose bots share one compiled loop (Feskot and
     Tekka) share their kernels: the first of them is warmed in pieces (the solver, the loops, the bots), the
     others after it. Split this way, two processes share the work evenly and a later piece loads what an
     earlier one compiled instead of compiling it again."""

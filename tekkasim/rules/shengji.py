@@ -31,8 +31,8 @@ match. The engine follows rules.md to the letter; what it leaves open is decided
   multiset, no equivalence merging (two off-suit level cards of equal strength and points are *not*
   interchangeable in general: which one is kept decides later pairs). Follows that leave a free choice
   are enumerated combinatorially: a void player discarding 4 of 21 distinct cards has C(21, 4) = 5985.
-  Measured worst cases for a void 25-card hand: about 6,000 follows to a 2-pair tractor (20 ms),
-  60,000 to a 3-pair tractor (0.3 s), 300,000 to a 4-pair tractor (1.6 s). ``follow_structure()`` gives
+  The worst cases are a void 25-card hand following a long tractor: some 6,000 follows to a 2-pair
+  tractor, 60,000 to a 3-pair one and 300,000 to a 4-pair one, costly to list. ``follow_structure()`` gives
   the same set in a compact form a bot can search instead (``must`` cards, then ``count`` more chosen
   from ``pool`` with at least ``min_pairs`` pairs), and the compiled ``check_play`` validates any
   proposed play.
@@ -72,10 +72,8 @@ match. The engine follows rules.md to the letter; what it leaves open is decided
   kind at 1 - (copies played in that follow and later) in its hand now). Cards go to seats by a
   sequential random assignment that checks Hall's condition at each step, so it never dead-ends; the
   world is then rebuilt from its deal and every action replayed, and a world some action of which is
-  illegal is drawn again (``tries``, default 50). Measured on 3,000 random positions of every phase
-  (and 4,000 more from pair-rich deals): no first draw failed; about 1.6 to 1.9 ms per resample. (The
-  earlier sampler, honouring voids but not the pair duty, failed 17% of first draws and returned the
-  true state after 50 failures on about 1 position in 1,500.) The one case the
+  illegal is drawn again (``tries``, default 50): on random positions of every phase a first draw is
+  legal (a sampler honouring voids but not the pair duty often was not). The one case the
   per-copy assignment cannot express exactly (three seats each capped at 1 copy of one kind) costs a
   redraw, not a failure. **Fallback**, if every try fails (no random position tested reaches it; a
   constructed one does): a world built directly, the hidden cards swapped into a copy of the state
@@ -336,8 +334,8 @@ class ShengjiState(State):
         """Every legal action, sorted, exact and complete (no merging of equivalent follows).
 
         Worst case: a follow of a void (or short) player to a long tractor, where the free choice of
-        cards is enumerated: about 6,000 follows to a 2-pair tractor (20 ms), 60,000 to a 3-pair tractor
-        (0.3 s) and 300,000 to a 4-pair tractor (1.6 s). A random player should call
+        cards is enumerated: some 6,000 follows to a 2-pair tractor, 60,000 to a 3-pair tractor and
+        300,000 to a 4-pair tractor. A random player should call
         :meth:`random_legal_action` instead, which never enumerates; a searching bot can use
         :meth:`follow_structure`."""
         if self._phase == "declare":

@@ -86,7 +86,7 @@ from ..rules._trickcore import rule_suit as _rule_suit
 def njit(*args, **kw):
     """numba's njit without its reference-counting runtime. The kernels allocate nothing, but with the
     runtime on, every call that passes the state arrays increments and decrements their reference
-    counts: about 12% of a solve, measured, in a search that makes one call per node."""
+    counts: a noticeable share of a solve in a search that makes one call per node."""
     kw.setdefault("_nrt", False)
     return _numba_njit(*args, **kw)
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import struct
-import time
 import zlib
 from dataclasses import dataclass
 from itertools import chain, repeat
@@ -129,33 +128,6 @@ def has_compiled_form(bot, ruleset: str) -> bool:
     except ImportError:
         return False
     return compiled_form(bot, ruleset) is not None
-
-
-def timed_decisions(game, bot, other, seeds) -> tuple[int, float]:
-    """``(decisions, CPU seconds)`` of ``bot`` as team X against ``other`` over one deal per table of each
-    board seed (as ``play_table`` seats and seeds them): every decision ``bot`` is asked to move, forced
-    ones too, by ``time.process_time`` (CPU time holds on a shared machine, where the wall clock does not)."""
-    spent, calls = [0.0], [0]
-    act = bot.act
-
-    def timed(view, rng):
-        t = time.process_time()
-        try:
-            return act(view, rng)
-        finally:
-            if not view.optional:
-                spent[0] += time.process_time() - t
-                calls[0] += 1
-
-    bot.act = timed
-    try:
-        for seed in seeds:
-            for table in (0, 1):
-                seats = [bot, other, bot, other] if table == 0 else [other, bot, other, bot]
-                play_deal_state(game.new_deal(int(seed)), seats, int(seed), table)
-    finally:
-        del bot.act
-    return calls[0], spent[0]
 
 
 def play_table(ctx: _Context, pairing: int, board: int, table: int) -> tuple:
