@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .backends import DaskCluster, default_workers, run_dask, run_local
 from .config import Config
-from .play import CompiledRows, Job, compiled_rows, context, play_deal_state
+from .play import BlockRows, Job, compiled_rows, context, play_deal_state
 from .storage import Store
 
 
@@ -109,7 +109,7 @@ class Progress:
         self.count += len(rows)
         if not self.enabled:
             return
-        for row in rows.results() if isinstance(rows, CompiledRows) else rows:
+        for row in rows.results() if isinstance(rows, BlockRows) else rows:
             self._add(row)
         now = time.monotonic()
         if self.enabled and (now - self.last > 0.25 or self.count == self.total):
