@@ -92,7 +92,7 @@ def test_compiled_matchups_store_what_the_state_api_plays(tmp_path, ruleset, bot
     compiled = [play_block(job, (p, 0, 1), compact=True) for p in range(len(cfg.pairings()))]
     names = [{cfg.teams[x].name, cfg.teams[y].name} for x, y in cfg.pairings()]
     assert [type(c).__name__ for c in compiled] == [
-        "list" if ruleset == "shengji" and "RANDOM" in n else "CompiledRows" for n in names
+        "list" if ruleset == "shengji" and "RANDOM" in n else "BlockRows" for n in names
     ]
     run_tournament(cfg, tmp_path / "compiled", quiet=True)
     run_tournament(cfg, tmp_path / "python", quiet=True, use_compiled=False)
@@ -214,7 +214,7 @@ def test_missing_blocks_cover_exactly_the_boards_lacking_a_table():
 def test_a_compiled_block_iterates_to_the_rows_the_state_api_stores():
     cfg = Config.build(ruleset="feskot", bots="GREEDY,JANGARA", boards=6, seed=11)
     compact = play_block(Job.from_config(cfg), (0, 4, 6), compact=True)
-    assert type(compact).__name__ == "CompiledRows" and len(compact) == 4
+    assert type(compact).__name__ == "BlockRows" and len(compact) == 4
     python = play_block(Job.from_config(cfg, use_compiled=False), (0, 4, 6))
     assert sorted(compact) == sorted(python) == sorted(pickle.loads(pickle.dumps(compact)))
     assert list(compact.results()) == [r[:5] for r in compact]

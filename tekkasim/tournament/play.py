@@ -584,10 +584,10 @@ def _cards_block(a0, n0, a1, n1) -> bytes | None:
     return best
 
 
-# A table's payload: its deals ``[seed, return_a, return_b, actions]``. Integer actions (every ruleset but
-# Shengji) are packed as little-endian int16 after a small header (about 2 bytes an action, nothing to
-# compress, cheap enough for the compiled loop); Shengji's tuples of card kinds (KINDS) as a count byte and
-# a byte per card; anything else as zlib-compressed JSON (whose first byte, 0x78, is neither format's).
+# A table's payload (the TABLES codec's unit, and format 1's stored rows): its deals ``[seed, return_a,
+# return_b, actions]``. Integer actions are packed as little-endian int16 after a small header; Shengji's
+# tuples of card kinds (KINDS) as a count byte and a byte per card; anything else as zlib-compressed JSON
+# (whose first byte, 0x78, is neither format's).
 BINARY = 1
 KINDS = 2
 _HEAD = struct.Struct("<BH")  # format byte, number of deals
@@ -669,54 +669,6 @@ def _kinds_payloads(seeds: range, returns: np.ndarray, masks: np.ndarray, n_acti
     return buf.tobytes(), starts, ends
 
 
-@njit(cache=True)
-def _put_le(buf, p, value, nbytes):
-    for b in range(nbytes):
-        buf[p + b] = (value >> np.uint64(8 * b)) & np.uint64(255)
-
-
-@njit(cache=True)
-def _binary_fill(first_seed, returns, actions, n_actions):
-    """One-deal BINARY payloads laid end to end (the bytes ``pack`` writes for ``[[seed, ra, rb,
-    actions]]``); ``ok`` is False when an action does not fit int16."""
-    n = returns.shape[0]
-    starts = np.empty(n, np.int64)
-    ends = np.empty(n, np.int64)
-    t = 0
-    for i in range(n):
-        starts[i] = t
-        t += _ONE_SIZE + 2 * n_actions[i]
-        ends[i] = t
-    buf = np.empty(t, np.uint8)
-    bits = returns.view(np.uint64)  # the doubles' IEEE bits, as struct's "<d" writes them
-    for i in range(n):
-        p = starts[i]
-        buf[p] = BINARY
-        _put_le(buf, p + 1, np.uint64(1), 2)
-        _put_le(buf, p + 3, np.uint64(first_seed + i), 8)
-        _put_le(buf, p + 11, bits[i, 0], 8)
-        _put_le(buf, p + 19, bits[i, 1], 8)
-        k = n_actions[i]
-        _put_le(buf, p + 27, np.uint64(k), 2)
-        p += _ONE_SIZE
-        for a in range(k):
-            v = actions[i, a]
-            if v < -32768 or v > 32767:
-                return buf, starts, ends, False
-            _put_le(buf, p, np.uint64(v & 0xFFFF), 2)
-            p += 2
-    return buf, starts, ends, True
-
-
-def _binary_payloads(first_seed: int, returns: np.ndarray, actions: np.ndarray, n_actions: np.ndarray):
-    """One-deal BINARY payloads of a compiled block in one buffer: ``(buffer, starts, ends)``, or
-    ``(None, None, None)`` when an action does not fit int16. Its twin is ``pack``."""
-    buf, starts, ends, ok = _binary_fill(first_seed, returns, actions, n_actions)
-    if not ok:
-        return None, None, None
-    return buf.tobytes(), starts, ends
-
-
 def unpack(payload: bytes) -> list[list[Any]]:
     """A stored table's deals: ``[[seed, return_a, return_b, actions], ...]``.
 
@@ -750,8 +702,13 @@ def unpack(payload: bytes) -> list[list[Any]]:
 
 def replay_table(game, payload: bytes):
     """The final states of a stored table's deals, rebuilt by replaying the stored actions."""
+    return replay_deals(game, unpack(payload))
+
+
+def replay_deals(game, deals: list):
+    """The final states of a table's deals ``[[seed, return_a, return_b, actions]]``, by replay."""
     states, context_kw = [], {}
-    for seed, _ra, _rb, actions in unpack(payload):
+    for seed, _ra, _rb, actions in deals:
         state = game.new_deal(seed, **context_kw)
         for a in actions:
             state.apply_action(tuple(a) if isinstance(a, list) else a)

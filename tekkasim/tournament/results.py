@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .config import TournamentError
-from .play import SEAT_NAMES, replay_table, seat_order, unpack
+from .play import SEAT_NAMES, replay_deals, seat_order
 from .storage import Store
 
 
@@ -57,6 +57,28 @@ def pair_rows(identity: dict, rows: list[tuple]) -> list[dict]:
     return out
 
 
+def pair_arrays(directory: str | os.PathLike):
+    """``(identity, pairs)`` of a stored run: ``pairs`` a ``ratings.Pairs`` of every complete pair, built
+    from the store's numpy columns block by block (no Python object per pair), plus ``pairing`` (the
+    pairing index of each pair) as a second array: ``(identity, pairs, pairing)``."""
+    import numpy as np
+
+    from ..ratings import Pairs
+
+    with Store.read(directory) as store:
+        identity = store.identity
+        ps, boards, margins = store.margins()
+    teams = identity["teams"]
+    bots = list(dict.fromkeys(lab for team in teams for lab in team))
+    index = {b: i for i, b in enumerate(bots)}
+    px = np.array([x for x, _ in pairings(identity)], np.int64)[ps] if len(ps) else np.zeros(0, np.int64)
+    py = np.array([y for _, y in pairings(identity)], np.int64)[ps] if len(ps) else np.zeros(0, np.int64)
+    first = np.array([index[t[0]] for t in teams], np.int64)
+    second = np.array([index[t[1]] for t in teams], np.int64)
+    pairs = Pairs(bots, first[px], second[px], first[py], second[py], boards, margins)
+    return identity, pairs, ps
+
+
 def load_run(directory: str | os.PathLike):
     """Every deal of a run as a pandas DataFrame, one row per deal played: ``pairing``, ``x``, ``y``,
     ``board``, ``table``, ``deal_no``, ``seed``, ``return_a``, ``return_b`` (records' teams A and B),
@@ -74,15 +96,12 @@ def load_run(directory: str | os.PathLike):
         identity = store.identity
         names, pairs_ = team_names(identity), pairings(identity)
         records = []
-        for p, board, table, payload in store.payloads():
+        for p, board, table, tx, ty, deals in store.tables():
             x, y = pairs_[p]
             seat = seats(identity, p, table)
-            deals = unpack(payload)
-            tx = sum(d[1] if table == 0 else d[2] for d in deals)
             for j, (seed, ra, rb, _actions) in enumerate(deals):
                 xr, yr = (ra, rb) if table == 0 else (rb, ra)
-                records.append((p, names[x], names[y], board, table, j, seed, ra, rb, xr, yr, *seat.values(), tx))
-        totals = {(r[0], r[1], r[2]): (r[3], r[4]) for r in store.results()}
+                records.append((p, names[x], names[y], board, table, j, seed, ra, rb, xr, yr, *seat.values(), tx, ty))
     cols = [
         "pairing",
         "x",
@@ -96,32 +115,26 @@ def load_run(directory: str | os.PathLike):
         "x_return",
         "y_return",
         *SEAT_NAMES,
-        "_tx",
+        "table_x_return",
+        "table_y_return",
     ]
-    frame = pd.DataFrame.from_records(records, columns=cols)
-    frame["table_x_return"] = [
-        totals[(p, b, t)][0] for p, b, t in zip(frame.pairing, frame.board, frame.table, strict=True)
-    ]
-    frame["table_y_return"] = [
-        totals[(p, b, t)][1] for p, b, t in zip(frame.pairing, frame.board, frame.table, strict=True)
-    ]
-    return frame.drop(columns="_tx")
+    return pd.DataFrame.from_records(records, columns=cols)
 
 
 def iter_records(directory: str | os.PathLike) -> Iterator[dict]:
     """Deal records (records.md) of every stored deal, rebuilt by replaying the stored actions, with
-    ``players``, ``bots``, ``seed``, ``board`` and, for ``--unit match``, ``match`` and ``deal_no``."""
+    ``players``, ``bots``, ``seed``, ``board`` and, for ``--unit match``, ``match`` and ``deal_no``; read
+    one block at a time."""
     from ..rules import get_game
 
     with Store.read(directory) as store:
         identity = store.identity
         game = get_game(identity["ruleset"], **identity["options"])
         names, pairs_ = team_names(identity), pairings(identity)
-        for p, board, table, payload in store.payloads():
+        for p, board, table, _xr, _yr, deals in store.tables():
             x, y = pairs_[p]
             players = seats(identity, p, table)
-            deals = unpack(payload)
-            for j, state in enumerate(replay_table(game, payload)):
+            for j, state in enumerate(replay_deals(game, deals)):
                 record = state.to_record()
                 record["seed"] = deals[j][0]
                 record["players"] = dict(players)
@@ -131,6 +144,13 @@ def iter_records(directory: str | os.PathLike) -> Iterator[dict]:
                     record["match"] = f"{identity['ruleset']}-p{p}-b{board}-t{table}"
                     record["deal_no"] = j
                 yield record
+
+
+def digest(directory: str | os.PathLike) -> str:
+    """A run's results as one SHA-256 (``Store.digest``): equal for equal stored results, whatever the
+    blocks they were played and stored in."""
+    with Store.read(directory) as store:
+        return store.digest()
 
 
 def export_records(directory: str | os.PathLike, out: str | os.PathLike) -> int:
