@@ -261,7 +261,8 @@ def check_extension(stored: dict, given: dict) -> bool:
     (fewer boards or teams included: a run only grows)."""
     if stored == given:
         return False
-    for key in sorted(set(stored) | set(given)):
+    first = ["ruleset", "unit", "schedule", "seed", "options"]  # the cause before its consequences
+    for key in first + sorted(set(stored) | set(given) - set(first)):
         if key not in ("boards", "teams", "bots") and stored.get(key) != given.get(key):
             raise TournamentError(first_difference(stored.get(key), given.get(key), key))
     if given["boards"] < stored["boards"]:
