@@ -160,6 +160,8 @@ class Store:
                 "INSERT OR REPLACE INTO meta VALUES ('identity', ?)", (json.dumps(self.identity, sort_keys=True),)
             )
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (str(FORMAT),))
+        if old is not None:  # after the commit: a format-2 config.json never stands beside format-1 rows
+            _write_config(self.directory, self.identity)
 
     @classmethod
     def read(cls, directory: str | Path) -> Store:
