@@ -79,6 +79,46 @@ def pair_arrays(directory: str | os.PathLike):
     return identity, pairs, ps
 
 
+DEAL_COLUMNS = [
+    "pairing",
+    "x",
+    "y",
+    "board",
+    "table",
+    "deal_no",
+    "seed",
+    "return_a",
+    "return_b",
+    "x_return",
+    "y_return",
+    *SEAT_NAMES,
+    "table_x_return",
+    "table_y_return",
+]
+
+
+def deal_frames(directory: str | os.PathLike, rows_per_frame: int = 100_000) -> Iterator:
+    """:func:`load_run`'s rows as DataFrames of about ``rows_per_frame`` deals each, read block by block
+    (bounded memory, for exports of any size)."""
+    import pandas as pd
+
+    with Store.read(directory) as store:
+        identity = store.identity
+        names, pairs_ = team_names(identity), pairings(identity)
+        records: list[tuple] = []
+        for p, board, table, tx, ty, deals in store.tables():
+            x, y = pairs_[p]
+            seat = seats(identity, p, table)
+            for j, (seed, ra, rb, _actions) in enumerate(deals):
+                xr, yr = (ra, rb) if table == 0 else (rb, ra)
+                records.append((p, names[x], names[y], board, table, j, seed, ra, rb, xr, yr, *seat.values(), tx, ty))
+            if len(records) >= rows_per_frame:
+                yield pd.DataFrame.from_records(records, columns=DEAL_COLUMNS)
+                records = []
+        if records:
+            yield pd.DataFrame.from_records(records, columns=DEAL_COLUMNS)
+
+
 def load_run(directory: str | os.PathLike):
     """Every deal of a run as a pandas DataFrame, one row per deal played: ``pairing``, ``x``, ``y``,
     ``board``, ``table``, ``deal_no``, ``seed``, ``return_a``, ``return_b`` (records' teams A and B),
@@ -92,33 +132,10 @@ def load_run(directory: str | os.PathLike):
     """
     import pandas as pd
 
-    with Store.read(directory) as store:
-        identity = store.identity
-        names, pairs_ = team_names(identity), pairings(identity)
-        records = []
-        for p, board, table, tx, ty, deals in store.tables():
-            x, y = pairs_[p]
-            seat = seats(identity, p, table)
-            for j, (seed, ra, rb, _actions) in enumerate(deals):
-                xr, yr = (ra, rb) if table == 0 else (rb, ra)
-                records.append((p, names[x], names[y], board, table, j, seed, ra, rb, xr, yr, *seat.values(), tx, ty))
-    cols = [
-        "pairing",
-        "x",
-        "y",
-        "board",
-        "table",
-        "deal_no",
-        "seed",
-        "return_a",
-        "return_b",
-        "x_return",
-        "y_return",
-        *SEAT_NAMES,
-        "table_x_return",
-        "table_y_return",
-    ]
-    return pd.DataFrame.from_records(records, columns=cols)
+    frames = list(deal_frames(directory))
+    if not frames:
+        return pd.DataFrame.from_records([], columns=DEAL_COLUMNS)
+    return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
 
 
 def iter_records(directory: str | os.PathLike) -> Iterator[dict]:
@@ -161,24 +178,45 @@ def export_records(directory: str | os.PathLike, out: str | os.PathLike) -> int:
 
 
 def export_table(directory: str | os.PathLike, out: str | os.PathLike) -> int:
-    """Per-deal results (:func:`load_run`) as CSV, or Parquet when ``out`` ends in ``.parquet`` (needs
-    pyarrow). Written beside the target and renamed into place. Returns the number of rows."""
-    frame = load_run(directory)
+    """Per-deal results (:func:`load_run`'s columns) as CSV, or Parquet when ``out`` ends in ``.parquet``
+    (needs pyarrow), written frame by frame as the store is read (bounded memory), beside the target and
+    renamed into place. Returns the number of rows."""
     target = Path(out)
     tmp = target.with_name(f".{target.name}.part")
+    n = 0
     try:
         if target.suffix == ".parquet":
             try:
-                import pyarrow  # noqa: F401
+                import pyarrow as pa
+                import pyarrow.parquet as pq
             except ImportError:
                 raise TournamentError(
                     "Parquet export needs pyarrow (pip install pyarrow); use --csv FILE.csv"
                 ) from None
-            frame.to_parquet(tmp, index=False)
+            writer = None
+            try:
+                for frame in deal_frames(directory):
+                    table = pa.Table.from_pandas(frame, preserve_index=False)
+                    if writer is None:
+                        writer = pq.ParquetWriter(tmp, table.schema)
+                    writer.write_table(table)
+                    n += len(frame)
+                if writer is None:
+                    load_run(directory).to_parquet(tmp, index=False)
+            finally:
+                if writer is not None:
+                    writer.close()
         else:
-            frame.to_csv(tmp, index=False)
+            with open(tmp, "w", newline="", encoding="utf-8") as f:
+                header = True
+                for frame in deal_frames(directory):
+                    frame.to_csv(f, index=False, header=header)
+                    header = False
+                    n += len(frame)
+                if header:
+                    load_run(directory).to_csv(f, index=False)
         os.replace(tmp, target)
     finally:
         if tmp.exists():
             tmp.unlink()
-    return len(frame)
+    return n

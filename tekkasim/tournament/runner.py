@@ -61,10 +61,11 @@ def missing_from_ranges(pairings: int, boards: int, ranges: dict, block: int) ->
 def _block_size(cfg: Config, missing_boards: int, workers: int, compiled: bool) -> int:
     if cfg.block > 0:
         return cfg.block
-    # a compiled block (~10 us a deal) must outweigh what a block costs (~0.35 ms in the worker: two
-    # play_boards set-ups; a commit and a pipe message in the parent), yet stay small enough that the
-    # last one, stored after every worker is done (~5 us a row), is a sliver of the run: 2,048 boards is
-    # ~40 ms of play and ~20 ms of storing. State API blocks stay small so the last ones finish together
+    # a compiled block (~10 us a board) must outweigh what a block costs (~0.35 ms in the worker: two
+    # play_boards set-ups and its encoding; a pipe message and a commit in the parent), yet stay small
+    # enough that the last one to finish is a sliver of the run and a kill loses little (resume keeps
+    # whole blocks): 2,048 boards is ~40 ms of play. State API blocks stay small so the last ones finish
+    # together
     cap = 2048 if compiled else 8
     return max(1, min(cap, math.ceil(missing_boards / (workers * 6))))
 
