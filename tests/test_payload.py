@@ -102,7 +102,7 @@ def test_cards_kernel_writes_what_its_twin_writes_and_decodes_back(block, mult):
 def test_a_block_decodes_to_the_tables_it_was_made_from(block, seed, halves):
     n, lists, _arrays, _lengths = block
     start = 3
-    returns = [(float(i % 7), 0.5 if halves and i == 0 else float(-i), ) for i in range(2 * n)]
+    returns = [(float(i % 7), 0.5 if halves and i == 0 else float(-i)) for i in range(2 * n)]
     tables = []
     for i, actions in enumerate(lists):
         t, b = divmod(i, n)

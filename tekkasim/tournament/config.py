@@ -272,7 +272,8 @@ def check_extension(stored: dict, given: dict) -> bool:
     for name, bots in old.items():
         if name not in new:
             raise TournamentError(
-                f"teams: stored {_shown(list(old))}, given {_shown(list(new))} (team {name} is missing; a run only grows)"
+                f"teams: stored {_shown(list(old))}, given {_shown(list(new))} "
+                f"(team {name} is missing; a run only grows)"
             )
         if new[name] != bots:
             raise TournamentError(first_difference(bots, new[name], f"bots of {name}"))

@@ -261,7 +261,9 @@ class BlockRows:
         return 2 * (self.stop - self.start)
 
     def __iter__(self):
-        for board, table, xr, yr, deals in decode_block(self.start, self.stop, self.seed, self.codec, self.columns, self.payload):
+        for board, table, xr, yr, deals in decode_block(
+            self.start, self.stop, self.seed, self.codec, self.columns, self.payload
+        ):
             yield (self.pairing, board, table, xr, yr, len(deals), pack(deals))
 
     def results(self):
@@ -441,7 +443,10 @@ def play_block(job: Job, block: tuple[int, int, int], progress=None, compact: bo
                 tables[table * n + board - start] = _play_table_deals(ctx, pairing, board, table)
         if not compact:
             order = [(b, t) for b in range(n) for t in (0, 1)]
-            return [(pairing, start + b, t, *tables[t * n + b][:2], len(tables[t * n + b][2]), pack(tables[t * n + b][2])) for b, t in order]
+            return [
+                (pairing, start + b, t, *tables[t * n + b][:2], len(tables[t * n + b][2]), pack(tables[t * n + b][2]))
+                for b, t in order
+            ]
         encoded = encode_block(pairing, start, stop, job.seed, job.unit, tables)
     return encoded if compact else list(encoded)
 
@@ -449,8 +454,9 @@ def play_block(job: Job, block: tuple[int, int, int], progress=None, compact: bo
 # --- the CARDS codec ------------------------------------------------------------------------------------
 # Each deal's actions in order, bit-packed LSB first, deals end to end. With ``mult`` = 1, a card action
 # c (0..51) not played before in the deal is written as its rank among the r cards not yet played, in
-# bit_length(r) bits (symbols 0..r); with ``mult`` = 3 (chosen where it is shorter: a block holding many signalled cards, Trick52's
-# ``c + 52 * signal``), an action a < 156 whose card a % 52 is unplayed as ``rank * 3 + a // 52``, in
+# bit_length(r) bits (symbols 0..r); with ``mult`` = 3 (chosen where it is shorter: a block holding many
+# signalled cards, Trick52's ``c + 52 * signal``), an action a < 156 whose card a % 52 is unplayed as
+# ``rank * 3 + a // 52``, in
 # bit_length(3r) bits. Anything else (a bid, a Prime, a card already seen) is the escape symbol (r, or 3r)
 # followed by ``value - lo`` in ``width`` bits (lo and width from the block's smallest and largest actions).
 # No compression pass runs in the worker: the kernel costs a small fraction of a compiled deal.

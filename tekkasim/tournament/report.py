@@ -28,7 +28,11 @@ def build_report(directory: str | os.PathLike, anchor: str | None = None, bootst
     fit = fit_elo(data, anchor=anchor, bootstrap=bootstrap, seed=seed)
     names = team_names(identity)
     cross = crosstable(
-        [(names[x], names[y], data.margin[pairing == p]) for p, (x, y) in enumerate(pairings(identity)) if (pairing == p).any()]
+        [
+            (names[x], names[y], data.margin[pairing == p])
+            for p, (x, y) in enumerate(pairings(identity))
+            if (pairing == p).any()
+        ]
     )
     table = sorted(fit.table(), key=lambda r: -r["elo"])
     los = fit.los()

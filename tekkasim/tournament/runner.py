@@ -99,7 +99,7 @@ class Progress:
             self.count, margins = done_rows
             if enabled:
                 ps, _boards, m = margins
-                for p, (x, y) in enumerate(self.pairings):
+                for p in range(len(self.pairings)):
                     mine = m[ps == p]
                     self._add_score(p, int((mine > 0).sum()), int((mine == 0).sum()), int((mine < 0).sum()))
         else:
@@ -216,7 +216,9 @@ def _run(cfg: Config, job: Job, directory: Path, workers: int, cluster, quiet: b
         total = len(cfg.pairings()) * cfg.boards * 2
         compiled = _warm_up(job)
         missing = (total - stored) // 2
-        blocks = missing_from_ranges(len(cfg.pairings()), cfg.boards, ranges, _block_size(cfg, missing, workers, compiled))
+        blocks = missing_from_ranges(
+            len(cfg.pairings()), cfg.boards, ranges, _block_size(cfg, missing, workers, compiled)
+        )
         # the slowest match-ups (search bots) first, so that the run does not end waiting on one of them
         ctx = context(job)
         weight = [sum(40 if b.kind == "search" else 1 for b in team) for team in ctx.bots]

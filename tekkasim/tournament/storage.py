@@ -274,7 +274,8 @@ class Store:
         for p, x, y, start, _stop in self._keys():
             try:
                 row = self.conn.execute(
-                    "SELECT stop, codec, columns, payload FROM blocks WHERE x = ? AND y = ? AND start = ?", (x, y, start)
+                    "SELECT stop, codec, columns, payload FROM blocks WHERE x = ? AND y = ? AND start = ?",
+                    (x, y, start),
                 ).fetchone()
             except sqlite3.DatabaseError as exc:
                 raise _db_error(self.directory, exc) from None
@@ -338,7 +339,9 @@ class Store:
             for x, y, start, stop, columns in cursor:
                 p = self._index.get((x, y))
                 if p is None:
-                    raise TournamentError(f"the database in {self.directory} holds {x} vs {y}, not a pairing of its run")
+                    raise TournamentError(
+                        f"the database in {self.directory} holds {x} vs {y}, not a pairing of its run"
+                    )
                 try:
                     m = block_margins(columns)
                 except Exception as exc:  # noqa: BLE001 - zlib or a size check: a damaged block
@@ -348,7 +351,8 @@ class Store:
                     ) from None
                 if len(m) != stop - start or not np.isfinite(m).all():
                     raise TournamentError(
-                        f"the database in {self.directory} holds a damaged block ({x} vs {y}, boards {start}..{stop - 1})"
+                        f"the database in {self.directory} holds a damaged block "
+                        f"({x} vs {y}, boards {start}..{stop - 1})"
                     )
                 per.setdefault(p, []).append((start, m))
         except sqlite3.DatabaseError as exc:
@@ -411,7 +415,9 @@ def _holds_results(path: Path) -> bool:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
         try:
             names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            return any(conn.execute(f"SELECT 1 FROM {t} LIMIT 1").fetchone() for t in ("blocks", "tables") if t in names)
+            return any(
+                conn.execute(f"SELECT 1 FROM {t} LIMIT 1").fetchone() for t in ("blocks", "tables") if t in names
+            )
         finally:
             conn.close()
     except sqlite3.DatabaseError:
@@ -424,7 +430,9 @@ def _convert_format_1(conn: sqlite3.Connection, identity: dict, source: sqlite3.
     runner plays it again). ``source`` is the database to read (default: ``conn``, whose old table goes)."""
     src = source or conn
     pairings = identity_pairings(identity)
-    rows = src.execute("SELECT pairing, board, tab, x_return, y_return, deals, payload FROM tables ORDER BY pairing, board, tab")
+    rows = src.execute(
+        "SELECT pairing, board, tab, x_return, y_return, deals, payload FROM tables ORDER BY pairing, board, tab"
+    )
     current: list = []
 
     def flush() -> None:
