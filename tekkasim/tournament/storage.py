@@ -40,8 +40,11 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS blocks (
     x TEXT NOT NULL, y TEXT NOT NULL, start INTEGER NOT NULL, stop INTEGER NOT NULL,
     codec INTEGER NOT NULL, columns BLOB NOT NULL, payload BLOB NOT NULL,
-    PRIMARY KEY (x, y, start)) WITHOUT ROWID;
+    PRIMARY KEY (x, y, start));
 """
+# A rowid table keeps each block's blobs in overflow pages written once; WITHOUT ROWID, and 4 KB pages,
+# cost the writer several times the CPU per stored deal (measured in benchmarks/bench_tournament.py).
+PAGE_SIZE = 16384
 # the files a directory may hold before its identity is written (a run killed while starting)
 _STARTING = {LOCK_NAME, DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", f"{DB_NAME}-journal", f".{CONFIG_NAME}.part"}
 
@@ -494,6 +497,7 @@ def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
                 conn = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, timeout=5.0)
         else:
             conn = sqlite3.connect(path, timeout=5.0)
+            conn.execute(f"PRAGMA page_size={PAGE_SIZE}")  # takes effect on a new database only
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # a corrupt file fails here
