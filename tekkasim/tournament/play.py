@@ -454,9 +454,9 @@ def play_block(job: Job, block: tuple[int, int, int], progress=None, compact: bo
 # --- the CARDS codec ------------------------------------------------------------------------------------
 # Each deal's actions in order, bit-packed LSB first, deals end to end. With ``mult`` = 1, a card action
 # c (0..51) not played before in the deal is written as its rank among the r cards not yet played, in
-# bit_length(r) bits (symbols 0..r); with ``mult`` = 3 (chosen where it is shorter: a block holding many
-# signalled cards, Trick52's ``c + 52 * signal``), an action a < 156 whose card a % 52 is unplayed as
-# ``rank * 3 + a // 52``, in
+# bit_length(r) bits (symbols 0..r); with ``mult`` = 3 (chosen where it is shorter on a block's first
+# deals: many signalled cards, Trick52's ``c + 52 * signal``), an action a < 156 whose card a % 52 is
+# unplayed as ``rank * 3 + a // 52``, in
 # bit_length(3r) bits. Anything else (a bid, a Prime, a card already seen) is the escape symbol (r, or 3r)
 # followed by ``value - lo`` in ``width`` bits (lo and width from the block's smallest and largest actions).
 # No compression pass runs in the worker: the kernel costs a small fraction of a compiled deal.
@@ -594,12 +594,13 @@ def _cards_block(a0, n0, a1, n1) -> bytes | None:
         return None
     total = int(n0.sum()) + int(n1.sum())
     out = np.empty((total * (8 + width) + 7) // 8 + 8, np.uint8)
-    best = None
-    for mult in (1, 3) if signals else (1,):  # 3 pays where signalled cards are many (Feskot, Tekka)
-        used = _cards_fill(a0, n0, a1, n1, np.int64(lo), width, mult, out)
-        if best is None or used < len(best) - _ESC.size:
-            best = _ESC.pack(int(lo), width, mult) + out[:used].tobytes()
-    return best
+    mult = 1
+    if signals:  # 3 pays where signalled cards are many (Feskot, Tekka): tried on the first deals only
+        k = 64
+        sizes = [_cards_fill(a0[:k], n0[:k], a1[:k], n1[:k], np.int64(lo), width, m, out) for m in (1, 3)]
+        mult = 3 if sizes[1] < sizes[0] else 1
+    used = _cards_fill(a0, n0, a1, n1, np.int64(lo), width, mult, out)
+    return _ESC.pack(int(lo), width, mult) + out[:used].tobytes()
 
 
 # A table's payload (the TABLES codec's unit, and format 1's stored rows): its deals ``[seed, return_a,
