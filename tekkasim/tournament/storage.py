@@ -163,7 +163,8 @@ class Store:
                 "INSERT OR REPLACE INTO meta VALUES ('identity', ?)", (json.dumps(self.identity, sort_keys=True),)
             )
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (str(FORMAT),))
-        if old is not None:  # after the commit: a format-2 config.json never stands beside format-1 rows
+        # after the commit: a format-2 config.json never stands beside format-1 rows
+        if old is not None or json.loads((self.directory / CONFIG_NAME).read_text()).get("format") != FORMAT:
             _write_config(self.directory, self.identity)
 
     @classmethod
