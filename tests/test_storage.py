@@ -199,3 +199,24 @@ def test_a_read_only_run_directory_is_reported_and_exported(tmp_path):
             run_tournament(cfg(boards=8), run, quiet=True)
     finally:
         os.chmod(run, 0o755)
+
+
+def test_a_read_only_directory_falls_back_to_reading_the_database_as_immutable(tmp_path, monkeypatch):
+    """Where SQLite cannot open a WAL database read-only (it cannot make the index file beside it in a
+    directory it may not write), the reader opens it as immutable: what a non-root user meets."""
+    from tekkasim.tournament import storage
+
+    run_tournament(cfg(), tmp_path / "run", quiet=True)
+    (tmp_path / "run" / ".lock").unlink()
+    real_connect, opened = sqlite3.connect, []
+
+    def connect(target, *args, **kw):
+        opened.append(str(target))
+        if "mode=ro" in str(target) and "immutable=1" not in str(target):
+            raise sqlite3.OperationalError("unable to open database file")
+        return real_connect(target, *args, **kw)
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+    monkeypatch.setattr(storage.os, "access", lambda path, mode: False)
+    assert build_report(tmp_path / "run", bootstrap=0)["pairs"] == 6
+    assert any("immutable=1" in o for o in opened)
