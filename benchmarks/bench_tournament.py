@@ -10,14 +10,13 @@ worker to two, and SQLite writes.
   run's wall time includes starting its worker (a process, imports, kernels loaded from the cache), so
   the cost per deal is also given as the slope between runs of N and 3N boards.
 * Scaling: the same run with 1 and 2 workers, for the compiled match-up and for a match-up played
-  through the State API (GREEDY against KADO with ``use_compiled=False``). Goal: >= 1.8x on two cores.
-  One parent stores every row, so with two busy workers its CPU comes out of theirs: each ``ceiling``
-  row is the speed-up two idle cores would give at the CPU seconds measured, ``max(W1, P1) /
-  max((W2 + P2) / 2, P2)`` for the workers' CPU W and the parent's P of the 1- and 2-worker runs. For
-  the compiled match-up that ceiling is set by SQLite: a stored row costs the parent about 2.7 us of CPU
-  (3.1 us with making the row) on this 2-core VM, against a 5 us deal, so two workers and the parent
-  share two cores at about 2 x 5 / (5 + 3.1 + the worker's 0.4 us), near 1.2x; 1.8x would need rows
-  under 0.55 us. One row per (pairing, board, table) is the store's contract (resume, exports). The
+  through the State API (GREEDY against KADO with ``use_compiled=False``). Goal: >= 1.7x on two cores,
+  or >= 0.9 of the machine's own 2-process speed-up (below). One parent stores every block, so with two
+  busy workers its CPU comes out of theirs: each ``ceiling`` row is the speed-up two idle cores would
+  give at the CPU seconds measured, ``max(W1, P1) / max((W2 + P2) / 2, P2)`` for the workers' CPU W and
+  the parent's P of the 1- and 2-worker runs. Workers send each block encoded as it is stored (one row
+  per block), so the parent's CPU per deal is a commit and a pipe message shared by thousands of deals
+  (goal: <= 0.3 us a deal, measured as the slope between runs of N and 3N boards). The
   wall-clock speed-up means something only on an idle machine: Linux's autogroup scheduling
   (``/proc/sys/kernel/sched_autogroup_enabled``) shares a busy machine between sessions, not processes,
   so while other sessions keep both cores busy a second worker gets no more CPU than the first had.
@@ -27,8 +26,13 @@ worker to two, and SQLite writes.
   speed-up is measured against (on a VM, two busy vCPUs need not give two cores' worth).
 * Satat and Shengji: GREEDY against JANGARA through the runner (1 worker) against their bare compiled
   loops (``bots.compiled.play_tables``), the same measures as Feskot's overhead.
-* SQLite: rows of the compiled match-up's size stored per second in the runner's blocks (2,048 boards,
-  one transaction each), against the rate at which the runner with two workers produces them.
+* Storing: blocks of the compiled match-up (2,048 boards) stored as the workers send them, in deals per
+  second of the parent's CPU, against the rate at which the runner with two workers produces them.
+* Size: bytes of the run directory per deal for GREEDY against JANGARA in every ruleset (goal <= 40).
+* Reading a large run: a store of 10M deals (1M in ``--quick``) written through ``Store.add`` from real
+  compiled blocks re-keyed to other boards and pairings (playing 10M deals would take minutes), then
+  ``results.pair_arrays`` (the report's read of the store) and ``build_report`` without bootstrap, each
+  in a fresh process with its peak memory (goal: report <= 10 s, bounded memory).
 
 Every figure is the best of its repeats; the one-minute load average before and after is in the rows,
 since the machine may be shared.
@@ -77,18 +81,81 @@ def _runner(
         return time.perf_counter() - t0, time.process_time() - c0, _children_cpu() - k0
 
 
-def _sqlite_rate(rows: list[tuple], copies: int, block_rows: int) -> float:
+def _store_rate(block, copies: int) -> float:
+    """Deals stored per second of CPU when ``block`` (a ``BlockRows``) is added ``copies`` times under
+    other board numbers, as the parent stores what workers send."""
+    from tekkasim.tournament.play import BlockRows
+
+    n = block.stop - block.start
+    blocks = [
+        BlockRows(0, c * n, (c + 1) * n, block.seed, block.codec, block.columns, block.payload, block.score)
+        for c in range(copies)
+    ]
+    identity = Config.build(ruleset="feskot", bots="GREEDY,JANGARA", boards=copies * n, seed=7).identity()
     with tempfile.TemporaryDirectory() as d:
-        store = Store.create_or_resume(Path(d) / "run", {"bench": 1})
-        t0 = time.perf_counter()
-        n = 0
-        for c in range(copies):
-            batch = [(r[0], r[1] + c * 100_000, *r[2:]) for r in rows]
-            for i in range(0, len(batch), block_rows):
-                n += store.add(batch[i : i + block_rows])
-        rate = n / (time.perf_counter() - t0)
+        store = Store.create_or_resume(Path(d) / "run", identity)
+        c0 = time.process_time()
+        stored = sum(store.add(b) for b in blocks)
+        rate = stored / max(time.process_time() - c0, 1e-9)
         store.close()
     return rate
+
+
+def _dir_bytes(directory: Path) -> int:
+    return sum(p.stat().st_size for p in directory.iterdir() if p.is_file())
+
+
+def _bytes_per_deal(ruleset: str, boards: int) -> float:
+    """Bytes of a run directory per deal, in the 2,048-board blocks of a large run (a small run's blocks
+    leave more of their last pages empty)."""
+    cfg = Config.build(ruleset=ruleset, bots="GREEDY,JANGARA", boards=boards, seed=7, workers=1, block=2048)
+    with tempfile.TemporaryDirectory() as d:
+        run_tournament(cfg, Path(d) / "run", quiet=True)
+        return _dir_bytes(Path(d) / "run") / (2 * boards)
+
+
+def _big_store(directory: Path, deals: int) -> None:
+    """A run of ``deals`` deals of 5 teams (10 pairings) written through ``Store.add``: real compiled
+    blocks of GREEDY vs JANGARA under every pairing's names and board numbers."""
+    from tekkasim.tournament.play import BlockRows
+
+    boards = deals // 20
+    cfg = Config.build(ruleset="feskot", bots="GREEDY,JANGARA,KADO,SADA,TANA", boards=boards, seed=7)
+    job = Job.from_config(cfg)
+    sample = [play_block(job, (0, b, b + 2048), compact=True) for b in (0, 2048, 4096)]
+    with Store.create_or_resume(directory, cfg.identity()) as store:
+        k = 0
+        for p in range(len(cfg.pairings())):
+            for start in range(0, boards, 2048):
+                src = sample[k % len(sample)]
+                k += 1
+                stop = min(start + 2048, boards)
+                if stop - start < 2048:  # the last block: play it (its columns must hold its boards)
+                    src = play_block(job, (0, start, stop), compact=True)
+                store.add(BlockRows(p, start, stop, 7, src.codec, src.columns, src.payload, src.score))
+
+
+def _timed_child(what: str, directory: str, out) -> None:
+    from tekkasim.tournament.report import build_report
+    from tekkasim.tournament.results import pair_arrays
+
+    t0 = time.perf_counter()
+    if what == "load":
+        pair_arrays(directory)
+    else:
+        build_report(directory, bootstrap=0)
+    out.put((time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024))
+
+
+def _timed(what: str, directory: Path) -> tuple[float, float]:
+    """(seconds, peak MB) of ``what`` on ``directory`` in a fresh process (imports excluded)."""
+    ctx = multiprocessing.get_context("spawn")
+    out = ctx.Queue()
+    proc = ctx.Process(target=_timed_child, args=(what, str(directory), out))
+    proc.start()
+    result = out.get(timeout=900)
+    proc.join()
+    return result
 
 
 def _ceiling(one: list[tuple], two: list[tuple]) -> float:
@@ -194,6 +261,15 @@ def run(quick: bool) -> list[dict]:
     bare_cpu_slope = (min(b[1] for b in bare3) - bare_cpu) / extra
     one_slope = (min(r[0] for r in one3) - one_wall) / extra
     worker_slope = (min(r[2] for r in one3) - worker_cpu) / extra
+    parent_slope = (min(r[1] for r in one3) - parent_cpu) / extra
+    rows.append(
+        {
+            "name": "runner's parent (writer) marginal CPU per deal (runs of N and 3N boards)",
+            "value": parent_slope * 1e6,
+            "unit": "us/deal",
+            "goal": "<= 0.3 us/deal",
+        }
+    )
     rows.append(
         {
             "name": "runner's marginal wall time per deal (1 worker, runs of N and 3N boards)",
@@ -223,7 +299,7 @@ def run(quick: bool) -> list[dict]:
             "unit": "deals/s",
             "reference": "1 worker",
             "ratio": one_wall / two_wall,
-            "goal": ">= 1.8x",
+            "goal": ">= 1.7x (or >= 0.9 of the machine's own 2-process speed-up, below)",
         }
     )
     rows.append(
@@ -231,7 +307,7 @@ def run(quick: bool) -> list[dict]:
             "name": "compiled match-up, 2-worker speed-up ceiling from CPU",
             "value": _ceiling(one, two),
             "unit": "x",
-            "goal": ">= 1.8x",
+            "goal": ">= 1.7x",
         }
     )
 
@@ -253,7 +329,7 @@ def run(quick: bool) -> list[dict]:
             "unit": "deals/s",
             "reference": "1 worker",
             "ratio": py_one_wall / py_two_wall,
-            "goal": ">= 1.8x",
+            "goal": ">= 1.7x",
         }
     )
     rows.append(
@@ -261,7 +337,7 @@ def run(quick: bool) -> list[dict]:
             "name": "State API match-up, 2-worker speed-up ceiling from CPU",
             "value": _ceiling(py_one, py_two),
             "unit": "x",
-            "goal": ">= 1.8x",
+            "goal": ">= 1.7x",
         }
     )
 
@@ -316,24 +392,46 @@ def run(quick: bool) -> list[dict]:
                 "name": f"runner's 2-worker speed-up over the machine's ({what})",
                 "value": runner / machine,
                 "unit": "",
-                "goal": "1.8x is reachable only where the machine's own speed-up exceeds 1.8",
+                "goal": ">= 0.9",
             }
         )
 
     cfg = Config.build(ruleset="feskot", bots="GREEDY,JANGARA", boards=2048, seed=7)
-    sample = play_block(Job.from_config(cfg), (0, 0, 2048))
-    stored = max(_sqlite_rate(sample, 2 if quick else 10, 4096) for _ in range(repeats))
+    sample = play_block(Job.from_config(cfg), (0, 0, 2048), compact=True)
+    stored = max(_store_rate(sample, 20 if quick else 100) for _ in range(repeats))
     rows.append(
         {
-            "name": "SQLite stored tables (deals) per second, 2,048-board blocks",
+            "name": "parent CPU: deals stored per second, 2,048-board blocks",
             "value": stored,
-            "unit": "rows/s",
+            "unit": "deals/s",
             "reference": "runner, 2 workers",
             "ratio": stored / (deals / two_wall),
-            "goal": "never the bottleneck (ratio > 1) on a core of its own; "
-            "with 2 workers on 2 cores its CPU is taken from theirs (ceiling row)",
+            "goal": ">= 3.3M deals/s (<= 0.3 us a deal)",
         }
     )
+    for ruleset, n in (("feskot", 8192), ("tekka", 8192), ("satat", 8192), ("shengji", 4096)):
+        rows.append(
+            {
+                "name": f"{ruleset} GREEDY vs JANGARA, run directory bytes per deal ({2 * n} deals)",
+                "value": _bytes_per_deal(ruleset, n),
+                "unit": "B/deal",
+                "goal": "<= 40",
+            }
+        )
+    big = 1_000_000 if quick else 10_000_000
+    with tempfile.TemporaryDirectory() as d:
+        t0 = time.perf_counter()
+        _big_store(Path(d) / "big", big)
+        build = time.perf_counter() - t0
+        size = _dir_bytes(Path(d) / "big")
+        rows.append({"name": f"store of {big:,} deals written through Store.add", "value": build, "unit": "s"})
+        rows.append({"name": f"store of {big:,} deals, bytes per deal", "value": size / big, "unit": "B/deal"})
+        for what, label in (("load", "pair_arrays (the report's read)"), ("report", "build_report, no bootstrap")):
+            seconds, peak = _timed(what, Path(d) / "big")
+            rows.append(
+                {"name": f"{label} on {big:,} deals", "value": seconds, "unit": "s", "goal": "<= 10 s (report)"}
+            )
+            rows.append({"name": f"{label} on {big:,} deals, peak memory", "value": peak, "unit": "MB"})
     rows.append({"name": "load average (1 min) before", "value": load_before, "unit": ""})
     rows.append({"name": "load average (1 min) after", "value": _load(), "unit": ""})
     return rows

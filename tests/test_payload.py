@@ -1,5 +1,6 @@
-"""Stored table payloads: the BINARY and KINDS kernels (compiled blocks of Feskot, Tekka and Satat, and of
-Shengji) against ``pack``, their pure-Python twin, and ``unpack`` inverting ``pack`` for every format."""
+"""Stored payloads: the CARDS kernel (compiled blocks of Feskot, Tekka and Satat) against ``cards_encode``,
+its pure-Python twin, and ``cards_decode`` inverting it; the KINDS kernel (Shengji) against ``pack``;
+``unpack`` inverting ``pack`` for every format; blocks decoding to the tables they were made from."""
 
 from __future__ import annotations
 
@@ -8,7 +9,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tekkasim.bots.shengji import _kinds
-from tekkasim.tournament.play import _binary_payloads, _kinds_payloads, pack, unpack
+from tekkasim.tournament.play import (
+    _ESC,
+    CARDS,
+    TABLES,
+    _cards_block,
+    _cards_fill,
+    _kinds_payloads,
+    cards_decode,
+    cards_encode,
+    decode_block,
+    encode_block,
+    pack,
+    unpack,
+)
 
 FULL = (1 << 54) - 1
 
@@ -51,37 +65,57 @@ def test_kinds_kernel_writes_what_pack_writes(block):
 
 
 @st.composite
-def int_blocks(draw):
-    n = draw(st.integers(1, 6))
-    width = draw(st.integers(0, 10))
-    actions = np.array([[draw(st.integers(-32768, 32767)) for _ in range(width)] for _ in range(n)], np.int64).reshape(
-        n, width
-    )
-    lengths = np.array([draw(st.integers(0, width)) for _ in range(n)], np.int64)
-    returns = np.array(
-        [[draw(st.floats(-200, 200, allow_nan=False)), draw(st.sampled_from([0.0, 0.5, 7.0, -52.0]))] for _ in range(n)]
-    )
-    return draw(st.integers(0, 2**62)), returns, actions, lengths
+def deals_of_actions(draw):
+    """Two tables' deals of integer actions: card plays (plain or signalled, fresh or repeated) mixed with
+    other actions, as padded arrays and as lists."""
+    n = draw(st.integers(1, 5))
+    card = st.integers(0, 51)
+    any_action = st.one_of(card, card, st.integers(0, 155), st.integers(-3, 700))
+    lists = [draw(st.lists(any_action, max_size=60)) for _ in range(2 * n)]
+    width = max(1, max(len(a) for a in lists))
+    arrays = np.full((2 * n, width), -1, np.int64)
+    for i, a in enumerate(lists):
+        arrays[i, : len(a)] = a
+    lengths = np.array([len(a) for a in lists], np.int64)
+    return n, lists, arrays, lengths
 
 
 @settings(max_examples=150, deadline=None)
-@given(int_blocks())
-def test_binary_kernel_writes_what_pack_writes(block):
-    first, returns, actions, lengths = block
-    deals = [
-        [first + i, float(returns[i, 0]), float(returns[i, 1]), actions[i, : lengths[i]].tolist()]
-        for i in range(len(lengths))
-    ]
-    assert_payloads_are_packs(*_binary_payloads(first, returns, actions, lengths), deals)
+@given(deals_of_actions(), st.sampled_from([1, 3]))
+def test_cards_kernel_writes_what_its_twin_writes_and_decodes_back(block, mult):
+    n, lists, arrays, lengths = block
+    flat = [v for a in lists for v in a]
+    lo = min([0, *flat])
+    width = (max([0, *flat]) - lo).bit_length()
+    out = np.zeros((sum(map(len, lists)) * (8 + width) + 7) // 8 + 8, np.uint8)
+    used = _cards_fill(arrays[:n], lengths[:n], arrays[n:], lengths[n:], lo, width, mult, out)
+    twin = cards_encode(lists, lo, width, mult)
+    assert out[:used].tobytes() == twin
+    assert cards_decode(twin, lengths.tolist(), lo, width, mult) == lists
+    best = _cards_block(arrays[:n], lengths[:n], arrays[n:], lengths[n:])
+    head = _ESC.unpack_from(best, 0)
+    assert cards_decode(best[_ESC.size :], lengths.tolist(), *head) == lists
 
 
-def test_binary_kernel_refuses_an_action_outside_int16():
-    returns = np.zeros((2, 2))
-    for bad in (32768, -32769):
-        actions = np.array([[1, 2], [bad, 0]], np.int64)
-        assert _binary_payloads(5, returns, actions, np.array([2, 1]))[0] is None
-    beyond_length = np.array([[1, 2], [99999, 0]])  # actions past a deal's length are never read
-    assert _binary_payloads(5, returns, beyond_length, np.array([2, 0]))[0] is not None
+@settings(max_examples=60, deadline=None)
+@given(deals_of_actions(), st.integers(0, 2**40), st.booleans())
+def test_a_block_decodes_to_the_tables_it_was_made_from(block, seed, halves):
+    n, lists, _arrays, _lengths = block
+    start = 3
+    returns = [(float(i % 7), 0.5 if halves and i == 0 else float(-i)) for i in range(2 * n)]
+    tables = []
+    for i, actions in enumerate(lists):
+        t, b = divmod(i, n)
+        xr, yr = returns[i]
+        ra, rb = (xr, yr) if t == 0 else (yr, xr)
+        tables.append((xr, yr, [[seed + start + b, ra, rb, actions]]))
+    blk = encode_block(0, start, start + n, seed, "deal", tables)
+    assert blk.codec == CARDS
+    decoded = list(decode_block(start, start + n, seed, blk.codec, blk.columns, blk.payload))
+    assert decoded == [(start + b, t, *tables[t * n + b]) for b in range(n) for t in (0, 1)]
+    match = encode_block(0, start, start + n, seed, "match", tables)  # a match unit keeps whole payloads
+    assert match.codec == TABLES
+    assert list(decode_block(start, start + n, seed, match.codec, match.columns, match.payload)) == decoded
 
 
 def test_unpack_inverts_pack_in_every_format():

@@ -24,7 +24,7 @@ from tekkasim.cli import cli
 from tekkasim.errors import BotError
 from tekkasim.tournament import Config, Store, TournamentError, iter_records, load_run, run_tournament
 from tekkasim.tournament.backends import WORKER_NICE
-from tekkasim.tournament.play import Job, play_block
+from tekkasim.tournament.play import Job, compiled_block, context, play_block
 from tekkasim.tournament.runner import Progress, missing_blocks
 from tekkasim.verify import verify_record
 
@@ -89,11 +89,9 @@ def test_duplicate_tables_share_the_cards_and_swap_the_seats(tmp_path):
 def test_compiled_matchups_store_what_the_state_api_plays(tmp_path, ruleset, bots):
     cfg = Config.build(ruleset=ruleset, bots=bots, boards=6, seed=3, workers=1)
     job = Job.from_config(cfg)
-    compiled = [play_block(job, (p, 0, 1), compact=True) for p in range(len(cfg.pairings()))]
+    compiled = [compiled_block(context(job), p, range(1)) is not None for p in range(len(cfg.pairings()))]
     names = [{cfg.teams[x].name, cfg.teams[y].name} for x, y in cfg.pairings()]
-    assert [type(c).__name__ for c in compiled] == [
-        "list" if ruleset == "shengji" and "RANDOM" in n else "CompiledRows" for n in names
-    ]
+    assert compiled == [not (ruleset == "shengji" and "RANDOM" in n) for n in names]
     run_tournament(cfg, tmp_path / "compiled", quiet=True)
     run_tournament(cfg, tmp_path / "python", quiet=True, use_compiled=False)
     assert rows_of(tmp_path / "compiled") == rows_of(tmp_path / "python")
@@ -166,7 +164,7 @@ def _cli_env(**extra) -> dict:
 def _count(db: Path) -> int:
     try:
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as conn:
-            return conn.execute("SELECT count(*) FROM tables").fetchone()[0]
+            return conn.execute("SELECT coalesce(sum(2 * (stop - start)), 0) FROM blocks").fetchone()[0]
     except sqlite3.Error:
         return 0
 
@@ -214,7 +212,7 @@ def test_missing_blocks_cover_exactly_the_boards_lacking_a_table():
 def test_a_compiled_block_iterates_to_the_rows_the_state_api_stores():
     cfg = Config.build(ruleset="feskot", bots="GREEDY,JANGARA", boards=6, seed=11)
     compact = play_block(Job.from_config(cfg), (0, 4, 6), compact=True)
-    assert type(compact).__name__ == "CompiledRows" and len(compact) == 4
+    assert type(compact).__name__ == "BlockRows" and len(compact) == 4
     python = play_block(Job.from_config(cfg, use_compiled=False), (0, 4, 6))
     assert sorted(compact) == sorted(python) == sorted(pickle.loads(pickle.dumps(compact)))
     assert list(compact.results()) == [r[:5] for r in compact]
@@ -232,9 +230,17 @@ def _tree(directory: Path) -> dict:
 def test_another_configuration_on_a_dir_is_refused_and_the_dir_left_untouched(tmp_path):
     run_tournament(small(boards=2), tmp_path, quiet=True)
     before = _tree(tmp_path)
-    for change in ({"boards": 3}, {"seed": 41}, {"ruleset": "tekka"}, {"bots": [RandomBot, Lowest]}):
-        with pytest.raises(TournamentError, match="another configuration"):
+    for change, words in (
+        ({"boards": 1}, "boards: stored 2, given 1 (a run only grows)"),
+        ({"seed": 41}, "seed: stored 40, given 41"),
+        ({"ruleset": "tekka"}, 'ruleset: stored "feskot", given "tekka"'),
+        ({"schedule": "gauntlet"}, 'schedule: stored "round-robin", given "gauntlet"'),
+        ({"bots": [RandomBot, Lowest]}, "team HIGHEST is missing"),
+        ({"bots": [Highest, RandomBot, Lowest]}, "RANDOM vs HIGHEST would change sides"),
+    ):
+        with pytest.raises(TournamentError, match="another configuration") as err:
             run_tournament(small(**{"boards": 2, **change}), tmp_path, quiet=True)
+        assert words in str(err.value) and "\n" not in str(err.value), str(err.value)
     assert _tree(tmp_path) == before
     # the same configuration resumes: nothing to play, nothing changed in the results
     again = run_tournament(small(boards=2, workers=1), tmp_path, quiet=True)
@@ -254,7 +260,8 @@ def test_a_bot_whose_preset_changed_does_not_resume_its_old_results(tmp_path, mo
     assert changed.identity()["teams"] == cfg.identity()["teams"]  # the same labels
     with pytest.raises(TournamentError, match="another configuration") as err:
         run_tournament(changed, tmp_path, quiet=True)
-    assert "\n" not in str(err.value) and "bots" in str(err.value)
+    text = str(err.value)
+    assert "\n" not in text and "bots of SADA" in text and "mistake_rate: stored" in text and "given 0.05" in text
     assert _tree(tmp_path) == before
     tana = Config.build(ruleset="tekka", bots="TANA,SADA", boards=2).identity()["bots"][0][0]
     assert tana["class"].endswith(":TanaTekka") and tana["params"]["mistake_rate"] == 0.075

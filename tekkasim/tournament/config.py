@@ -329,6 +329,75 @@ class Config:
         return [(i, j) for i in range(n) for j in range(i + 1, n)]
 
 
+def first_difference(stored: Any, given: Any, path: str = "") -> str | None:
+    """``"path: stored A, given B"`` for the first place two identity values differ (into tables and
+    equal-length lists, so that the message shows what changed rather than two long prefixes), or None."""
+    if stored == given:
+        return None
+    if isinstance(stored, dict) and isinstance(given, dict):
+        for key in sorted(set(stored) | set(given), key=str):
+            if stored.get(key) != given.get(key):
+                return first_difference(stored.get(key), given.get(key), f"{path}.{key}" if path else str(key))
+    if isinstance(stored, list) and isinstance(given, list) and len(stored) == len(given):
+        for i, (a, b) in enumerate(zip(stored, given, strict=True)):
+            if a != b:
+                return first_difference(a, b, f"{path}[{i}]")
+    return f"{path}: stored {_shown(stored)}, given {_shown(given)}"
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, default=str, sort_keys=True)
+    return text if len(text) <= 80 else text[:76] + " ..."
+
+
+def check_extension(stored: dict, given: dict) -> bool:
+    """Whether ``given`` (an identity) is ``stored`` grown: more boards, or more teams in a round robin or
+    gauntlet whose stored teams keep their bots and every stored pairing its sides (results are keyed by
+    the teams, so new teams may come anywhere in the list). Returns False for the same identity, True for
+    a growth; raises TournamentError naming the first field that differs, with both values, otherwise
+    (fewer boards or teams included: a run only grows)."""
+    if stored == given:
+        return False
+    first = ["ruleset", "unit", "schedule", "seed", "options"]  # the cause before its consequences
+    for key in first + sorted(set(stored) | set(given) - set(first)):
+        if key not in ("boards", "teams", "bots") and stored.get(key) != given.get(key):
+            raise TournamentError(first_difference(stored.get(key), given.get(key), key))
+    if given["boards"] < stored["boards"]:
+        raise TournamentError(f"boards: stored {stored['boards']}, given {given['boards']} (a run only grows)")
+    old = {_team_key(t): b for t, b in zip(stored["teams"], stored["bots"], strict=True)}
+    new = {_team_key(t): b for t, b in zip(given["teams"], given["bots"], strict=True)}
+    for name, bots in old.items():
+        if name not in new:
+            raise TournamentError(
+                f"teams: stored {_shown(list(old))}, given {_shown(list(new))} "
+                f"(team {name} is missing; a run only grows)"
+            )
+        if new[name] != bots:
+            raise TournamentError(first_difference(bots, new[name], f"bots of {name}"))
+    given_pairs = set(identity_pairings(given))
+    for x, y in identity_pairings(stored):
+        if (x, y) not in given_pairs:
+            raise TournamentError(
+                f"teams: stored {_shown(list(old))}, given {_shown(list(new))} ({x} vs {y} would change sides"
+                " or go: new teams may be added, stored ones not reordered)"
+            )
+    return True
+
+
+def _team_key(labels: list) -> str:
+    a, b = labels
+    return a if a == b else f"{a}+{b}"
+
+
+def identity_pairings(identity: dict) -> list[tuple[str, str]]:
+    """The pairings of an identity as team names ``(x, y)``, in the order of :meth:`Config.pairings`."""
+    names = [_team_key(t) for t in identity["teams"]]
+    n = len(names)
+    if identity["schedule"] == "gauntlet":
+        return [(names[0], names[j]) for j in range(1, n)]
+    return [(names[i], names[j]) for i in range(n) for j in range(i + 1, n)]
+
+
 def read_config_file(path: str | Path) -> dict:
     """The keys of a TOML configuration file, normalized (dashes -> underscores); one-line errors."""
     p = Path(path)

@@ -24,13 +24,12 @@ import json
 import struct
 import zlib
 from dataclasses import dataclass
-from itertools import chain, repeat
 from typing import Any
 
 import numpy as np
 from numba import njit
 
-from ..bits import lowest, popcount
+from ..bits import highest, lowest, popcount
 from ..bots import get_bot, mix_seed
 from ..bots.loop import play_deal as play_deal_state  # the one play loop and seed scheme
 from ..errors import BotError
@@ -131,7 +130,13 @@ def has_compiled_form(bot, ruleset: str) -> bool:
 
 
 def play_table(ctx: _Context, pairing: int, board: int, table: int) -> tuple:
-    """One stored row: ``(pairing, board, table, x_return, y_return, deals, payload)``."""
+    """One table as a row: ``(pairing, board, table, x_return, y_return, deals, payload)``."""
+    xr, yr, deals = _play_table_deals(ctx, pairing, board, table)
+    return (pairing, board, table, xr, yr, len(deals), pack(deals))
+
+
+def _play_table_deals(ctx: _Context, pairing: int, board: int, table: int) -> tuple[float, float, list]:
+    """``(x_return, y_return, deals)`` of one table, ``deals`` as ``[[seed, return_a, return_b, actions]]``."""
     job = ctx.job
     x, y = job.pairings[pairing]
     seats = [ctx.bots[(x, y)[team]][member] for team, member in seat_order(table)]
@@ -163,59 +168,180 @@ def play_table(ctx: _Context, pairing: int, board: int, table: int) -> tuple:
             f"a match of {job.team_name(x)} vs {job.team_name(y)}, board {board}, table {table} "
             f"did not end within {MAX_MATCH_DEALS} deals"
         )
-    payload = pack(deals)
-    return (pairing, board, table, float(totals[x_side]), float(totals[1 - x_side]), len(deals), payload)
+    return float(totals[x_side]), float(totals[1 - x_side]), deals
 
 
 def _jsonable(actions: list) -> list:
     return [list(a) if isinstance(a, tuple) else int(a) for a in actions]
 
 
-class CompiledRows:
-    """A compiled block's rows kept as a few numpy columns and one buffer until they are stored.
+# --- blocks: what a worker sends and the store keeps, one row per block ------------------------------
+# A block is every table of boards ``start .. stop-1`` of one pairing, held table-major (table 0 of every
+# board, then table 1). ``columns`` is zlib of a small header and the tables' x and y returns (int16 when
+# every return is a small integer, else float64), deal counts and payload lengths as int32 columns;
+# ``payload`` holds the actions in one of two codecs:
+#   CARDS  one deal per table with integer actions (``--unit deal``, every ruleset but Shengji): the
+#          actions bit-packed (``cards_encode``); each deal's seed and returns follow from the board and
+#          the table's returns, so nothing else is kept. ``lengths`` = actions per deal.
+#   TABLES anything else: each table's ``pack`` payload end to end, zlib-compressed. ``lengths`` = bytes.
+CARDS = 1
+TABLES = 2
+_COLS = struct.Struct("<BBI")  # format version of the columns, returns dtype (0 float64, 1 int16), tables
+_ESC = struct.Struct("<qBB")  # CARDS payload header: the escape values' base and bit width, mult
 
-    Iterating gives the same ``(pairing, board, table, x_return, y_return, deals, payload)`` tuples as
-    ``play_table`` would, table 0 of every board first. A worker sends this instead of a list of rows:
-    the block pickles as a handful of arrays (no per-row object crosses the pipe), and the rows are made
-    one at a time as SQLite takes them, in the parent, where a one-worker run has a core to spare."""
 
-    def __init__(self, pairing: int, boards: range, tables: list[tuple]):
-        self.pairing = pairing
-        self.boards = (boards.start, boards.stop)
-        self.tables = tables  # per table: (table, x_returns, y_returns, buffer, starts, ends)
+class BlockRows:
+    """One block as it is stored (see above); what ``play_block(..., compact=True)`` returns.
+
+    ``score`` is ``(wins, draws, losses)`` of team X over the block's pairs, for the runner's progress
+    line. Iterating decodes the rows ``play_table`` gives, ``(pairing, board, table, x_return, y_return,
+    deals, payload)``, in (board, table) order; ``results()`` gives the first five without the payloads."""
+
+    __slots__ = ("pairing", "start", "stop", "seed", "codec", "columns", "payload", "score")
+
+    def __init__(self, pairing, start, stop, seed, codec, columns, payload, score=None):
+        self.pairing, self.start, self.stop, self.seed = pairing, start, stop, seed
+        self.codec, self.columns, self.payload = codec, columns, payload
+        self.score = score if score is not None else pair_score(*decode_columns(columns)[:2])
+
+    def __getstate__(self):
+        return tuple(getattr(self, k) for k in self.__slots__)
+
+    def __setstate__(self, state):
+        for k, v in zip(self.__slots__, state, strict=True):
+            setattr(self, k, v)
 
     def __len__(self) -> int:
-        return 2 * (self.boards[1] - self.boards[0])
+        return 2 * (self.stop - self.start)
 
     def __iter__(self):
-        return chain.from_iterable(self._table_rows(*t) for t in self.tables)
+        for board, table, xr, yr, deals in decode_block(
+            self.start, self.stop, self.seed, self.codec, self.columns, self.payload
+        ):
+            yield (self.pairing, board, table, xr, yr, len(deals), pack(deals))
 
     def results(self):
-        """``(pairing, board, table, x_return, y_return)`` of each row, without making the payloads."""
-        boards = range(*self.boards)
-        return chain.from_iterable(
-            zip(repeat(self.pairing), boards, repeat(table), xr.tolist(), yr.tolist())
-            for table, xr, yr, *_ in self.tables
-        )
-
-    def _table_rows(self, table, xr, yr, buf, starts, ends):
-        n = len(xr)
-        payloads = map(buf.__getitem__, map(slice, starts.tolist(), ends.tolist()))
-        return zip(
-            repeat(self.pairing, n),
-            range(*self.boards),
-            repeat(table, n),
-            xr.tolist(),
-            yr.tolist(),
-            repeat(1, n),
-            payloads,
-            strict=True,
-        )
+        """``(pairing, board, table, x_return, y_return)`` of each table, in (board, table) order."""
+        xr, yr, _deals, _lengths = decode_columns(self.columns)
+        n = self.stop - self.start
+        for i in range(n):
+            for t in (0, 1):
+                yield (self.pairing, self.start + i, t, float(xr[t * n + i]), float(yr[t * n + i]))
 
 
-def compiled_rows(ctx: _Context, pairing: int, boards: range) -> CompiledRows | None:
-    """Rows of a whole block through the bots' compiled forms, when both teams are one bot each with a
-    compiled form and the unit is a deal; else None."""
+def pair_score(xr: np.ndarray, yr: np.ndarray) -> tuple[int, int, int]:
+    """``(wins, draws, losses)`` of team X over a block's pairs from its table-major returns."""
+    n = len(xr) // 2
+    margin = (xr[:n] - yr[:n]) + (xr[n:] - yr[n:])
+    return int((margin > 0).sum()), int((margin == 0).sum()), int((margin < 0).sum())
+
+
+def block_margins(columns: bytes) -> np.ndarray:
+    """X's margin on each board of a block (board order), from its stored columns: only the returns are
+    decompressed (they come first)."""
+    z = zlib.decompressobj()
+    head = z.decompress(columns, _COLS.size)
+    version, small, n = _COLS.unpack_from(head, 0)
+    if version != 1:
+        raise ValueError(f"unknown block columns version {version}")
+    dt, size = ("<i2", 2) if small else ("<f8", 8)
+    want = 2 * n * size
+    raw = z.decompress(z.unconsumed_tail, want)
+    if len(raw) != want or n % 2:
+        raise ValueError("block columns of the wrong size")
+    rets = np.frombuffer(raw, dt).astype(np.float64)
+    xr, yr = rets[:n], rets[n:]
+    h = n // 2
+    return (xr[:h] - yr[:h]) + (xr[h:] - yr[h:])
+
+
+def encode_columns(xr: np.ndarray, yr: np.ndarray, deals: np.ndarray, lengths: np.ndarray) -> bytes:
+    rets = np.concatenate([xr, yr]).astype(np.float64)
+    small = bool(len(rets) == 0 or (np.all(rets == np.round(rets)) and np.all(np.abs(rets) <= 32767)))
+    body = rets.astype(np.int16) if small else rets
+    head = _COLS.pack(1, 1 if small else 0, len(xr))
+    parts = [head, body.astype("<i2" if small else "<f8").tobytes()]
+    parts += [np.asarray(deals, "<i4").tobytes(), np.asarray(lengths, "<i4").tobytes()]
+    return zlib.compress(b"".join(parts), 1)  # level 6 would cost the worker ~10x the CPU for 0.3 B a deal
+
+
+def decode_columns(columns: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(x_returns, y_returns, deals, lengths)`` of a block's tables, table-major."""
+    raw = zlib.decompress(columns)
+    version, small, n = _COLS.unpack_from(raw, 0)
+    if version != 1:
+        raise ValueError(f"unknown block columns version {version}")
+    p = _COLS.size
+    dt, size = ("<i2", 2) if small else ("<f8", 8)
+    rets = np.frombuffer(raw, dt, 2 * n, p).astype(np.float64)
+    p += 2 * n * size
+    deals = np.frombuffer(raw, "<i4", n, p)
+    lengths = np.frombuffer(raw, "<i4", n, p + 4 * n)
+    if p + 8 * n != len(raw):
+        raise ValueError("block columns of the wrong size")
+    return rets[:n], rets[n:], deals, lengths
+
+
+def encode_block(pairing: int, start: int, stop: int, seed: int, unit: str, tables: list) -> BlockRows:
+    """A block from its tables ``(x_return, y_return, deals)`` in table-major order (deals as
+    ``[[seed, return_a, return_b, actions]]``): CARDS where it applies, else TABLES."""
+    n = stop - start
+    if len(tables) != 2 * n:
+        raise ValueError(f"a block of boards {start}..{stop - 1} has {2 * n} tables, not {len(tables)}")
+    xr = np.array([t[0] for t in tables], np.float64)
+    yr = np.array([t[1] for t in tables], np.float64)
+    counts = np.array([len(t[2]) for t in tables], np.int64)
+    flat = [a for t in tables for d in t[2] for a in d[3]]
+    if unit == "deal" and bool((counts == 1).all()) and all(type(a) is int for a in flat):
+        lengths = np.array([len(t[2][0][3]) for t in tables], np.int64)
+        width = max(lengths.max(initial=0), 1)
+        actions = np.full((2 * n, width), -1, np.int64)
+        for i, t in enumerate(tables):
+            actions[i, : lengths[i]] = t[2][0][3]
+        cards = _cards_block(actions[:n], lengths[:n], actions[n:], lengths[n:])
+        if cards is not None:
+            return BlockRows(pairing, start, stop, seed, CARDS, encode_columns(xr, yr, counts, lengths), cards)
+    payloads = [pack(t[2]) for t in tables]
+    lengths = np.array([len(p) for p in payloads], np.int64)
+    body = zlib.compress(b"".join(payloads), 6)
+    return BlockRows(pairing, start, stop, seed, TABLES, encode_columns(xr, yr, counts, lengths), body)
+
+
+def decode_block(start: int, stop: int, seed: int, codec: int, columns: bytes, payload: bytes):
+    """Each table of a stored block as ``(board, table, x_return, y_return, deals)`` in (board, table)
+    order, ``deals`` as ``[[seed, return_a, return_b, actions]]``."""
+    xr, yr, counts, lengths = decode_columns(columns)
+    n = stop - start
+    if len(xr) != 2 * n:
+        raise ValueError(f"a block of boards {start}..{stop - 1} holds {len(xr)} tables")
+    xs, ys = xr.tolist(), yr.tolist()
+    if codec == CARDS:
+        lo, width, mult = _ESC.unpack_from(payload, 0)
+        actions = cards_decode(memoryview(payload)[_ESC.size :], lengths.tolist(), lo, width, mult)
+        per_table = []
+        for i in range(2 * n):
+            t = i // n
+            ra, rb = (xs[i], ys[i]) if t == 0 else (ys[i], xs[i])
+            per_table.append([[seed + start + i % n, ra, rb, actions[i]]])
+    elif codec == TABLES:
+        raw = zlib.decompress(payload)
+        ends = np.cumsum(lengths).tolist()
+        if (ends[-1] if ends else 0) != len(raw):
+            raise ValueError("a block's payload does not match its lengths")
+        per_table = [unpack(raw[a:b]) for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+    else:
+        raise ValueError(f"unknown block codec {codec}")
+    for b in range(n):
+        for t in (0, 1):
+            i = t * n + b
+            if len(per_table[i]) != counts[i]:
+                raise ValueError("a block's deal counts do not match its payload")
+            yield start + b, t, xs[i], ys[i], per_table[i]
+
+
+def compiled_block(ctx: _Context, pairing: int, boards: range) -> BlockRows | None:
+    """A whole block through the bots' compiled forms, when both teams are one bot each with a compiled
+    form and the unit is a deal; else None."""
     job = ctx.job
     if ctx.compiled is None or job.unit != "deal":
         return None
@@ -226,44 +352,215 @@ def compiled_rows(ctx: _Context, pairing: int, boards: range) -> CompiledRows | 
     if not (has_compiled_form(xb[0], job.ruleset) and has_compiled_form(yb[0], job.ruleset)):
         return None
     seeds = range(job.seed + boards.start, job.seed + boards.stop)  # checked by its bounds
-    tables = []
-    for table in (0, 1):
-        out = ctx.compiled(ctx.game, xb[0], yb[0], seeds, table)
-        returns, lengths = out["returns"], out["n_actions"]
-        xr, yr = (returns[:, 0], returns[:, 1]) if table == 0 else (returns[:, 1], returns[:, 0])
-        if "masks" in out:  # Shengji: the KINDS payload, made by a kernel (its twin is ``pack``)
-            buf, starts, ends = _kinds_payloads(seeds, returns, out["masks"], lengths)
-            tables.append((table, xr.copy(), yr.copy(), buf, starts, ends))
-            continue
-        buf, starts, ends = _binary_payloads(seeds.start, np.ascontiguousarray(returns), out["actions"], lengths)
-        if buf is None:
-            raise TournamentError(f"compiled actions outside int16 in {job.ruleset}")
-        tables.append((table, xr.copy(), yr.copy(), buf, starts, ends))
-    return CompiledRows(pairing, boards, tables)
+    outs = [ctx.compiled(ctx.game, xb[0], yb[0], seeds, table) for table in (0, 1)]
+    r0, r1 = outs[0]["returns"], outs[1]["returns"]
+    xr = np.concatenate([r0[:, 0], r1[:, 1]])
+    yr = np.concatenate([r0[:, 1], r1[:, 0]])
+    counts = np.ones(2 * len(seeds), np.int64)
+    if "masks" in outs[0]:  # Shengji: the KINDS payloads, made by a kernel (its twin is ``pack``)
+        parts, lengths = [], []
+        for out in outs:
+            buf, starts, ends = _kinds_payloads(seeds, out["returns"], out["masks"], out["n_actions"])
+            parts.append(buf)
+            lengths.append(ends - starts)
+        body = zlib.compress(b"".join(parts), 1)
+        columns = encode_columns(xr, yr, counts, np.concatenate(lengths))
+        return BlockRows(pairing, boards.start, boards.stop, job.seed, TABLES, columns, body, pair_score(xr, yr))
+    cards = _cards_block(outs[0]["actions"], outs[0]["n_actions"], outs[1]["actions"], outs[1]["n_actions"])
+    if cards is None:
+        raise TournamentError(f"compiled actions of {job.ruleset} span more than 32 bits")
+    lengths = np.concatenate([outs[0]["n_actions"], outs[1]["n_actions"]])
+    columns = encode_columns(xr, yr, counts, lengths)
+    return BlockRows(pairing, boards.start, boards.stop, job.seed, CARDS, columns, cards, pair_score(xr, yr))
 
 
-def play_block(job: Job, block: tuple[int, int, int], progress=None, compact: bool = False) -> list[tuple]:
+def compiled_rows(ctx: _Context, pairing: int, boards: range) -> BlockRows | None:
+    """The same as :func:`compiled_block` (the runner's warm-up asks it which match-ups are compiled)."""
+    return compiled_block(ctx, pairing, boards)
+
+
+def play_block(job: Job, block: tuple[int, int, int], progress=None, compact: bool = False):
     """Every table of boards ``start .. stop-1`` of one pairing: ``block = (pairing, start, stop)``.
-    ``progress(board, table)`` is called before each table (the watchdog's heartbeat). With ``compact``,
-    a compiled block comes back as :class:`CompiledRows` (the same rows, made when iterated)."""
+    ``progress(board, table)`` is called before each table (the watchdog's heartbeat). With ``compact``
+    the block comes back encoded as it is stored (:class:`BlockRows`, made in the worker so that the
+    storing parent only writes it); else as a list of ``play_table`` rows in (board, table) order."""
     ctx = context(job)
     pairing, start, stop = block
-    rows = compiled_rows(ctx, pairing, range(start, stop))
-    if rows is not None:
-        return rows if compact else list(rows)
-    rows = []
-    for board in range(start, stop):
-        for table in (0, 1):
-            if progress is not None:
-                progress(board, table)
-            rows.append(play_table(ctx, pairing, board, table))
-    return rows
+    encoded = compiled_block(ctx, pairing, range(start, stop))
+    if encoded is None:
+        n = stop - start
+        tables: list = [None] * (2 * n)  # table-major, as a block holds them
+        for board in range(start, stop):
+            for table in (0, 1):
+                if progress is not None:
+                    progress(board, table)
+                tables[table * n + board - start] = _play_table_deals(ctx, pairing, board, table)
+        if not compact:
+            order = [(b, t) for b in range(n) for t in (0, 1)]
+            return [
+                (pairing, start + b, t, *tables[t * n + b][:2], len(tables[t * n + b][2]), pack(tables[t * n + b][2]))
+                for b, t in order
+            ]
+        encoded = encode_block(pairing, start, stop, job.seed, job.unit, tables)
+    return encoded if compact else list(encoded)
 
 
-# A table's payload: its deals ``[seed, return_a, return_b, actions]``. Integer actions (every ruleset but
-# Shengji) are packed as little-endian int16 after a small header (about 2 bytes an action, nothing to
-# compress, cheap enough for the compiled loop); Shengji's tuples of card kinds (KINDS) as a count byte and
-# a byte per card; anything else as zlib-compressed JSON (whose first byte, 0x78, is neither format's).
+# --- the CARDS codec ------------------------------------------------------------------------------------
+# Each deal's actions in order, bit-packed LSB first, deals end to end. With ``mult`` = 1, a card action
+# c (0..51) not played before in the deal is written as its rank among the r cards not yet played, in
+# bit_length(r) bits (symbols 0..r); with ``mult`` = 3 (chosen where it is shorter on a block's first
+# deals: many signalled cards, Trick52's ``c + 52 * signal``), an action a < 156 whose card a % 52 is
+# unplayed as ``rank * 3 + a // 52``, in
+# bit_length(3r) bits. Anything else (a bid, a Prime, a card already seen) is the escape symbol (r, or 3r)
+# followed by ``value - lo`` in ``width`` bits (lo and width from the block's smallest and largest actions).
+# No compression pass runs in the worker: the kernel costs a small fraction of a compiled deal.
+
+
+def cards_encode(deals: list[list[int]], lo: int, width: int, mult: int) -> bytes:
+    """The CARDS bit stream of ``deals`` (each a list of integer actions): the pure-Python twin of
+    :func:`_cards_fill`, written the obvious way with one big integer."""
+    value, pos = 0, 0
+    for actions in deals:
+        seen, r = 0, 52
+        for v in actions:
+            w = (mult * r).bit_length()
+            c = v % 52
+            if 0 <= v < 52 * mult and not seen >> c & 1:
+                rank = bin(~seen & ((1 << c) - 1)).count("1")
+                value |= (rank * mult + v // 52) << pos
+                seen |= 1 << c
+                r -= 1
+                pos += w
+            else:
+                value |= (mult * r) << pos
+                pos += w
+                value |= (v - lo) << pos
+                pos += width
+    return value.to_bytes((pos + 7) // 8, "little")
+
+
+def cards_decode(data, lengths: list[int], lo: int, width: int, mult: int) -> list[list[int]]:
+    """Each deal's actions from a CARDS bit stream (``lengths[i]`` actions in deal ``i``)."""
+    data = bytes(data) + bytes(8)
+    pos, out = 0, []
+
+    def take(w: int) -> int:
+        nonlocal pos
+        if w == 0:
+            return 0
+        p = pos >> 3
+        v = (int.from_bytes(data[p : p + 6], "little") >> (pos & 7)) & ((1 << w) - 1)
+        pos += w
+        return v
+
+    for n in lengths:
+        seen, r, actions = 0, 52, []
+        for _ in range(n):
+            sym = take((mult * r).bit_length())
+            if sym < mult * r:
+                rank, signal = divmod(sym, mult)
+                c = -1
+                for _ in range(rank + 1):  # the rank-th card not played yet
+                    c += 1
+                    while seen >> c & 1:
+                        c += 1
+                seen |= 1 << c
+                r -= 1
+                actions.append(c + 52 * signal)
+            else:
+                actions.append(lo + take(width))
+        out.append(actions)
+    if (pos + 7) // 8 != len(data) - 8:
+        raise ValueError("a CARDS payload of the wrong size")
+    return out
+
+
+@njit(cache=True)
+def _cards_fill(a0, n0, a1, n1, lo, width, mult, out):
+    """Write the CARDS stream of the deals of ``a0`` then ``a1`` (rows of actions, ``n0[i]``/``n1[i]`` used)
+    into ``out``; returns the number of bytes written. Its twin is ``cards_encode``."""
+    acc = np.uint64(0)
+    nacc = 0
+    p = 0
+    low52 = np.uint64((1 << 52) - 1)
+    for t in range(2):
+        acts = a0 if t == 0 else a1
+        ns = n0 if t == 0 else n1
+        for i in range(acts.shape[0]):
+            seen = np.uint64(0)
+            r = 52
+            for j in range(ns[i]):
+                v = acts[i, j]
+                w = highest(np.uint64(mult * r)) + 1
+                c = v % 52
+                if 0 <= v < 52 * mult and not (seen >> np.uint64(c)) & np.uint64(1):
+                    below = (np.uint64(1) << np.uint64(c)) - np.uint64(1)
+                    rank = np.int64(popcount(~seen & below & low52))
+                    seen |= np.uint64(1) << np.uint64(c)
+                    r -= 1
+                    acc |= np.uint64(rank * mult + v // 52) << np.uint64(nacc)
+                    nacc += w
+                else:
+                    acc |= np.uint64(mult * r) << np.uint64(nacc)
+                    nacc += w
+                    while nacc >= 8:
+                        out[p] = acc & np.uint64(255)
+                        acc >>= np.uint64(8)
+                        nacc -= 8
+                        p += 1
+                    acc |= np.uint64(v - lo) << np.uint64(nacc)
+                    nacc += width
+                while nacc >= 8:
+                    out[p] = acc & np.uint64(255)
+                    acc >>= np.uint64(8)
+                    nacc -= 8
+                    p += 1
+    if nacc > 0:
+        out[p] = acc & np.uint64(255)
+        p += 1
+    return p
+
+
+@njit(cache=True)
+def _action_range(a0, n0, a1, n1):
+    """The smallest and largest action (0 included) and whether any lies in 52..155 (a signalled card)."""
+    lo = np.int64(0)
+    hi = np.int64(0)
+    signals = False
+    for t in range(2):
+        acts = a0 if t == 0 else a1
+        ns = n0 if t == 0 else n1
+        for i in range(acts.shape[0]):
+            for j in range(ns[i]):
+                v = acts[i, j]
+                lo = min(lo, v)
+                hi = max(hi, v)
+                signals |= 52 <= v < 156
+    return lo, hi, signals
+
+
+def _cards_block(a0, n0, a1, n1) -> bytes | None:
+    """The CARDS payload (header and stream) of two tables' actions, or None when they span more than 32
+    bits."""
+    lo, hi, signals = _action_range(a0, n0, a1, n1)
+    width = int(hi - lo).bit_length()
+    if width > 32:
+        return None
+    total = int(n0.sum()) + int(n1.sum())
+    out = np.empty((total * (8 + width) + 7) // 8 + 8, np.uint8)
+    mult = 1
+    if signals:  # 3 pays where signalled cards are many (Feskot, Tekka): tried on the first deals only
+        k = 64
+        sizes = [_cards_fill(a0[:k], n0[:k], a1[:k], n1[:k], np.int64(lo), width, m, out) for m in (1, 3)]
+        mult = 3 if sizes[1] < sizes[0] else 1
+    used = _cards_fill(a0, n0, a1, n1, np.int64(lo), width, mult, out)
+    return _ESC.pack(int(lo), width, mult) + out[:used].tobytes()
+
+
+# A table's payload (the TABLES codec's unit, and format 1's stored rows): its deals ``[seed, return_a,
+# return_b, actions]``. Integer actions are packed as little-endian int16 after a small header; Shengji's
+# tuples of card kinds (KINDS) as a count byte and a byte per card; anything else as zlib-compressed JSON
+# (whose first byte, 0x78, is neither format's).
 BINARY = 1
 KINDS = 2
 _HEAD = struct.Struct("<BH")  # format byte, number of deals
@@ -345,54 +642,6 @@ def _kinds_payloads(seeds: range, returns: np.ndarray, masks: np.ndarray, n_acti
     return buf.tobytes(), starts, ends
 
 
-@njit(cache=True)
-def _put_le(buf, p, value, nbytes):
-    for b in range(nbytes):
-        buf[p + b] = (value >> np.uint64(8 * b)) & np.uint64(255)
-
-
-@njit(cache=True)
-def _binary_fill(first_seed, returns, actions, n_actions):
-    """One-deal BINARY payloads laid end to end (the bytes ``pack`` writes for ``[[seed, ra, rb,
-    actions]]``); ``ok`` is False when an action does not fit int16."""
-    n = returns.shape[0]
-    starts = np.empty(n, np.int64)
-    ends = np.empty(n, np.int64)
-    t = 0
-    for i in range(n):
-        starts[i] = t
-        t += _ONE_SIZE + 2 * n_actions[i]
-        ends[i] = t
-    buf = np.empty(t, np.uint8)
-    bits = returns.view(np.uint64)  # the doubles' IEEE bits, as struct's "<d" writes them
-    for i in range(n):
-        p = starts[i]
-        buf[p] = BINARY
-        _put_le(buf, p + 1, np.uint64(1), 2)
-        _put_le(buf, p + 3, np.uint64(first_seed + i), 8)
-        _put_le(buf, p + 11, bits[i, 0], 8)
-        _put_le(buf, p + 19, bits[i, 1], 8)
-        k = n_actions[i]
-        _put_le(buf, p + 27, np.uint64(k), 2)
-        p += _ONE_SIZE
-        for a in range(k):
-            v = actions[i, a]
-            if v < -32768 or v > 32767:
-                return buf, starts, ends, False
-            _put_le(buf, p, np.uint64(v & 0xFFFF), 2)
-            p += 2
-    return buf, starts, ends, True
-
-
-def _binary_payloads(first_seed: int, returns: np.ndarray, actions: np.ndarray, n_actions: np.ndarray):
-    """One-deal BINARY payloads of a compiled block in one buffer: ``(buffer, starts, ends)``, or
-    ``(None, None, None)`` when an action does not fit int16. Its twin is ``pack``."""
-    buf, starts, ends, ok = _binary_fill(first_seed, returns, actions, n_actions)
-    if not ok:
-        return None, None, None
-    return buf.tobytes(), starts, ends
-
-
 def unpack(payload: bytes) -> list[list[Any]]:
     """A stored table's deals: ``[[seed, return_a, return_b, actions], ...]``.
 
@@ -426,8 +675,13 @@ def unpack(payload: bytes) -> list[list[Any]]:
 
 def replay_table(game, payload: bytes):
     """The final states of a stored table's deals, rebuilt by replaying the stored actions."""
+    return replay_deals(game, unpack(payload))
+
+
+def replay_deals(game, deals: list):
+    """The final states of a table's deals ``[[seed, return_a, return_b, actions]]``, by replay."""
     states, context_kw = [], {}
-    for seed, _ra, _rb, actions in unpack(payload):
+    for seed, _ra, _rb, actions in deals:
         state = game.new_deal(seed, **context_kw)
         for a in actions:
             state.apply_action(tuple(a) if isinstance(a, list) else a)

@@ -14,9 +14,8 @@ import math
 import os
 from pathlib import Path
 
-from ..ratings import Pairs, RatingError, crosstable, fit_elo, interval_text
-from .results import pair_rows, team_names
-from .storage import Store
+from ..ratings import RatingError, crosstable, fit_elo, interval_text
+from .results import pair_arrays, pairings, team_names
 
 BOOTSTRAP = 0  # resamples of the default report: none, the clustered interval needs no random draws
 
@@ -27,14 +26,10 @@ def build_report(
     """runs.md's report JSON, plus ``se`` and ``note`` per bot (``note`` says why a bound is null),
     ``interval`` (how ``lo``/``hi`` were made), ``los``, ``dispersion`` and, with ``bootstrap`` > 0
     resamples of the boards, bootstrap bounds ``boot_lo``/``boot_hi``."""
-    with Store.read(directory) as store:
-        identity = store.identity
-        rows = store.results()
-    pairs = pair_rows(identity, rows)
-    if not pairs:
+    identity, data, pairing = pair_arrays(directory)
+    if not len(data):
         raise RatingError(f"{directory} holds no complete pair yet (run the tournament first)")
-    labels = [lab for team in identity["teams"] for lab in team]
-    bots = list(dict.fromkeys(labels))
+    bots = data.bots
     if anchor is None:
         anchor = "RANDOM" if "RANDOM" in bots else bots[0]
     else:
@@ -42,15 +37,14 @@ def build_report(
         if not match:
             raise RatingError(f"anchor {anchor!r} did not play (bots: {', '.join(bots)})")
         anchor = match[0]
-    data = Pairs.from_rows([(r["x_bots"], r["y_bots"], r["board"], r["margin"]) for r in pairs], bots)
     fit = fit_elo(data, anchor=anchor, bootstrap=bootstrap, seed=seed)
     names = team_names(identity)
-    by_pairing: dict[tuple[str, str], list[float]] = {}
-    for r in pairs:
-        by_pairing.setdefault((r["x"], r["y"]), []).append(r["margin"])
-    order = {n: i for i, n in enumerate(names)}
     cross = crosstable(
-        [(a, b, m) for (a, b), m in sorted(by_pairing.items(), key=lambda kv: (order[kv[0][0]], order[kv[0][1]]))]
+        [
+            (names[x], names[y], data.margin[pairing == p])
+            for p, (x, y) in enumerate(pairings(identity))
+            if (pairing == p).any()
+        ]
     )
     table = sorted(fit.table(), key=lambda r: -r["elo"])
     los = fit.los()
@@ -58,7 +52,7 @@ def build_report(
         "ruleset": identity["ruleset"],
         "unit": identity["unit"],
         "boards": identity["boards"],
-        "pairs": len(pairs),
+        "pairs": len(data),
         "anchor": anchor,
         "bots": table,
         "crosstable": cross,
@@ -72,9 +66,7 @@ def build_report(
         "dispersion": fit.dispersion,
         "bootstrap": bootstrap,
         "options": identity["options"],
-        "complete": len(pairs) == len(set((r[0], r[1]) for r in rows))
-        and len(rows) == 2 * identity["boards"] * len({r[0] for r in rows})
-        and len({r[0] for r in rows}) == _n_pairings(identity),
+        "complete": len(data) == identity["boards"] * _n_pairings(identity),
     }
 
 
@@ -219,9 +211,10 @@ def _save(fig, path: Path) -> Path:
 
 
 def pairing_margins(directory: str | os.PathLike) -> dict[tuple[str, str], list[float]]:
-    with Store.read(directory) as store:
-        identity, rows = store.identity, store.results()
-    out: dict[tuple[str, str], list[float]] = {}
-    for r in pair_rows(identity, rows):
-        out.setdefault((r["x"], r["y"]), []).append(r["margin"])
-    return out
+    identity, data, pairing = pair_arrays(directory)
+    names = team_names(identity)
+    return {
+        (names[x], names[y]): data.margin[pairing == p].tolist()
+        for p, (x, y) in enumerate(pairings(identity))
+        if (pairing == p).any()
+    }

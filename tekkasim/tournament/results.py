@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .config import TournamentError
-from .play import SEAT_NAMES, replay_table, seat_order, unpack
+from .play import SEAT_NAMES, replay_deals, seat_order
 from .storage import Store
 
 
@@ -57,6 +57,68 @@ def pair_rows(identity: dict, rows: list[tuple]) -> list[dict]:
     return out
 
 
+def pair_arrays(directory: str | os.PathLike):
+    """``(identity, pairs)`` of a stored run: ``pairs`` a ``ratings.Pairs`` of every complete pair, built
+    from the store's numpy columns block by block (no Python object per pair), plus ``pairing`` (the
+    pairing index of each pair) as a second array: ``(identity, pairs, pairing)``."""
+    import numpy as np
+
+    from ..ratings import Pairs
+
+    with Store.read(directory) as store:
+        identity = store.identity
+        ps, boards, margins = store.margins()
+    teams = identity["teams"]
+    bots = list(dict.fromkeys(lab for team in teams for lab in team))
+    index = {b: i for i, b in enumerate(bots)}
+    px = np.array([x for x, _ in pairings(identity)], np.int64)[ps] if len(ps) else np.zeros(0, np.int64)
+    py = np.array([y for _, y in pairings(identity)], np.int64)[ps] if len(ps) else np.zeros(0, np.int64)
+    first = np.array([index[t[0]] for t in teams], np.int64)
+    second = np.array([index[t[1]] for t in teams], np.int64)
+    pairs = Pairs(bots, first[px], second[px], first[py], second[py], boards, margins)
+    return identity, pairs, ps
+
+
+DEAL_COLUMNS = [
+    "pairing",
+    "x",
+    "y",
+    "board",
+    "table",
+    "deal_no",
+    "seed",
+    "return_a",
+    "return_b",
+    "x_return",
+    "y_return",
+    *SEAT_NAMES,
+    "table_x_return",
+    "table_y_return",
+]
+
+
+def deal_frames(directory: str | os.PathLike, rows_per_frame: int = 100_000) -> Iterator:
+    """:func:`load_run`'s rows as DataFrames of about ``rows_per_frame`` deals each, read block by block
+    (bounded memory, for exports of any size)."""
+    import pandas as pd
+
+    with Store.read(directory) as store:
+        identity = store.identity
+        names, pairs_ = team_names(identity), pairings(identity)
+        records: list[tuple] = []
+        for p, board, table, tx, ty, deals in store.tables():
+            x, y = pairs_[p]
+            seat = seats(identity, p, table)
+            for j, (seed, ra, rb, _actions) in enumerate(deals):
+                xr, yr = (ra, rb) if table == 0 else (rb, ra)
+                records.append((p, names[x], names[y], board, table, j, seed, ra, rb, xr, yr, *seat.values(), tx, ty))
+            if len(records) >= rows_per_frame:
+                yield pd.DataFrame.from_records(records, columns=DEAL_COLUMNS)
+                records = []
+        if records:
+            yield pd.DataFrame.from_records(records, columns=DEAL_COLUMNS)
+
+
 def load_run(directory: str | os.PathLike):
     """Every deal of a run as a pandas DataFrame, one row per deal played: ``pairing``, ``x``, ``y``,
     ``board``, ``table``, ``deal_no``, ``seed``, ``return_a``, ``return_b`` (records' teams A and B),
@@ -70,58 +132,26 @@ def load_run(directory: str | os.PathLike):
     """
     import pandas as pd
 
-    with Store.read(directory) as store:
-        identity = store.identity
-        names, pairs_ = team_names(identity), pairings(identity)
-        records = []
-        for p, board, table, payload in store.payloads():
-            x, y = pairs_[p]
-            seat = seats(identity, p, table)
-            deals = unpack(payload)
-            tx = sum(d[1] if table == 0 else d[2] for d in deals)
-            for j, (seed, ra, rb, _actions) in enumerate(deals):
-                xr, yr = (ra, rb) if table == 0 else (rb, ra)
-                records.append((p, names[x], names[y], board, table, j, seed, ra, rb, xr, yr, *seat.values(), tx))
-        totals = {(r[0], r[1], r[2]): (r[3], r[4]) for r in store.results()}
-    cols = [
-        "pairing",
-        "x",
-        "y",
-        "board",
-        "table",
-        "deal_no",
-        "seed",
-        "return_a",
-        "return_b",
-        "x_return",
-        "y_return",
-        *SEAT_NAMES,
-        "_tx",
-    ]
-    frame = pd.DataFrame.from_records(records, columns=cols)
-    frame["table_x_return"] = [
-        totals[(p, b, t)][0] for p, b, t in zip(frame.pairing, frame.board, frame.table, strict=True)
-    ]
-    frame["table_y_return"] = [
-        totals[(p, b, t)][1] for p, b, t in zip(frame.pairing, frame.board, frame.table, strict=True)
-    ]
-    return frame.drop(columns="_tx")
+    frames = list(deal_frames(directory))
+    if not frames:
+        return pd.DataFrame.from_records([], columns=DEAL_COLUMNS)
+    return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
 
 
 def iter_records(directory: str | os.PathLike) -> Iterator[dict]:
     """Deal records (records.md) of every stored deal, rebuilt by replaying the stored actions, with
-    ``players``, ``bots``, ``seed``, ``board`` and, for ``--unit match``, ``match`` and ``deal_no``."""
+    ``players``, ``bots``, ``seed``, ``board`` and, for ``--unit match``, ``match`` and ``deal_no``; read
+    one block at a time."""
     from ..rules import get_game
 
     with Store.read(directory) as store:
         identity = store.identity
         game = get_game(identity["ruleset"], **identity["options"])
         names, pairs_ = team_names(identity), pairings(identity)
-        for p, board, table, payload in store.payloads():
+        for p, board, table, _xr, _yr, deals in store.tables():
             x, y = pairs_[p]
             players = seats(identity, p, table)
-            deals = unpack(payload)
-            for j, state in enumerate(replay_table(game, payload)):
+            for j, state in enumerate(replay_deals(game, deals)):
                 record = state.to_record()
                 record["seed"] = deals[j][0]
                 record["players"] = dict(players)
@@ -133,6 +163,13 @@ def iter_records(directory: str | os.PathLike) -> Iterator[dict]:
                 yield record
 
 
+def digest(directory: str | os.PathLike) -> str:
+    """A run's results as one SHA-256 (``Store.digest``): equal for equal stored results, whatever the
+    blocks they were played and stored in."""
+    with Store.read(directory) as store:
+        return store.digest()
+
+
 def export_records(directory: str | os.PathLike, out: str | os.PathLike) -> int:
     """Write every deal record of a run to ``out`` (``.jsonl`` or ``.jsonl.gz``); returns how many."""
     from ..records import write_records
@@ -141,24 +178,45 @@ def export_records(directory: str | os.PathLike, out: str | os.PathLike) -> int:
 
 
 def export_table(directory: str | os.PathLike, out: str | os.PathLike) -> int:
-    """Per-deal results (:func:`load_run`) as CSV, or Parquet when ``out`` ends in ``.parquet`` (needs
-    pyarrow). Written beside the target and renamed into place. Returns the number of rows."""
-    frame = load_run(directory)
+    """Per-deal results (:func:`load_run`'s columns) as CSV, or Parquet when ``out`` ends in ``.parquet``
+    (needs pyarrow), written frame by frame as the store is read (bounded memory), beside the target and
+    renamed into place. Returns the number of rows."""
     target = Path(out)
     tmp = target.with_name(f".{target.name}.part")
+    n = 0
     try:
         if target.suffix == ".parquet":
             try:
-                import pyarrow  # noqa: F401
+                import pyarrow as pa
+                import pyarrow.parquet as pq
             except ImportError:
                 raise TournamentError(
                     "Parquet export needs pyarrow (pip install pyarrow); use --csv FILE.csv"
                 ) from None
-            frame.to_parquet(tmp, index=False)
+            writer = None
+            try:
+                for frame in deal_frames(directory):
+                    table = pa.Table.from_pandas(frame, preserve_index=False)
+                    if writer is None:
+                        writer = pq.ParquetWriter(tmp, table.schema)
+                    writer.write_table(table)
+                    n += len(frame)
+                if writer is None:
+                    load_run(directory).to_parquet(tmp, index=False)
+            finally:
+                if writer is not None:
+                    writer.close()
         else:
-            frame.to_csv(tmp, index=False)
+            with open(tmp, "w", newline="", encoding="utf-8") as f:
+                header = True
+                for frame in deal_frames(directory):
+                    frame.to_csv(f, index=False, header=header)
+                    header = False
+                    n += len(frame)
+                if header:
+                    load_run(directory).to_csv(f, index=False)
         os.replace(tmp, target)
     finally:
         if tmp.exists():
             tmp.unlink()
-    return len(frame)
+    return n

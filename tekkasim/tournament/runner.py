@@ -1,9 +1,9 @@
 """Running a tournament: what is missing from DIR is cut into blocks, played by a backend, stored as it
 arrives; a progress line with ETA and the running leader on a terminal.
 
-A rerun of the same configuration on the same DIR plays only the boards that lack a stored table, so a
-run stopped at any moment (a bot error, the watchdog, Ctrl-C, ``kill -9``) resumes where it stopped and
-ends with the same tables as an uninterrupted run.
+A rerun of the same configuration on the same DIR plays only the boards no stored block holds, so a run
+stopped at any moment (a bot error, the watchdog, Ctrl-C, ``kill -9``) resumes where it stopped and ends
+with the same tables as an uninterrupted run; a rerun with more boards or more teams plays only those.
 """
 
 from __future__ import annotations
@@ -23,13 +23,15 @@ from ..bots.engines import set_log_dir
 from ..errors import Interrupted
 from .backends import DaskCluster, default_workers, run_dask, run_local
 from .config import Config
-from .play import CompiledRows, Job, compiled_rows, context, play_deal_state
+from .play import BlockRows, Job, compiled_rows, context, play_deal_state
 from .storage import Store
 
 
 def default_out(cfg: Config) -> Path:
-    """``runs/<ruleset>-<unit>-seed<S>-<digest>``: the same configuration always gets the same DIR."""
-    digest = hashlib.sha1(json.dumps(cfg.identity(), sort_keys=True, default=str).encode()).hexdigest()[:8]
+    """``runs/<ruleset>-<unit>-seed<S>-<digest>``: the same configuration always gets the same DIR, and so
+    does the same one with more boards (which grows it)."""
+    identity = {k: v for k, v in cfg.identity().items() if k != "boards"}
+    digest = hashlib.sha1(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()[:8]
     return Path("runs") / f"{cfg.ruleset}-{cfg.unit}-seed{cfg.seed}-{digest}"
 
 
@@ -44,25 +46,31 @@ def complete_boards(done: set) -> dict[int, set[int]]:
 
 def missing_blocks(cfg: Config, done: set, block: int) -> list[tuple[int, int, int]]:
     """``(pairing, start, stop)`` blocks of at most ``block`` consecutive boards lacking a stored table,
-    pairing by pairing. Costs time in the stored tables and the blocks, not the boards (a 200,000-board
-    run starts at once)."""
+    pairing by pairing, from the ``(pairing, board, table)`` triples stored."""
+    ranges = {p: [(b, b + 1) for b in sorted(bs)] for p, bs in complete_boards(done).items()}
+    return missing_from_ranges(len(cfg.pairings()), cfg.boards, ranges, block)
+
+
+def missing_from_ranges(pairings: int, boards: int, ranges: dict, block: int) -> list[tuple[int, int, int]]:
+    """The same from the stored board ranges of each pairing (``Store.ranges``): costs time in the stored
+    blocks and the blocks to play, not the boards (a 10M-board run resumes at once)."""
     blocks = []
-    complete = complete_boards(done)
-    for p in range(len(cfg.pairings())):
+    for p in range(pairings):
         start = 0
-        for board in [*sorted(b for b in complete.get(p, ()) if b < cfg.boards), cfg.boards]:  # the gaps
-            blocks += [(p, b, min(b + block, board)) for b in range(start, board, block)]
-            start = board + 1
+        for a, z in [*sorted(r for r in ranges.get(p, ()) if r[0] < boards), (boards, boards)]:  # the gaps
+            blocks += [(p, b, min(b + block, a)) for b in range(start, a, block)]
+            start = max(start, z)
     return blocks
 
 
 def _block_size(cfg: Config, missing_boards: int, workers: int, compiled: bool) -> int:
     if cfg.block > 0:
         return cfg.block
-    # a compiled block (~10 us a deal) must outweigh what a block costs (~0.35 ms in the worker: two
-    # play_tables set-ups; a commit and a pipe message in the parent), yet stay small enough that the
-    # last one, stored after every worker is done (~5 us a row), is a sliver of the run: 2,048 boards is
-    # ~40 ms of play and ~20 ms of storing. State API blocks stay small so the last ones finish together
+    # a compiled block (~10 us a board) must outweigh what a block costs (~0.35 ms in the worker: two
+    # play_tables set-ups and its encoding; a pipe message and a commit in the parent), yet stay small
+    # enough that the last one to finish is a sliver of the run and a kill loses little (resume keeps
+    # whole blocks): 2,048 boards is ~40 ms of play. State API blocks stay small so the last ones finish
+    # together
     cap = 2048 if compiled else 8
     return max(1, min(cap, math.ceil(missing_boards / (workers * 6))))
 
@@ -79,13 +87,12 @@ class RunSummary:
 
 class Progress:
     """``[#####.....] 120/400 tables  30%  ETA 0:01:20  leader GREEDY 0.71`` on stderr, redrawn at most
-    four times a second; silent when stderr is not a terminal or ``quiet``."""
+    four times a second; silent when stderr is not a terminal or ``quiet``. Stored blocks count by their
+    pair scores (``BlockRows.score``), never row by row."""
 
-    def __init__(self, cfg: Config, total: int, done_rows: list[tuple], enabled: bool):
+    def __init__(self, cfg: Config, total: int, done_rows, enabled: bool):
         self.enabled = enabled
         self.total = total
-        self.count = len(done_rows)
-        self.start_count = self.count
         self.t0 = time.monotonic()
         self.last = 0.0
         self.names = [t.name for t in cfg.teams]
@@ -93,29 +100,45 @@ class Progress:
         self.half: dict[tuple[int, int], float] = {}
         self.score = [0.0] * len(cfg.teams)
         self.n = [0] * len(cfg.teams)
-        for row in done_rows if enabled else ():
-            self._add(row)
+        if isinstance(done_rows, tuple):  # (tables stored, (pairing, board, margin) arrays) from a Store
+            self.count, margins = done_rows
+            if enabled:
+                ps, _boards, m = margins
+                for p in range(len(self.pairings)):
+                    mine = m[ps == p]
+                    self._add_score(p, int((mine > 0).sum()), int((mine == 0).sum()), int((mine < 0).sum()))
+        else:
+            self.count = len(done_rows)
+            for row in done_rows if enabled else ():
+                self._add(row)
+        self.start_count = self.count
+
+    def _add_score(self, p: int, wins: int, draws: int, losses: int) -> None:
+        x, y = self.pairings[p]
+        s = wins + 0.5 * draws
+        self.score[x] += s
+        self.score[y] += wins + draws + losses - s
+        self.n[x] += wins + draws + losses
+        self.n[y] += wins + draws + losses
 
     def _add(self, row: tuple) -> None:
         p, board, _table, xr, yr = row[:5]
         key = (p, board)
         if key in self.half:
             margin = self.half.pop(key) + xr - yr
-            x, y = self.pairings[p]
-            s = 1.0 if margin > 0 else 0.5 if margin == 0 else 0.0
-            self.score[x] += s
-            self.score[y] += 1 - s
-            self.n[x] += 1
-            self.n[y] += 1
+            self._add_score(p, int(margin > 0), int(margin == 0), int(margin < 0))
         else:
             self.half[key] = xr - yr
 
-    def update(self, rows: list[tuple]) -> None:
+    def update(self, rows) -> None:
         self.count += len(rows)
         if not self.enabled:
             return
-        for row in rows.results() if isinstance(rows, CompiledRows) else rows:
-            self._add(row)
+        if isinstance(rows, BlockRows):
+            self._add_score(rows.pairing, *rows.score)
+        else:
+            for row in rows:
+                self._add(row)
         now = time.monotonic()
         if self.enabled and (now - self.last > 0.25 or self.count == self.total):
             self.last = now
@@ -268,8 +291,8 @@ def _run(
     with Store.create_or_resume(directory, cfg.identity()) as store:
         stops.check()
         set_log_dir(directory / "engines")  # engines' stderr (engine:COMMAND bots) kept with the run
-        done_rows = store.results()
-        stored = [len(done_rows)]
+        ranges = store.ranges()
+        stored = [sum(2 * (z - a) for rs in ranges.values() for a, z in rs)]
         total = len(cfg.pairings()) * cfg.boards * 2
         progress = None
         played = [0]
@@ -288,16 +311,18 @@ def _run(
 
         stats = {"restarts": 0}
         try:
-            done = {r[:3] for r in done_rows}
             compiled = _warm_up(job)
             stops.check()  # numba's compiler may swallow the interrupt (it calls back through ctypes)
-            missing = len(cfg.pairings()) * cfg.boards - sum(map(len, complete_boards(done).values()))
-            blocks = missing_blocks(cfg, done, _block_size(cfg, missing, workers, compiled))
+            missing = (total - stored[0]) // 2
+            blocks = missing_from_ranges(
+                len(cfg.pairings()), cfg.boards, ranges, _block_size(cfg, missing, workers, compiled)
+            )
             # the slowest match-ups (search bots) first, so that the run does not end waiting on one of them
             ctx = context(job)
             weight = [sum(40 if b.kind == "search" else 1 for b in team) for team in ctx.bots]
             blocks.sort(key=lambda blk: -sum(weight[t] for t in job.pairings[blk[0]]))
-            progress = Progress(cfg, total, done_rows, enabled=not quiet and sys.stderr.isatty())
+            enabled = not quiet and sys.stderr.isatty()
+            progress = Progress(cfg, total, (stored[0], store.margins() if enabled else None), enabled=enabled)
             if blocks:
                 with stops.polled():
                     if cluster is not None:

@@ -1,15 +1,22 @@
 """A run directory: ``config.json`` and ``run.sqlite`` (WAL, one writer: the parent process).
 
-Table ``tables`` has one row per (pairing, board, table), written with ``INSERT OR IGNORE`` in one
-transaction per block, so a run killed at any moment keeps every committed row and a rerun plays only
-what is missing. ``meta`` keeps the configuration's identity; ``config.json`` keeps the same beside the
-database so that a rerun with another configuration is refused before the database is even opened
-(the directory is left untouched). A lock file held while a run writes keeps two runs out of one DIR.
+Table ``blocks`` has one row per block: every table of boards ``start .. stop-1`` of the pairing of teams
+``x`` and ``y`` (by name, not by position in the list, so that a run grows by teams as well as by boards),
+stored as the worker encoded it (``play.BlockRows``: columns of returns, and the actions), with
+``INSERT OR IGNORE`` on ``(x, y, start)``: a block that comes back twice (Dask re-running a lost task) is
+stored once, and a run killed at any moment keeps every committed block; a rerun plays only the boards
+no block holds. ``config.json`` keeps the configuration's identity, written before anything else when a
+run starts (so a run killed in its first milliseconds leaves a directory that resumes); ``meta`` keeps
+a copy in the database. A lock file held while a run writes keeps two runs out of one DIR.
+
+Format 1 (one row per table, table ``tables``) is still read; a run that resumes on it is converted to
+blocks in place, in one transaction.
 """
 
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import sqlite3
@@ -17,12 +24,17 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from .config import TournamentError
+import numpy as np
+
+from .config import TournamentError, check_extension, first_difference, identity_pairings
+from .play import BlockRows, block_margins, decode_block, decode_columns, encode_block, pack, unpack
 
 DB_NAME = "run.sqlite"
 CONFIG_NAME = "config.json"
 LOCK_NAME = ".lock"
-FORMAT = 1
+FORMAT = 2
+READABLE = (1, 2)
+CONVERT_BLOCK = 2048  # boards per block when a format-1 run is converted
 
 # The descriptors of the run locks this process holds. A forked worker closes its copies at once: flock
 # belongs to the open file, so a child's inherited copy would keep DIR locked after its parent died.
@@ -30,22 +42,16 @@ HELD_LOCK_FDS: set[int] = set()
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tables (
-    pairing INTEGER NOT NULL, board INTEGER NOT NULL, tab INTEGER NOT NULL,
-    x_return REAL NOT NULL, y_return REAL NOT NULL, deals INTEGER NOT NULL, payload BLOB NOT NULL,
-    PRIMARY KEY (pairing, board, tab)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS blocks (
+    x TEXT NOT NULL, y TEXT NOT NULL, start INTEGER NOT NULL, stop INTEGER NOT NULL,
+    codec INTEGER NOT NULL, columns BLOB NOT NULL, payload BLOB NOT NULL,
+    PRIMARY KEY (x, y, start));
 """
-
-
-def _differences(stored: dict, wanted: dict) -> str:
-    keys = [k for k in sorted(set(stored) | set(wanted)) if stored.get(k) != wanted.get(k)]
-    k = keys[0]
-    return f"{k}: stored {_short(stored.get(k))}, given {_short(wanted.get(k))}"
-
-
-def _short(value) -> str:
-    text = json.dumps(value, default=str)
-    return text if len(text) <= 60 else text[:56] + " ..."
+# A rowid table keeps each block's blobs in overflow pages written once; WITHOUT ROWID, and 4 KB pages,
+# cost the writer several times the CPU per stored deal (measured in benchmarks/bench_tournament.py).
+PAGE_SIZE = 16384
+# the files a directory may hold before its identity is written (a run killed while starting)
+_STARTING = {LOCK_NAME, DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", f"{DB_NAME}-journal", f".{CONFIG_NAME}.part"}
 
 
 def read_identity(directory: str | Path) -> dict:
@@ -56,11 +62,15 @@ def read_identity(directory: str | Path) -> dict:
         raise TournamentError(f"no run directory {d}")
     if not path.exists() or not (d / DB_NAME).exists():
         raise TournamentError(f"{d} is not a tournament run directory (no {CONFIG_NAME} / {DB_NAME})")
+    return _read_config(path)
+
+
+def _read_config(path: Path) -> dict:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise TournamentError(f"{path} is unreadable: {exc}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or "identity" not in data:
+    if not isinstance(data, dict) or data.get("format") not in READABLE or not isinstance(data.get("identity"), dict):
         raise TournamentError(f"{path} is not a tekkasim run configuration")
     return data["identity"]
 
@@ -74,30 +84,37 @@ class Store:
         self.conn = conn
         self._lock = lock
         self.identity: dict = {}
+        self._pairings: list[tuple[str, str]] = []
+        self._index: dict[tuple[str, str], int] = {}
+
+    def _set_identity(self, identity: dict) -> None:
+        self.identity = identity
+        self._pairings = identity_pairings(identity)
+        self._index = {p: i for i, p in enumerate(self._pairings)}
 
     # --- opening --------------------------------------------------------------------------------
     @classmethod
     def create_or_resume(cls, directory: str | Path, identity: dict) -> Store:
+        """Open DIR to write ``identity``'s results: a new run, the same run (resume), or a stored run it
+        grows (more boards or teams; the stored identity is replaced by ``identity``). Anything else is
+        refused in one line naming the field that differs, and DIR is left as it was."""
         d = Path(directory)
         if d.exists() and not d.is_dir():
             raise TournamentError(f"{d} exists and is not a directory")
-        has_run = (d / CONFIG_NAME).exists() or (d / DB_NAME).exists()
-        if has_run:
-            try:
-                stored = read_identity(d)
-            except TournamentError:
-                _refuse_if_in_use(d)  # a run creating DIR right now has not written its configuration yet
-                raise
-            if stored != identity:
-                raise TournamentError(
-                    f"{d} holds a run of another configuration ({_differences(stored, identity)});"
-                    " use another --out DIR"
-                )
-        elif d.exists() and any(d.iterdir()):
-            _refuse_if_in_use(d)
-            raise TournamentError(f"{d} is not empty and holds no tournament run; use another --out DIR")
-        d.mkdir(parents=True, exist_ok=True)
-        lock = open(d / LOCK_NAME, "a")  # noqa: SIM115 (held for the life of the store)
+        has_config = (d / CONFIG_NAME).exists()
+        if not has_config and d.is_dir():
+            extra = sorted(p.name for p in d.iterdir() if p.name not in _STARTING)
+            if extra:
+                _refuse_if_in_use(d)
+                raise TournamentError(f"{d} is not empty and holds no tournament run; use another --out DIR")
+        if has_config:  # refused before anything is touched
+            stored = _read_config(d / CONFIG_NAME)
+            _check(d, stored, identity)
+        try:
+            d.mkdir(parents=True, exist_ok=True)
+            lock = open(d / LOCK_NAME, "a")  # noqa: SIM115 (held for the life of the store)
+        except OSError as exc:
+            raise TournamentError(f"cannot write the run directory {d}: {exc.strerror or exc}") from None
         for attempt in range(3):  # another process's _refuse_if_in_use holds it for an instant
             try:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -108,47 +125,87 @@ class Store:
                     raise TournamentError(f"{d} is in use by another running tournament (locked)") from None
                 time.sleep(0.02)
         HELD_LOCK_FDS.add(lock.fileno())
-        conn = _connect(d / DB_NAME, readonly=False)
-        store = cls(d, conn, lock)
+        store = None
         try:
-            conn.executescript(SCHEMA)
-            row = conn.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()
-            if row is None:
-                with conn:
-                    conn.execute("INSERT INTO meta VALUES ('identity', ?)", (json.dumps(identity, sort_keys=True),))
-                    conn.execute("INSERT INTO meta VALUES ('format', ?)", (str(FORMAT),))
+            if (d / CONFIG_NAME).exists():  # again under the lock: a racing run may have written it
+                stored = _read_config(d / CONFIG_NAME)
+                grows = _check(d, stored, identity)
+            else:  # a new run, or one killed before its identity was written: nothing of it is kept
+                if (d / DB_NAME).exists() and _holds_results(d / DB_NAME):
+                    raise TournamentError(
+                        f"{d} holds stored results but no {CONFIG_NAME}; restore it or use another --out DIR"
+                    )
+                for name in (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", f"{DB_NAME}-journal"):
+                    (d / name).unlink(missing_ok=True)
+                grows = True
+            if grows:  # the identity first: a run stopped from here on resumes
                 _write_config(d, identity)
-            elif json.loads(row[0]) != identity:
+            conn = _connect(d / DB_NAME, readonly=False)
+            store = cls(d, conn, lock)
+            store._set_identity(identity)
+            store._open_for_writing()
+        except sqlite3.DatabaseError as exc:
+            _close_quietly(store, lock)
+            raise _db_error(d, exc) from None
+        except OSError as exc:
+            _close_quietly(store, lock)
+            raise TournamentError(f"cannot write the run directory {d}: {exc.strerror or exc}") from None
+        except BaseException:
+            _close_quietly(store, lock)
+            raise
+        return store
+
+    def _open_for_writing(self) -> None:
+        conn = self.conn
+        old = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'tables'").fetchone()
+        conn.executescript(SCHEMA)
+        row = conn.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()
+        if row is not None:
+            stored = json.loads(row[0])
+            if stored != self.identity and not _grows(stored, self.identity):
                 raise TournamentError(
-                    f"{d}: the database holds a run of another configuration "
-                    f"({_differences(json.loads(row[0]), identity)})"
+                    f"{self.directory}: the database holds a run of another configuration "
+                    f"({first_difference(stored, self.identity)})"
                 )
-            elif not (d / CONFIG_NAME).exists():
-                _write_config(d, identity)
+        with conn:
+            if old is not None:
+                _convert_format_1(conn, self.identity)
+            conn.execute(
+                "INSERT OR REPLACE INTO meta VALUES ('identity', ?)", (json.dumps(self.identity, sort_keys=True),)
+            )
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (str(FORMAT),))
+        # after the commit: a format-2 config.json never stands beside format-1 rows
+        if old is not None or json.loads((self.directory / CONFIG_NAME).read_text()).get("format") != FORMAT:
+            _write_config(self.directory, self.identity)
+
+    @classmethod
+    def read(cls, directory: str | Path) -> Store:
+        """Open DIR to read (no lock; a read-only directory works). A format-1 database is converted in
+        memory."""
+        d = Path(directory)
+        identity = read_identity(d)
+        conn = _connect(d / DB_NAME, readonly=True)
+        store = cls(d, conn)
+        try:
+            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            row = conn.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone() if "meta" in names else None
+            stored = json.loads(row[0]) if row is not None else None
+            if stored is None or (stored != identity and not _grows(stored, identity)):
+                raise TournamentError(f"{d}: {CONFIG_NAME} and the database disagree about the configuration")
+            store._set_identity(identity)
+            if "tables" in names and "blocks" not in names:  # format 1
+                memory = sqlite3.connect(":memory:")
+                memory.executescript(SCHEMA)
+                with memory:
+                    _convert_format_1(memory, identity, source=conn)
+                conn.close()
+                store.conn = memory
         except sqlite3.DatabaseError as exc:
             store.close()
             raise _db_error(d, exc) from None
         except BaseException:
             store.close()
             raise
-        store.identity = identity
-        return store
-
-    @classmethod
-    def read(cls, directory: str | Path) -> Store:
-        d = Path(directory)
-        identity = read_identity(d)
-        conn = _connect(d / DB_NAME, readonly=True)
-        store = cls(d, conn)
-        try:
-            row = conn.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()
-        except sqlite3.DatabaseError as exc:
-            store.close()
-            raise _db_error(d, exc) from None
-        if row is None or json.loads(row[0]) != identity:
-            store.close()
-            raise TournamentError(f"{d}: {CONFIG_NAME} and the database disagree about the configuration")
-        store.identity = identity
         return store
 
     def close(self) -> None:
@@ -160,50 +217,203 @@ class Store:
                 self._lock.close()
                 self._lock = None
 
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
     def checkpoint(self) -> bool:
-        """Move every committed row from the write-ahead log into the database file and empty the log, so
+        """Move every committed block from the write-ahead log into the database file and empty the log, so
         that the file alone holds the run (a copy of it loses nothing). False if a reader in the middle of
-        a read kept it from finishing: the rows are safe in the log then, and the next stop moves them."""
+        a read kept it from finishing: the blocks are safe in the log then, and the next stop moves them."""
         try:
             busy, _, _ = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
         except sqlite3.DatabaseError:
             return False
         return busy == 0
 
-    # --- writing and reading --------------------------------------------------------------------
-    def add(self, rows: list[tuple]) -> int:
-        """Store rows ``(pairing, board, table, x_return, y_return, deals, payload)`` in one transaction;
-        rows already present are kept as they are. Returns how many were new."""
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # --- writing --------------------------------------------------------------------------------
+    def add(self, rows) -> int:
+        """Store a block as a worker sent it (``BlockRows``: one row, as it came), or rows ``(pairing,
+        board, table, x_return, y_return, deals, payload)`` (encoded here into blocks of consecutive
+        boards; a board lacking a table is left out). Boards already stored are kept as they are. Returns
+        how many tables were new."""
+        blocks = [rows] if isinstance(rows, BlockRows) else self._blocks_of_rows(rows)
         try:
+            new = 0
             with self.conn:
-                before = self.conn.total_changes
-                self.conn.executemany("INSERT OR IGNORE INTO tables VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-                return self.conn.total_changes - before
+                for b in blocks:
+                    x, y = self._pairing(b.pairing)
+                    if self.conn.execute(
+                        "SELECT 1 FROM blocks WHERE x = ? AND y = ? AND start < ? AND stop > ? LIMIT 1",
+                        (x, y, b.stop, b.start),
+                    ).fetchone():
+                        continue  # already stored (a block that came back twice)
+                    self.conn.execute(
+                        "INSERT INTO blocks VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (x, y, b.start, b.stop, b.codec, b.columns, b.payload),
+                    )
+                    new += 2 * (b.stop - b.start)
+            return new
         except sqlite3.DatabaseError as exc:
             raise _db_error(self.directory, exc) from None
+
+    def _blocks_of_rows(self, rows) -> list[BlockRows]:
+        by_key: dict[tuple[int, int], dict[int, tuple]] = {}
+        for p, board, table, xr, yr, _deals, payload in rows:
+            by_key.setdefault((p, board), {})[table] = (float(xr), float(yr), unpack(payload))
+        out = []
+        for p in sorted({p for p, _ in by_key}):
+            boards = sorted(b for q, b in by_key if q == p and len(by_key[q, b]) == 2)
+            runs: list[list[int]] = []
+            for b in boards:
+                if runs and runs[-1][-1] == b - 1:
+                    runs[-1].append(b)
+                else:
+                    runs.append([b])
+            for run in runs:
+                tables = [by_key[p, b][t] for t in (0, 1) for b in run]
+                out.append(encode_block(p, run[0], run[-1] + 1, self.identity["seed"], self.identity["unit"], tables))
+        return out
+
+    def _pairing(self, index: int) -> tuple[str, str]:
+        if not 0 <= index < len(self._pairings):
+            raise TournamentError(f"pairing {index} is outside the run's {len(self._pairings)} pairings")
+        return self._pairings[index]
+
+    # --- reading --------------------------------------------------------------------------------
+    def _keys(self) -> list[tuple[int, str, str, int, int]]:
+        """``(pairing, x, y, start, stop)`` of every block, in (pairing, start) order."""
+        keys = []
+        for x, y, start, stop in self._query("SELECT x, y, start, stop FROM blocks"):
+            p = self._index.get((x, y))
+            if p is None:
+                raise TournamentError(f"the database in {self.directory} holds {x} vs {y}, not a pairing of its run")
+            keys.append((p, x, y, start, stop))
+        keys.sort()
+        return keys
+
+    def blocks(self) -> Iterator[tuple[int, int, int, int, bytes, bytes]]:
+        """``(pairing, start, stop, codec, columns, payload)`` of each block in (pairing, start) order, one
+        at a time (bounded memory)."""
+        for p, x, y, start, _stop in self._keys():
+            try:
+                row = self.conn.execute(
+                    "SELECT stop, codec, columns, payload FROM blocks WHERE x = ? AND y = ? AND start = ?",
+                    (x, y, start),
+                ).fetchone()
+            except sqlite3.DatabaseError as exc:
+                raise _db_error(self.directory, exc) from None
+            yield (p, start, *row)
+
+    def ranges(self) -> dict[int, list[tuple[int, int]]]:
+        """Per pairing, the ``(start, stop)`` board ranges stored, in order."""
+        out: dict[int, list[tuple[int, int]]] = {}
+        for p, _x, _y, start, stop in self._keys():
+            out.setdefault(p, []).append((start, stop))
+        return out
+
+    def tables_stored(self) -> int:
+        return sum(2 * (stop - start) for *_, start, stop in self._keys())
 
     def done(self) -> set[tuple[int, int, int]]:
-        """``(pairing, board, table)`` of every stored table."""
-        return set(self._query("SELECT pairing, board, tab FROM tables"))
+        """``(pairing, board, table)`` of every stored table (a set as large as the run: small runs only)."""
+        return {(p, b, t) for p, rs in self.ranges().items() for a, z in rs for b in range(a, z) for t in (0, 1)}
+
+    def tables(self) -> Iterator[tuple[int, int, int, float, float, list]]:
+        """``(pairing, board, table, x_return, y_return, deals)`` of every stored table in key order, deals
+        as ``[[seed, return_a, return_b, actions]]``, decoded one block at a time."""
+        seed = self.identity["seed"]
+        for p, start, stop, codec, columns, payload in self.blocks():
+            try:
+                decoded = list(decode_block(start, stop, seed, codec, columns, payload))
+            except Exception as exc:  # noqa: BLE001 - zlib, struct or a size check: a damaged block
+                raise TournamentError(
+                    f"the database in {self.directory} holds an undecodable block ({self._pairings[p][0]} vs "
+                    f"{self._pairings[p][1]}, boards {start}..{stop - 1}: {exc})"
+                ) from None
+            for board, table, xr, yr, deals in decoded:
+                yield p, board, table, xr, yr, deals
 
     def results(self) -> list[tuple]:
-        """``(pairing, board, table, x_return, y_return, deals)`` of every stored table, in key order."""
-        return self._query(
-            "SELECT pairing, board, tab, x_return, y_return, deals FROM tables ORDER BY pairing, board, tab"
-        )
+        """``(pairing, board, table, x_return, y_return, deals)`` of every stored table, in key order (a
+        tuple per table: small runs; :meth:`margins` reads a large one)."""
+        out = []
+        for p, start, stop, _codec, columns, _payload in self.blocks():
+            xr, yr, counts, _ = self._columns(columns, p, start, stop)
+            n = stop - start
+            xs, ys, cs = xr.tolist(), yr.tolist(), counts.tolist()
+            for b in range(n):
+                out.append((p, start + b, 0, xs[b], ys[b], cs[b]))
+                out.append((p, start + b, 1, xs[n + b], ys[n + b], cs[n + b]))
+        return out
 
     def payloads(self) -> Iterator[tuple]:
-        """``(pairing, board, table, payload)`` in key order, one at a time."""
+        """``(pairing, board, table, payload)`` in key order, one at a time; ``play.unpack(payload)`` gives
+        the table's deals."""
+        for p, board, table, _xr, _yr, deals in self.tables():
+            yield p, board, table, pack(deals)
+
+    def margins(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(pairing, board, margin)`` arrays, one entry per stored pair (team X's margin over both
+        tables), in key order: one query, the returns of each block read with numpy, no Python object per
+        pair."""
+        per: dict[int, list] = {}
         try:
-            yield from self.conn.execute("SELECT pairing, board, tab, payload FROM tables ORDER BY pairing, board, tab")
+            cursor = self.conn.execute("SELECT x, y, start, stop, columns FROM blocks ORDER BY x, y, start")
+            for x, y, start, stop, columns in cursor:
+                p = self._index.get((x, y))
+                if p is None:
+                    raise TournamentError(
+                        f"the database in {self.directory} holds {x} vs {y}, not a pairing of its run"
+                    )
+                try:
+                    m = block_margins(columns)
+                except Exception as exc:  # noqa: BLE001 - zlib or a size check: a damaged block
+                    raise TournamentError(
+                        f"the database in {self.directory} holds an undecodable block ({x} vs {y}, boards "
+                        f"{start}..{stop - 1}: {exc})"
+                    ) from None
+                if len(m) != stop - start or not np.isfinite(m).all():
+                    raise TournamentError(
+                        f"the database in {self.directory} holds a damaged block "
+                        f"({x} vs {y}, boards {start}..{stop - 1})"
+                    )
+                per.setdefault(p, []).append((start, m))
         except sqlite3.DatabaseError as exc:
             raise _db_error(self.directory, exc) from None
+        ps, boards, margins = [], [], []
+        for p in sorted(per):
+            for start, m in per[p]:
+                ps.append(np.full(len(m), p, np.int32))
+                boards.append(np.arange(start, start + len(m), dtype=np.int64))
+                margins.append(m)
+        if not ps:
+            return np.zeros(0, np.int32), np.zeros(0, np.int64), np.zeros(0)
+        return np.concatenate(ps), np.concatenate(boards), np.concatenate(margins)
+
+    def _columns(self, columns: bytes, p: int, start: int, stop: int):
+        try:
+            xr, yr, counts, lengths = decode_columns(columns)
+        except Exception as exc:  # noqa: BLE001 - zlib or a size check: a damaged block
+            raise TournamentError(
+                f"the database in {self.directory} holds an undecodable block (boards {start}..{stop - 1}: {exc})"
+            ) from None
+        if len(xr) != 2 * (stop - start) or not (np.isfinite(xr).all() and np.isfinite(yr).all()):
+            raise TournamentError(
+                f"the database in {self.directory} holds a damaged block (boards {start}..{stop - 1})"
+            )
+        return xr, yr, counts, lengths
+
+    def digest(self) -> str:
+        """SHA-256 of every stored table (teams by name, board, table, returns, deals): equal for equal
+        results whatever the blocks, the codec or the order they were stored in."""
+        h = hashlib.sha256()
+        for p, board, table, xr, yr, deals in self.tables():
+            h.update(json.dumps([*self._pairings[p], board, table, xr, yr, deals]).encode())
+            h.update(b"\n")
+        return h.hexdigest()
 
     def _query(self, sql: str) -> list[tuple]:
         try:
@@ -212,9 +422,89 @@ class Store:
             raise _db_error(self.directory, exc) from None
 
 
+def _check(d: Path, stored: dict, identity: dict) -> bool:
+    try:
+        return check_extension(stored, identity)
+    except TournamentError as exc:
+        raise TournamentError(f"{d} holds a run of another configuration ({exc}); use another --out DIR") from None
+
+
+def _grows(stored: dict, identity: dict) -> bool:
+    try:
+        return check_extension(stored, identity)
+    except TournamentError:
+        return False
+
+
+def _holds_results(path: Path) -> bool:
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
+        try:
+            names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            return any(
+                conn.execute(f"SELECT 1 FROM {t} LIMIT 1").fetchone() for t in ("blocks", "tables") if t in names
+            )
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        return path.stat().st_size > 0  # unreadable but not empty: keep it, the user decides
+
+
+def _convert_format_1(conn: sqlite3.Connection, identity: dict, source: sqlite3.Connection | None = None) -> None:
+    """Rewrite a format-1 run's rows (one per table) as blocks of up to CONVERT_BLOCK consecutive complete
+    boards per pairing, inside the caller's transaction; a board with one table stored is left out (the
+    runner plays it again). ``source`` is the database to read (default: ``conn``, whose old table goes)."""
+    src = source or conn
+    pairings = identity_pairings(identity)
+    rows = src.execute(
+        "SELECT pairing, board, tab, x_return, y_return, deals, payload FROM tables ORDER BY pairing, board, tab"
+    )
+    current: list = []
+
+    def flush() -> None:
+        if not current:
+            return
+        p = current[0][0]
+        boards = [r[1] for r in current[::2]]
+        tables = [(r[3], r[4], unpack(r[6])) for t in (0, 1) for r in current[t::2]]
+        block = encode_block(p, boards[0], boards[-1] + 1, identity["seed"], identity["unit"], tables)
+        x, y = pairings[p]
+        conn.execute(
+            "INSERT OR IGNORE INTO blocks VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (x, y, block.start, block.stop, block.codec, block.columns, block.payload),
+        )
+        current.clear()
+
+    pending = None
+    for row in rows:
+        if not 0 <= row[0] < len(pairings):
+            raise TournamentError(f"a format-1 row of pairing {row[0]} is outside the run's pairings")
+        if row[2] == 0:
+            pending = row
+            continue
+        if pending is None or pending[:2] != row[:2]:
+            pending = None
+            continue  # a table 1 without its table 0
+        if current and (current[-1][0] != row[0] or current[-1][1] != row[1] - 1 or len(current) >= 2 * CONVERT_BLOCK):
+            flush()
+        current += [pending, row]
+        pending = None
+    flush()
+    if source is None:
+        conn.execute("DROP TABLE tables")
+
+
+def _close_quietly(store, lock) -> None:
+    if store is not None:
+        store.close()
+    else:
+        HELD_LOCK_FDS.discard(lock.fileno())
+        lock.close()
+
+
 def _refuse_if_in_use(d: Path) -> None:
     """Say "in use" if a running tournament holds DIR's lock: one that lost the race to create DIR would
-    otherwise see it half made and call it no run directory."""
+    otherwise see it half made and call it no tournament run."""
     try:
         probe = open(d / LOCK_NAME)  # noqa: SIM115 - never created here
     except OSError:
@@ -235,9 +525,17 @@ def _write_config(d: Path, identity: dict) -> None:
 def _connect(path: Path, readonly: bool) -> sqlite3.Connection:
     try:
         if readonly:
-            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
+            try:
+                conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5.0)
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            except sqlite3.OperationalError:
+                if os.access(path.parent, os.W_OK):
+                    raise
+                # a read-only directory: SQLite cannot make the WAL index beside the file; read it as is
+                conn = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, timeout=5.0)
         else:
             conn = sqlite3.connect(path, timeout=5.0)
+            conn.execute(f"PRAGMA page_size={PAGE_SIZE}")  # takes effect on a new database only
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("SELECT count(*) FROM sqlite_master").fetchone()  # a corrupt file fails here
