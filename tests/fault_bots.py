@@ -13,10 +13,11 @@ from tournament_bots import Highest
 
 
 def table_now() -> tuple[int, int] | None:
-    """``(board, table)`` of the ``play_table`` call this decision is part of, or None."""
+    """``(board, table)`` of the table this decision is part of (the runner's ``play_table`` or the
+    ``_play_table_deals`` a block calls), or None."""
     frame = sys._getframe(1)
     while frame is not None:
-        if frame.f_code.co_name == "play_table":
+        if frame.f_code.co_name in ("play_table", "_play_table_deals"):
             return frame.f_locals["board"], frame.f_locals["table"]
         frame = frame.f_back
     return None
@@ -60,3 +61,12 @@ class ExitAlways(Highest):
 
     def act(self, view, rng):
         os._exit(3)
+
+
+class Slow(Highest):
+    """HIGHEST at 5 ms a decision: a run long enough to be stopped midway on a loaded machine, with the same
+    stored results as HIGHEST's."""
+
+    def act(self, view, rng):
+        time.sleep(0.005)
+        return super().act(view, rng)

@@ -26,7 +26,8 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="re
 
 ROOT = Path(__file__).resolve().parent.parent
 HIGHEST = "tests.tournament_bots:Highest"
-ARGV = ["-r", "feskot", "-b", f"RANDOM,{HIGHEST}", "-n", "40", "-s", "11", "-w", "2", "--block", "2", "-q"]
+SLOW = "tests.fault_bots:Slow"  # HIGHEST's results at 5 ms a decision: runs that can be stopped midway
+ARGV = ["-r", "feskot", "-b", f"RANDOM,{SLOW}", "-n", "40", "-s", "11", "-w", "2", "--block", "2", "-q"]
 
 
 def children(pid: int) -> set[int]:

@@ -150,7 +150,7 @@ def _play(cfg: Config, job: Job, test: SPRT, store, workers: int, cluster, on_pr
         upto = dataclasses.replace(cfg, boards=min(board + batch, cfg.boards))
         blocks = missing_blocks(upto, done, block)
         if cluster is not None:
-            run_dask(job, blocks, cluster, on_rows, cfg.timeout)
+            run_dask(job, blocks, cluster, on_rows, cfg.timeout, describe)
         else:
             run_local(job, blocks, workers, on_rows, cfg.timeout, describe)
     return resumed, played[0]
