@@ -1,0 +1,79 @@
+"""``tekkasim blunders``: what a bot's decisions cost against the double-dummy best (issue 25)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from .options import _check_seed, check_seed_range, parse_rule_options
+
+
+@click.command("blunders")
+@click.option(
+    "--ruleset",
+    "-r",
+    "rulesets",
+    multiple=True,
+    metavar="NAME",
+    help="feskot, tekka or satat (the rulesets the double-dummy solver plays); give several times [feskot].",
+)
+@click.option(
+    "--bot",
+    "bots",
+    multiple=True,
+    metavar="BOT",
+    help="A bot (NAME or NAME:param=value,...); give several times [KADO .. JANGARA].",
+)
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Deal i uses seed S+i.")
+@click.option("--deals", "-n", type=click.IntRange(min=1), default=100, show_default=True, help="Deals per bot.")
+@click.option("--option", "-o", "rule_opts", multiple=True, metavar="KEY=VALUE", help="A ruleset option.")
+@click.option(
+    "--workers",
+    "-w",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes (the result does not depend on it).",
+)
+@click.option("--json", "as_json", is_flag=True, help="JSON: {seed, deals, options, profiles: [...]} (docs/blunders.md).")
+@click.option(
+    "--doc",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write each ruleset's tables into this Markdown file (e.g. docs/blunders.md), between its markers.",
+)
+def blunders(rulesets, bots, seed, deals, rule_opts, workers, as_json, doc):
+    """Play DEALS seeded deals per bot with the bot in all four seats, as a tournament plays them, and
+    price every decision against the double-dummy best: tricks lost per decision, shares losing 1 and 2
+    or more, per kind (lead, follow, discard, ruff, prime, bid); slips against a random other option;
+    Tekka's unmakeable Double 13 calls."""
+    from ..analysis.blunders import LADDER, blunder_profiles, check_ruleset, text_tables, write_doc
+
+    seed = _check_seed(None, None, seed)
+    check_seed_range(seed, deals)
+    names = [check_ruleset(r) for r in (rulesets or ("feskot",))]
+    bots = list(bots) or list(LADDER)
+    options = parse_rule_options(rule_opts)
+
+    def progress(ruleset, bot, n):
+        if not as_json:
+            click.echo(f"{ruleset} {bot}: {n} deals", err=True)
+
+    report = blunder_profiles(names, bots, seed, deals, options, workers, progress)
+    if doc:
+        command = " ".join(
+            [
+                "tekkasim blunders",
+                *(f"-r {r}" for r in names),
+                *(f"--bot {b}" for b in bots),
+                f"--seed {seed} --deals {deals}",
+                *(f"-o {o}" for o in rule_opts),
+                f"--doc {doc}",
+            ]
+        )
+        write_doc(doc, report, command)
+    if as_json:
+        click.echo(json.dumps(report))
+        return
+    click.echo(text_tables(report), nl=False)
