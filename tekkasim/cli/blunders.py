@@ -43,7 +43,13 @@ from .options import _check_seed, check_seed_range, parse_rule_options
     default=None,
     help="Write each ruleset's tables into this Markdown file (e.g. docs/blunders.md), between its markers.",
 )
-def blunders(rulesets, bots, seed, deals, rule_opts, workers, as_json, doc):
+@click.option(
+    "--doc-key",
+    default=None,
+    metavar="KEY",
+    help="With --doc: name the sections KEY-ruleset, so runs of other bots keep their own [the ruleset].",
+)
+def blunders(rulesets, bots, seed, deals, rule_opts, workers, as_json, doc, doc_key):
     """Play DEALS seeded deals per bot with the bot in all four seats, as a tournament plays them, and
     price every decision against the double-dummy best: tricks lost per decision, shares losing 1 and 2
     or more, per kind (lead, follow, discard, ruff, prime, bid); slips against a random other option;
@@ -70,9 +76,10 @@ def blunders(rulesets, bots, seed, deals, rule_opts, workers, as_json, doc):
                 f"--seed {seed} --deals {deals}",
                 *(f"-o {o}" for o in rule_opts),
                 f"--doc {doc}",
+                *([f"--doc-key {doc_key}"] if doc_key else []),
             ]
         )
-        write_doc(doc, report, command)
+        write_doc(doc, report, command, doc_key)
     if as_json:
         click.echo(json.dumps(report))
         return
