@@ -51,10 +51,10 @@ from ..bots.base import Bot, View
 from ..cards import parse_card
 from ..errors import OptionError, shorten
 from ..ratings import Z95
-from ..rules import get_game
 from ..rules import _trick52 as T
+from ..rules import get_game
 from ..rules import satat as S
-from ..solver.dd import Position, Solver
+from ..solver.dd import Position, Solver, default_solver
 from ..tournament.play import play_deal_state
 from .bidding import declarer_takes_all
 from .duplicate import AnalysisError
@@ -81,6 +81,15 @@ def card_kind(position: Position, card: int) -> str:
     if suit == position.lead:
         return "follow"
     return "ruff" if suit == position.trump else "discard"
+
+
+def card_costs(where, solver: Solver | None = None) -> dict[int, int]:
+    """For each legal card of the seat to move in ``where`` (a Feskot/Tekka/Satat State during the play,
+    or a solver ``Position``): the tricks its side loses in the deal, double dummy, by playing it
+    instead of the best card (0 for the best)."""
+    values = (solver or default_solver()).card_values(where)
+    best = max(values.values())
+    return {c: best - v for c, v in values.items()}
 
 
 def _option(ruleset: str, action: int) -> tuple[str, int | None]:
@@ -196,7 +205,7 @@ class _Pricer:
             self.result.unmeasured["forced"] += 1
             return
         if category == "card":
-            values = self.solver.card_values(state)
+            values = {c: -v for c, v in card_costs(state, self.solver).items()}
             kind = card_kind(Position.from_state(state), chosen)
         elif category == "prime":
             values = {opt: self._after(state, a, seat) for opt, a in options.items()}
@@ -227,17 +236,9 @@ class _Pricer:
         the same bots with the seeds the tournament gives those decisions."""
         if self.contracts is None:
             self.contracts = _Contracts([state.hand(s) for s in range(4)], self.solver)
-        k0 = len(state.history())  # play_deal_state's decision number: one per action applied
         out = {}
         for code, action in options.items():
-            after = state.clone()
-            after.apply_action(action)
-            k = k0 + 1
-            while after.phase() == "auction":
-                mover = after.current_player()
-                after.apply_action(decide(self.bot, after, mover, mix_seed(self.seed, TABLE, k)))
-                k += 1
-            contract = after.contract()
+            contract = finish_auction(state, action, self.bot, self.seed)
             v = self.contracts.score(contract)
             out[code] = float(v if contract["declarer"] % 2 == seat % 2 else -v)
         return out
@@ -256,6 +257,20 @@ class _Pricer:
             if self.contracts is not None:
                 res.inexact = self.contracts.inexact
         return res
+
+
+def finish_auction(state, action: int, bot: Bot, seed: int) -> dict:
+    """The Tekka contract (``state.contract()``) that the lap ends in when the seat to move in ``state``
+    calls ``action`` and ``bot`` makes the calls after it, each with the seed a tournament gives that
+    decision at table 0 of deal seed ``seed``; ``state`` is left as it is."""
+    after = state.clone()
+    k = len(state.history())  # play_deal_state's decision number: one per action applied
+    after.apply_action(action)
+    k += 1
+    while after.phase() == "auction":
+        after.apply_action(decide(bot, after, after.current_player(), mix_seed(seed, TABLE, k)))
+        k += 1
+    return after.contract()
 
 
 class _Probe(Bot):
@@ -440,7 +455,11 @@ def summarize(results: list[DealResult], ruleset: str, bot: str, mistakes: bool 
         sub = [d for d in ds if d.kind == kind]
         if kind == "bid" and ruleset != "tekka":
             continue
-        kinds[kind] = {"unit": UNITS[kind], **_cost_stats(sub, n), "mistakes": _slip_stats(sub, n) if mistakes else None}
+        kinds[kind] = {
+            "unit": UNITS[kind],
+            **_cost_stats(sub, n),
+            "mistakes": _slip_stats(sub, n) if mistakes else None,
+        }
     unmeasured = Counter()
     for r in results:
         unmeasured.update(r.unmeasured)
@@ -579,7 +598,7 @@ def _write_doc(path: str, report: dict, command: str, key: str | None) -> None:
         )
         pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
         if pattern.search(text):
-            text = pattern.sub(lambda _: body, text, count=1)
+            text = pattern.sub(lambda _, body=body: body, text, count=1)
         else:
             text = text.rstrip() + ("\n\n" if text.strip() else "") + body
     tmp = f"{path}.part"  # written whole, then renamed: an interrupted run leaves the old file intact

@@ -26,17 +26,20 @@ from .options import _check_seed, check_seed_range, parse_rule_options
     help="A bot (NAME or NAME:param=value,...); give several times [KADO .. JANGARA].",
 )
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="Deal i uses seed S+i.")
-@click.option("--deals", "-n", type=click.IntRange(min=1), default=100, show_default=True, help="Deals per bot.")
+# --deals and --workers are checked by the library: a click range error prints three lines, not one
+@click.option("--deals", "-n", type=int, default=100, show_default=True, help="Deals per bot (1 or more).")
 @click.option("--option", "-o", "rule_opts", multiple=True, metavar="KEY=VALUE", help="A ruleset option.")
 @click.option(
     "--workers",
     "-w",
-    type=click.IntRange(min=1),
+    type=int,
     default=1,
     show_default=True,
-    help="Worker processes (the result does not depend on it).",
+    help="Worker processes, 1 or more (the result does not depend on it).",
 )
-@click.option("--json", "as_json", is_flag=True, help="JSON: {seed, deals, options, profiles: [...]} (docs/blunders.md).")
+@click.option(
+    "--json", "as_json", is_flag=True, help="JSON: {seed, deals, options, profiles: [...]} (docs/blunders.md)."
+)
 @click.option(
     "--doc",
     type=click.Path(dir_okay=False),
@@ -55,8 +58,13 @@ def blunders(rulesets, bots, seed, deals, rule_opts, workers, as_json, doc, doc_
     or more, per kind (lead, follow, discard, ruff, prime, bid); slips against a random other option;
     Tekka's unmakeable Double 13 calls."""
     from ..analysis.blunders import LADDER, blunder_profiles, check_ruleset, text_tables, write_doc
+    from ..errors import OptionError
 
     seed = _check_seed(None, None, seed)
+    if deals < 1:
+        raise OptionError(f"--deals must be 1 or more, not {deals}")
+    if workers < 1:
+        raise OptionError(f"--workers must be 1 or more, not {workers}")
     check_seed_range(seed, deals)
     names = [check_ruleset(r) for r in (rulesets or ("feskot",))]
     bots = list(bots) or list(LADDER)
