@@ -27,8 +27,8 @@ run: $(STAMP)
 	@echo "report: $(RUN_DIR)/plots/summary.md (PNGs beside it), $(RUN_DIR)/report.json; records: $(RUN_DIR)/records.jsonl.gz"
 
 # Both cores (pytest-xdist); tests/conftest.py first compiles numba's cache in two processes
-# (tekkasim.bots.warm) so that the test workers load it instead of each compiling it. A clean clone on an idle
-# two-core machine: 2 min 47 s in all (install ~12 s, cache ~70 s, tests 82 s).
+# (tekkasim.bots.warm) so that the test workers load it instead of each compiling it. A clean clone on the
+# two-core machine while one other job ran: 5 min 12 s in all (1083 tests in 186 s; the rest install and cache).
 test: $(STAMP)
 	$(PY) -m pytest -n auto tests tekkasim
 
