@@ -98,3 +98,37 @@ def test_zorge_bluffs_are_caught_by_proof_and_no_accusation_is_false(detector):
                 assert bots[acc["by"]] is det
                 correct += 1
     assert bluffs > 0 and correct >= 3, (bluffs, correct)
+
+
+def _play_with_a_troupe_renonce(seed, detector, cheater):
+    """As :func:`_play_with_a_cheater`, but the Renonce is the seeds' example: a side card on a 2♥ lead
+    while holding Troupe."""
+    det, own = bot(detector), bot("SADA", mistake_rate=0.0)
+    state = GAME.new_deal(seed)
+    done = []
+
+    def choose(seat, k, optional):
+        table = state.table() if state.phase() == "play" else []
+        if seat == cheater and not optional and not done and table and table[0][1] == 26:
+            legal = set(state.legal_actions())
+            renonces = [a for a in state.possible_actions() if a not in legal and a < 52]
+            if renonces:
+                done.append(renonces[0])
+                return renonces[0]
+        b = own if (seat & 1) == (cheater & 1) else det
+        return decide(b, state, seat, decision_seed(seed, 0, k, seat if optional else None))
+
+    run(state, choose)
+    return state, done
+
+
+@pytest.mark.parametrize("detector", ["SADA", "TANA", "JANGARA"])
+@pytest.mark.parametrize("seed", [300_000, 300_002, 300_016, 300_020])
+def test_troupe_after_a_two_of_hearts_lead_proves_the_renonce(seed, detector):
+    """Left answers the 2♥ lead of the first trick with a side card while holding Troupe; when left later
+    plays a Troupe card, the Hard bots of the other side accuse that card, correctly."""
+    state, renonce = _play_with_a_troupe_renonce(seed, detector, cheater=3)
+    assert renonce and renonce[0] // 13 != state.troupe
+    acc = state.accusation()
+    assert acc is not None and acc["correct"] and acc["accused"] == 3 and acc["by"] % 2 == 0
+    assert acc["card"] // 13 == state.troupe
