@@ -337,46 +337,33 @@ def _knowledge_twin(obs, memory):
 
 def _accuse_twin(q, obs, seat):
     """The accusation (or None) of a heuristic policy with parameters ``q`` (``suspicion`` 0) by ``seat``:
-    detectors accuse a proven opponent on the table unless their side has the round decided; with
-    ``kot_pressure`` they compare the chance the accusation is right (1 proven, else 0) with what the round
-    is worth to their side now (a decided result 1 / 2 / 3, a KOT run 2, else tanh(trick margin / 3)),
-    and always contest a decided result of the other side."""
+    detectors accuse only a proven opponent on the table, never when their side has the round decided;
+    with ``kot_pressure`` only when a correct accusation (1) is worth more than the round to their side now
+    (a decided result 1 / 2 / 3, a KOT run 2, else tanh(trick margin / 3))."""
     p = obs.public
     if not q["detect"] or obs.phase == "terminal" or not p["table"]:
         return None
     team = seat & 1
-    _, voids, proven = _knowledge_twin(obs, q["memory"])
-    failed = any(s & 1 != team for s, _ in voids)  # a remembered failure to follow of the other side
-    if not failed and not q["kot_pressure"]:
-        return None
+    _, _, proven = _knowledge_twin(obs, q["memory"])
     lead = p["table"][0][1]
     need = p["trump"] if lead == 26 else lead // 13
-    best, best_p = None, -1.0
-    for j, (s, c) in enumerate(p["table"]):
-        if s & 1 == team:
-            continue
-        prob = 1.0 if failed and s in proven else 0.0
-        if j and c != 26 and c // 13 != need:
-            prob += 1e-9
-        if prob > best_p:
-            best, best_p = ACCUSE + (s * 4 + seat) * 52 + c, prob
-    if best is None:
+    # a proven opponent on the table; among several, one that did not follow on this trick, else the first
+    suspects = [(j, s, c) for j, (s, c) in enumerate(p["table"]) if s & 1 != team and s in proven]
+    if not suspects:
         return None
+    _, s, c = max(suspects, key=lambda x: (x[0] > 0 and x[2] != 26 and x[2] // 13 != need, -x[0]))
+    best = ACCUSE + (s * 4 + seat) * 52 + c
     decided = {None: 0, "seven": 1, "kot": 2, "kot52": 3}[p["decided"]]
-    if decided == 1:
-        winner_team = p["tricks"][-1]["winner"] & 1
-    else:
-        winner_team = p["kot"]
+    winner_team = p["tricks"][-1]["winner"] & 1 if decided == 1 else p["kot"]
     if not q["kot_pressure"]:
-        return best if best_p >= 1.0 and not (decided and winner_team == team) else None
+        return None if decided and winner_team == team else best
     if decided:
         worth = decided if winner_team == team else -decided
     elif p["kot"] is not None:
         worth = 2.0 if p["kot"] == team else -2.0
     else:
         worth = float(np.tanh((p["won"][team] - p["won"][1 - team]) / 3.0))
-    gain = 2.0 * min(best_p, 1.0) - 1.0
-    return best if gain > worth + 1e-6 or (decided and gain >= worth - 1e-6) else None
+    return best if worth < 1.0 else None
 
 
 _TWIN_STATES = {}
@@ -384,7 +371,7 @@ _TWIN_STATES = {}
 
 def _twin_states():
     """Random mid-round states with Renonces, and as many states of a decided round waiting to be collected
-    (where a side contests the other's result)."""
+    (where a proven Renonce may still be called, or the other side's result cut)."""
     if not _TWIN_STATES:
         states = [s for s in random_states(80, 13, renonce_rate=0.3) if s.phase() in ("play", "collect")]
         rng = new_rng(14)

@@ -393,10 +393,13 @@ def _suspicion(p, pub, hand, accused, prior):
 
 @njit(cache=True, _nrt=False)
 def accuse_decide(p, hand, pub, seat):
-    """An accusation by ``seat`` of an opponent's card on the table, or -1 to decline. Proof-based for every
-    detecting policy; with ``P_KOT`` (round and match pressure) by expected points, a wrong accusation
-    giving the point away (a KOT of the other side is cut to 1 point; a decided seven of theirs costs
-    nothing to contest: the accused is then the opponent who did not follow on that trick, if any).
+    """An accusation by ``seat`` of an opponent's card on the table, or -1 to decline. Only an opponent with
+    evidence against it is ever accused: a proof (a remembered card of a suit it failed to follow earlier),
+    or with ``P_SUSPICION`` > 0 a remembered failure to follow. With ``P_KOT`` (round and match pressure) a
+    proof is used when a correct accusation (+1) beats what the round is worth now (so never on our own
+    KOT run), and a suspicion by expected points (a wrong accusation gives the point away). Never an
+    accusation without evidence, not even where a wrong one would cost nothing (a decided seven of the
+    other side): the seeds' bots call Renonce only on proof.
     :func:`accuse_decide_k` with the round's knowledge replayed from ``pub``."""
     played, voids, proven = knowledge(pub, 0)
     return accuse_decide_k(p, hand, pub, seat, played, voids, proven)
@@ -415,17 +418,11 @@ def accuse_decide_k(p, hand, pub, seat, played, voids, proven):
     leader = pub[V_LEADERS + t]
     team = seat & 1
     _, voids, proven = _remembered(p, pub, played, voids, proven)
-    # any remembered failure to follow by the other side? (without one nothing is proven or suspected)
-    failed = (voids & OTHER_SIDE[team]) != 0
-    kot = p[P_KOT] != 0.0
-    if not failed and not kot:
+    # without a remembered failure to follow by the other side nothing is proven or suspected
+    if (voids & OTHER_SIDE[team]) == 0:
         return -1
     prior = p[P_SUSPICION]
-    if prior == 0.0 and pub[V_DECIDED] == 0 and pub[V_KOT] < 0:
-        # only a proof can make it accuse: without one the best chance is 1e-9, a gain of about -1,
-        # below what the round is worth (tanh of the trick margin / 3 > -0.9997)
-        if not failed:
-            return -1
+    if prior == 0.0:  # proofs only: is an opponent on the table proven?
         on_table = 0
         for j in range(n):
             on_table |= 1 << _seat_at(leader, j)
@@ -438,14 +435,14 @@ def accuse_decide_k(p, hand, pub, seat, played, voids, proven):
         if (s & 1) == team:
             continue
         c = pub[V_PLAYS + 4 * t + j]
-        if not failed:
-            is_proven, prob = False, 0.0
-        elif prior > 0.0:
+        if prior > 0.0:
             is_proven, prob = _suspicion(p, pub, hand, s, prior)
         else:
             is_proven, prob = ((proven >> s) & 1) != 0, 0.0
         if is_proven:
             prob = 1.0
+        if prob <= 0.0:
+            continue  # no evidence against this seat: never accused
         if j > 0 and c != TWO_HEARTS and c // 13 != need:
             prob += 1e-9  # among equals: a seat that did not follow on this trick
         if prob > best_p:
@@ -453,14 +450,11 @@ def accuse_decide_k(p, hand, pub, seat, played, voids, proven):
             best_a = ACCUSE + (s * 4 + seat) * 52 + c
     if best_a < 0:
         return -1
-    if not kot:
+    if p[P_KOT] == 0.0:
         return best_a if best_proven and not _ours_decided(pub, team) else -1
+    # expected points: a correct accusation +1, a wrong one -1, against what the round is worth now
     gain = 2.0 * min(best_p, 1.0) - 1.0
-    cont = _team_points_now(pub, team)
-    # a decided result of the other side is always contested: a wrong accusation gives them no more
-    if gain > cont + 1e-6 or (pub[V_DECIDED] != 0 and gain >= cont - 1e-6):
-        return best_a
-    return -1
+    return best_a if gain > _team_points_now(pub, team) + 1e-6 else -1
 
 
 @njit(cache=True, _nrt=False)
@@ -881,10 +875,8 @@ def play_round(px, py, x_side, hands, st, caller, deck, chance, seed, table, act
 @njit(cache=True, inline="always")
 def _no_proof_on_table(st, proven):
     """Bit ``team`` set when no opponent of ``team`` on the table has a proven Renonce (in the whole round,
-    so neither in any remembered part of it) while no result is decided and no KOT runs: then a policy
-    without suspicion declines (:func:`accuse_decide_k`), whatever its memory."""
-    if st[K.DECIDED] != 0 or st[K.KOT_TEAM] >= 0:
-        return 0
+    so neither in any remembered part of it): then a policy without suspicion declines
+    (:func:`accuse_decide_k`), whatever its memory and whatever the round is worth."""
     t = st[K.TRICK]
     leader = st[K.LEADERS + t]
     on_table = 0

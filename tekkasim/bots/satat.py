@@ -25,16 +25,17 @@ The heuristic family (``SatatBot``; compiled in ``_satat_policy``)
                   Ace and no 2♥.
 ``detect``        accuse when a newly played card *proves* an earlier failure to follow of that opponent
                   (a card of the suit it did not follow, including Troupe after a 2♥ lead), within
-                  ``memory``; never when our side already has the round decided.
+                  ``memory``; never when our side already has the round decided. Only an opponent with
+                  evidence against it is ever accused: no bot accuses falsely to end a round it is losing.
 ``suspicion``     prior probability that an opponent's failure to follow is a deliberate Renonce (0: only
-                  proofs). With it the bot also accuses on probability: for every remembered failure the
-                  chance q that the seat still holds that suit if the unseen cards were dealt uniformly
-                  gives the posterior ``s q / (s q + (1 - s)(1 - q))``.
-``kot_pressure``  round and match pressure: accusations by expected points (a correct one +1, a wrong one
+                  proofs). With it and ``kot_pressure`` the bot also accuses on probability (and may then
+                  be wrong): for every remembered failure the chance q that the seat still holds that suit
+                  if the unseen cards were dealt uniformly gives the posterior ``s q / (s q + (1 - s)(1 - q))``.
+``kot_pressure``  round and match pressure: an accusation by expected points (a correct one +1, a wrong one
                   -1, against what the round is worth now: a decided result, a KOT run's 2 points, else
-                  tanh(trick margin / 3)), so a team facing a KOT cuts it to one point and a decided seven
-                  of the other side is always contested, while a team on its own KOT never ends it; on a
-                  run of straight tricks from the fourth trick, second hand plays to win (KOT chase).
+                  tanh(trick margin / 3)), so a team on its own KOT never ends it with a proven
+                  accusation; on a run of straight tricks from the fourth trick, second hand plays to win
+                  (KOT chase).
 ``bluff``         ``none`` | ``atoute`` | ``zorge``: deliberate Renonces (a ruff while holding the suit led, when
                   the other side is winning the trick and no legal card wins it; the ruffing card must be
                   the last of the trick or a master Troupe), from the fourth trick on, at most one per
@@ -105,7 +106,7 @@ PARAMS = (
     Param("redeal", True, "ask for a redeal when allowed and the five hold no Ace and no 2♥"),
     Param("detect", True, "accuse when a newly played card proves an earlier failure to follow"),
     Param("suspicion", 0.0, "prior that a failure to follow is a bluff; > 0 also accuses on probability", 0.0, 0.5),
-    Param("kot_pressure", True, "accuse by expected points (cut the other side's KOT), chase a KOT"),
+    Param("kot_pressure", True, "use an accusation only when it beats the round's worth; chase a KOT"),
     Param(
         "bluff",
         "none",
