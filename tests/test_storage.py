@@ -220,3 +220,19 @@ def test_a_read_only_directory_falls_back_to_reading_the_database_as_immutable(t
     monkeypatch.setattr(storage.os, "access", lambda path, mode: False)
     assert build_report(tmp_path / "run", bootstrap=0)["pairs"] == 6
     assert any("immutable=1" in o for o in opened)
+
+
+def test_an_empty_database_beside_its_identity_reads_as_no_results_and_resumes(tmp_path):
+    """A run stopped while starting (config.json written, its database still 0 bytes): report says so in
+    one line, and the same run then starts there and equals a fresh one."""
+    run, fresh = tmp_path / "run", tmp_path / "fresh"
+    run_tournament(cfg(), run, quiet=True)
+    for p in run.iterdir():
+        if p.name.startswith("run.sqlite"):
+            p.unlink()
+    (run / "run.sqlite").write_bytes(b"")
+    with pytest.raises(TournamentError, match="no stored results yet"):
+        Store.read(run)
+    run_tournament(cfg(), run, quiet=True)
+    run_tournament(cfg(), fresh, quiet=True)
+    assert digest(run) == digest(fresh)

@@ -190,6 +190,8 @@ class Store:
             names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             row = conn.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone() if "meta" in names else None
             stored = json.loads(row[0]) if row is not None else None
+            if stored is None and not names:  # a run stopped while starting: its database was never made
+                raise TournamentError(f"{d} holds no stored results yet (its database is empty)")
             if stored is None or (stored != identity and not _grows(stored, identity)):
                 raise TournamentError(f"{d}: {CONFIG_NAME} and the database disagree about the configuration")
             store._set_identity(identity)
