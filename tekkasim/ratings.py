@@ -256,7 +256,10 @@ class EloFit:
     def contrast_var(self, i: int, j: int) -> float:
         """The variance of ``elo[i] - elo[j]``: the larger of the clustered and the model one."""
         model = self.cov[i, i] + self.cov[j, j] - 2 * self.cov[i, j]
-        robust = self.cov_robust[i, i] + self.cov_robust[j, j] - 2 * self.cov_robust[i, j]
+        with np.errstate(invalid="ignore"):  # inf - inf where the pairings cannot separate the two
+            robust = self.cov_robust[i, i] + self.cov_robust[j, j] - 2 * self.cov_robust[i, j]
+        if math.isnan(robust):  # no clustered estimate of this contrast: the model one stands
+            robust = 0.0
         return float(max(model, robust, 0.0))
 
     @property
