@@ -216,7 +216,7 @@ def test_a_compiled_block_iterates_to_the_rows_the_state_api_stores():
     python = play_block(Job.from_config(cfg, use_compiled=False), (0, 4, 6))
     assert sorted(compact) == sorted(python) == sorted(pickle.loads(pickle.dumps(compact)))
     assert list(compact.results()) == [r[:5] for r in compact]
-    shown, listed = (Progress(cfg, 12, [], enabled=True) for _ in range(2))
+    shown, listed = (Progress(cfg, 12, 0, None, enabled=True) for _ in range(2))
     shown.update(compact)
     listed.update(python)
     assert (shown.score, shown.n, shown.count) == (listed.score, listed.n, listed.count)

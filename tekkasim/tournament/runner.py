@@ -90,7 +90,9 @@ class Progress:
     four times a second; silent when stderr is not a terminal or ``quiet``. Stored blocks count by their
     pair scores (``BlockRows.score``), never row by row."""
 
-    def __init__(self, cfg: Config, total: int, done_rows, enabled: bool):
+    def __init__(self, cfg: Config, total: int, stored: int, margins, enabled: bool):
+        """``stored`` tables already in DIR, with their ``(pairing, board, margin)`` arrays (``Store.margins``;
+        None when not enabled)."""
         self.enabled = enabled
         self.total = total
         self.t0 = time.monotonic()
@@ -100,17 +102,12 @@ class Progress:
         self.half: dict[tuple[int, int], float] = {}
         self.score = [0.0] * len(cfg.teams)
         self.n = [0] * len(cfg.teams)
-        if isinstance(done_rows, tuple):  # (tables stored, (pairing, board, margin) arrays) from a Store
-            self.count, margins = done_rows
-            if enabled:
-                ps, _boards, m = margins
-                for p in range(len(self.pairings)):
-                    mine = m[ps == p]
-                    self._add_score(p, int((mine > 0).sum()), int((mine == 0).sum()), int((mine < 0).sum()))
-        else:
-            self.count = len(done_rows)
-            for row in done_rows if enabled else ():
-                self._add(row)
+        self.count = stored
+        if enabled and margins is not None:
+            ps, _boards, m = margins
+            for p in range(len(self.pairings)):
+                mine = m[ps == p]
+                self._add_score(p, int((mine > 0).sum()), int((mine == 0).sum()), int((mine < 0).sum()))
         self.start_count = self.count
 
     def _add_score(self, p: int, wins: int, draws: int, losses: int) -> None:
@@ -322,7 +319,7 @@ def _run(
             weight = [sum(40 if b.kind == "search" else 1 for b in team) for team in ctx.bots]
             blocks.sort(key=lambda blk: -sum(weight[t] for t in job.pairings[blk[0]]))
             enabled = not quiet and sys.stderr.isatty()
-            progress = Progress(cfg, total, (stored[0], store.margins() if enabled else None), enabled=enabled)
+            progress = Progress(cfg, total, stored[0], store.margins() if enabled else None, enabled=enabled)
             if blocks:
                 with stops.polled():
                     if cluster is not None:

@@ -316,9 +316,6 @@ class Store:
             out.setdefault(p, []).append((start, stop))
         return out
 
-    def tables_stored(self) -> int:
-        return sum(2 * (stop - start) for *_, start, stop in self._keys())
-
     def done(self) -> set[tuple[int, int, int]]:
         """``(pairing, board, table)`` of every stored table (a set as large as the run: small runs only)."""
         return {(p, b, t) for p, rs in self.ranges().items() for a, z in rs for b in range(a, z) for t in (0, 1)}
