@@ -126,3 +126,12 @@ def test_has_matches():
 
 
 _RNG = __import__("random").Random(0)
+
+
+def test_possible_are_fouls_only_where_possible_actions_add_renonces():
+    """Satat's possible actions beyond the legal ones are Renonces (fouls); elsewhere they are legal forms."""
+    from tekkasim.rules import get_game, ruleset_names
+
+    assert {name: get_game(name).possible_are_fouls for name in ruleset_names()} == {
+        name: name == "satat" for name in ruleset_names()
+    }

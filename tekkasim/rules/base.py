@@ -267,6 +267,9 @@ class Game(ABC):
     action_kinds: ClassVar[tuple[str, ...]] = ()  # the kinds of decision, in the order a deal meets them
     out_of_turn: ClassVar[bool] = False  # some actions are taken out of turn (State.actors)
     trick_rules: ClassVar[str | None] = None  # the double-dummy solver's 52-card trick rules, if it solves it
+    # what State.possible_actions adds to the legal ones: False, other forms of legal actions (signalled
+    # plays); True, fouls a player may still commit at a risk (Satat's Renonces)
+    possible_are_fouls: ClassVar[bool] = False
 
     @property
     def takes_signals(self) -> bool:

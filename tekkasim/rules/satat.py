@@ -896,6 +896,7 @@ class Satat(Game):
     action_kinds = ("redeal", "troupe", "card", "collect", "accusation")
     out_of_turn = True
     trick_rules = "satat"
+    possible_are_fouls = True  # a Renonce: not following when able
 
     _CONTEXT = ("dealer", "caller", "score", "exchange", "deal_no", "match")
 

@@ -93,9 +93,10 @@ def decide_message(
     ``world`` adds a full deal consistent with the seat's view, drawn from its information set
     (``View.sample``): nothing the seat could not draw itself, for engines (``tekkasim engine``) that
     decide by the rules engine and need a state to start from."""
-    # Satat's possible actions add Renonces (sent apart, as ``possible``); elsewhere they add legal forms
-    # that random play and search leave out of ``View.legal`` (Feskot and Tekka signals): legal for engines
-    renonces = ruleset == "satat"
+    # possible actions that are fouls (Satat's Renonces) are sent apart, as ``possible``; other possible
+    # actions are legal forms that random play and search leave out of ``View.legal`` (Feskot and Tekka
+    # signals): legal for engines
+    renonces = view.game.possible_are_fouls
     legal = {view.action_to_string(a): a for a in (view.legal if renonces else view.possible)}
     allowed = dict(legal)
     msg: dict[str, Any] = {
