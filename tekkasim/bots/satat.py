@@ -31,11 +31,11 @@ The heuristic family (``SatatBot``; compiled in ``_satat_policy``)
                   proofs). With it and ``kot_pressure`` the bot also accuses on probability (and may then
                   be wrong): for every remembered failure the chance q that the seat still holds that suit
                   if the unseen cards were dealt uniformly gives the posterior ``s q / (s q + (1 - s)(1 - q))``.
-``kot_pressure``  round and match pressure: an accusation by expected points (a correct one +1, a wrong one
+``kot_pressure``  round pressure: an accusation by expected points (a correct one +1, a wrong one
                   -1, against what the round is worth now: a decided result, a KOT run's 2 points, else
                   tanh(trick margin / 3)), so a team on its own KOT never ends it with a proven
                   accusation; while the other side has taken every trick, from the fourth trick on, second
-                  hand plays to win (to stop their KOT).
+                  hand plays to win (to stop their KOT). The match score is not read.
 ``bluff``         ``none`` | ``atoute`` | ``zorge``: deliberate Renonces (a ruff while holding the suit led, when
                   the other side is winning the trick and no legal card wins it; the ruffing card must be
                   the last of the trick or a master Troupe), from the fourth trick on, at most one per
