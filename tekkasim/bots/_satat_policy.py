@@ -642,7 +642,9 @@ def _follow_card(p, hand, pub, seat, lm, gone, voids):
         s = _strength(c, troupe, need)
         if s > wp and _is_master(c, gone) and s < bp:
             bp, best = s, c
-    run = p[P_KOT] > 0.0 and pub[V_KOT] < 0 and pub[V_WON_A + (1 - (seat & 1))] == 0 and t >= 3
+    # the other side has taken every trick (second hand follows its leader, who won the last one): a KOT
+    # in the making, so from the fourth trick on second hand plays to win
+    run = p[P_KOT] > 0.0 and pub[V_KOT] < 0 and pub[V_WON_A + (seat & 1)] == 0 and t >= 3
     if n == 1 and not run:  # second hand: low unless a master wins
         if best >= 0 and cw // 13 != troupe:
             return best

@@ -31,11 +31,11 @@ The heuristic family (``SatatBot``; compiled in ``_satat_policy``)
                   proofs). With it and ``kot_pressure`` the bot also accuses on probability (and may then
                   be wrong): for every remembered failure the chance q that the seat still holds that suit
                   if the unseen cards were dealt uniformly gives the posterior ``s q / (s q + (1 - s)(1 - q))``.
-``kot_pressure``  round and match pressure: an accusation by expected points (a correct one +1, a wrong one
+``kot_pressure``  round pressure: an accusation by expected points (a correct one +1, a wrong one
                   -1, against what the round is worth now: a decided result, a KOT run's 2 points, else
                   tanh(trick margin / 3)), so a team on its own KOT never ends it with a proven
-                  accusation; on a run of straight tricks from the fourth trick, second hand plays to win
-                  (KOT chase).
+                  accusation; while the other side has taken every trick, from the fourth trick on, second
+                  hand plays to win (to stop their KOT). The match score is not read.
 ``bluff``         ``none`` | ``atoute`` | ``zorge``: deliberate Renonces (a ruff while holding the suit led, when
                   the other side is winning the trick and no legal card wins it; the ruffing card must be
                   the last of the trick or a master Troupe), from the fourth trick on, at most one per
@@ -106,7 +106,7 @@ PARAMS = (
     Param("redeal", True, "ask for a redeal when allowed and the five hold no Ace and no 2♥"),
     Param("detect", True, "accuse when a newly played card proves an earlier failure to follow"),
     Param("suspicion", 0.0, "prior that a failure to follow is a bluff; > 0 also accuses on probability", 0.0, 0.5),
-    Param("kot_pressure", True, "use an accusation only when it beats the round's worth; chase a KOT"),
+    Param("kot_pressure", True, "use an accusation only when it beats the round's worth; stop the other side's KOT"),
     Param(
         "bluff",
         "none",
@@ -321,7 +321,7 @@ class Sada(SatatBot):
 
 
 class Tana(SatatBot):
-    """TANA (rank 4): SADA with round and match pressure (accusations by expected points, KOT chase);
+    """TANA (rank 4): SADA with round pressure (accusations by expected points, stopping the other side's KOT);
     10% mistakes."""
 
     name = "TANA"
