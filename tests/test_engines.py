@@ -371,3 +371,42 @@ def test_tekkasim_engine_answers_an_app_that_sends_its_true_deal():
         get_bot("TANA", ruleset="feskot"), state, view.seat, 77
     )
     assert done.returncode == 0
+
+
+def _engine_processes(marker: str) -> list[int]:
+    """Pids of running processes whose command line holds ``marker``."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                    pids.append(int(entry.name))
+            except OSError:  # gone meanwhile
+                pass
+    return pids
+
+
+def test_engines_play_on_the_dask_backend_and_none_is_left_behind(tmp_path):
+    """``--backend dask`` with the local cluster the runner starts: each Dask worker starts its own engine,
+    the results are those of a local run, the engines' stderr is kept in the run directory, and no engine
+    process outlives the run."""
+    pytest.importorskip("distributed")
+    engine_file = tmp_path / "dask_first_legal.py"  # a path of its own: its processes are told apart by it
+    engine_file.write_text(REFERENCE.read_text())
+    bots = f"engine:{PY} {engine_file},GREEDY"
+    common = ["tournament", "-r", "feskot", "-b", bots, "-n", "8", "--block", "2", "-s", "21", "-q"]
+    dask = cli(*common, "--backend", "dask", "-w", "2", "-O", str(tmp_path / "dask"))
+    assert dask.returncode == 0, dask.stderr
+    local = cli(*common, "-w", "1", "-O", str(tmp_path / "local"))
+    assert local.returncode == 0, local.stderr
+
+    def played(out):
+        return sorted(json.dumps(r, sort_keys=True) for r in iter_records(out))
+
+    assert played(tmp_path / "dask") == played(tmp_path / "local") and len(played(tmp_path / "local")) == 16
+    logs = list((tmp_path / "dask" / "engines").glob("dask_first_legal.py-*.log"))
+    assert logs  # started in the workers (each its own), their stderr kept with the run
+    deadline = time.monotonic() + 10
+    while _engine_processes(str(engine_file)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _engine_processes(str(engine_file)) == []
