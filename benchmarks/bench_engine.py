@@ -6,9 +6,11 @@ Goal (issue 26): >= 20,000 decisions/s on one core, >= 400 Feskot deals/s with t
 The host and the engine take turns (one write and one read per decision), so together they use about one
 core; the rows split the CPU time per decision between the host (this process) and the engine (its
 ``/proc`` times), and give the wall-clock rates. Reference: the same deals with the same rule in process
-(a Python function bot), whose rate bounds what the State API loop allows any engine. Also timed alone:
-building one decide message (the host's share of the protocol). Best of the repeats; the load average is
-in the rows, as the machine may be shared.
+(a Python function bot), whose rate bounds what the State API loop allows any engine; the protocol's CPU
+per decision is the host's CPU beyond that reference plus the engine's. Also timed alone: building the
+engine seats' decide messages along whole deals, the observation brought up to date as the host does,
+against each built afresh. Best of the repeats; the load average is in the rows, as the machine may be
+shared.
 """
 
 from __future__ import annotations
