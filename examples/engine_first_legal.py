@@ -28,8 +28,14 @@ def choose(message):
 
 
 def main():
-    out = sys.stdout
-    for line in sys.stdin:  # ends when the host closes our stdin
+    # bytes in, bytes out, one flush per answer: the host waits for each answer, so a buffered line
+    # that is not flushed would stall the table, and text-mode decoding would double the reading cost
+    read = sys.stdin.buffer.readline
+    out = sys.stdout.buffer
+    while True:
+        line = read()
+        if not line:  # the host closed our stdin
+            return
         message = json.loads(line)
         kind = message.get("type")
         if kind == "hello":
@@ -41,7 +47,7 @@ def main():
         else:  # a message type this engine does not know: the protocol lets it ignore it
             print(f"{NAME}: ignoring a {kind!r} message", file=sys.stderr)
             continue
-        out.write(json.dumps(answer) + "\n")
+        out.write(json.dumps(answer).encode() + b"\n")
         out.flush()
 
 

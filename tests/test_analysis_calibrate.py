@@ -2,6 +2,8 @@
 
 import json
 import math
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -57,3 +59,70 @@ def test_markdown_flags_a_whitewash_of_random():
     (rec,) = calibration_records(won)
     assert rec["direct"] is None and rec["direct_hi"] is None and rec["direct_lo"] == 420.0
     json.dumps(rec, allow_nan=False)
+
+
+REFERENCE = Path(__file__).resolve().parents[1] / "examples" / "engine_first_legal.py"
+ENGINE = f"engine:{sys.executable} {REFERENCE}"
+
+
+def test_an_engine_is_placed_on_the_ladders_scale_in_the_same_fit():
+    ladder = calibration("feskot", ["KADO", "POCHAQ", "PUCHOQ"], pairs=20, seed=7, neighbours=1)
+    t = calibration("feskot", ["KADO", "POCHAQ", "PUCHOQ"], pairs=20, seed=7, extra=[ENGINE], neighbours=1)
+    assert list(t["bot"]) == ["KADO", "POCHAQ", "PUCHOQ", "FIRST_LEGAL"]
+    assert list(t["rank"]) == [0, 1, 2, None]
+    placed = t.iloc[3]
+    assert placed["lo"] < placed["elo"] < placed["hi"]
+    # it played RANDOM, then the one ladder bot nearest it: KADO, the ladder's lowest (playing the first
+    # legal card loses to random play: -230 [-344, -117] at 30 pairs, seed 1)
+    assert placed["against"] == "RANDOM, KADO" and placed["pairs"] == 40
+    # its pairs follow the ladder's, whose boards stay those of the ladder alone
+    same = ["direct", "direct_lo", "direct_hi", "against"]
+    assert t.loc[:2, same].equals(ladder[same])
+    # the engine's own pairs against RANDOM: pairing 5 (after the ladder's five)
+    direct = elo_estimate(pair_margins("feskot", ENGINE, "RANDOM", 7 + 5 * 1_000_000, 20))
+    assert tuple(placed[["direct", "direct_lo", "direct_hi"]]) == pytest.approx(direct)
+    # one fit: the engine's pairs against KADO count for KADO too (with neighbours=1 the ladder alone
+    # gives KADO its pairs against RANDOM and POCHAQ)
+    assert t.loc[0, "pairs"] == 20 * 3 and ladder.loc[0, "pairs"] == 20 * 2
+    (rec,) = [r for r in calibration_records(t) if r["bot"] == "FIRST_LEGAL"]
+    assert rec["rank"] is None
+    text = calibration_markdown({"feskot": t}, "c", 20, 2, 7)
+    assert "| FIRST_LEGAL | - |" in text and "FIRST_LEGAL (against RANDOM, KADO)" in text
+
+
+def test_a_python_bot_is_placed_too_and_a_ladder_name_is_refused():
+    t = calibration("feskot", ["KADO"], pairs=10, seed=3, extra=["tournament_bots:Highest"])
+    assert list(t["bot"])[-1] != "KADO" and t.iloc[-1]["against"] == "RANDOM, KADO"
+    with pytest.raises(AnalysisError, match="on the ladder already"):
+        calibration("feskot", ["KADO"], pairs=10, extra=["KADO"])
+
+
+@pytest.mark.parametrize(
+    "bot, says",
+    [
+        ("engine:/no/such/engine", "does not exist"),
+        ("KADO", "on the ladder already"),
+        ("NOPE", "unknown bot"),
+        ("", "--bot is empty"),
+    ],
+)
+def test_cli_calibrate_bad_bots_are_one_line(bot, says):
+    res = CliRunner().invoke(cli, ["calibrate", "--bots", "KADO", "--pairs", "4", "--bot", bot])
+    assert res.exit_code != 0 and says in res.output and "Traceback" not in res.output
+    assert len(res.output.strip().splitlines()) == 1
+
+
+def test_cli_calibrate_places_an_engine(tmp_path):
+    out = tmp_path / "calibration.md"
+    args = ["calibrate", "--bots", "KADO,POCHAQ", "--pairs", "6", "--seed", "11", "--bot", ENGINE]
+    res = CliRunner().invoke(cli, [*args, "--json", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.output.splitlines()[-1])["feskot"]
+    assert [r["bot"] for r in rows] == ["KADO", "POCHAQ", "FIRST_LEGAL"] and rows[-1]["rank"] is None
+    assert rows[-1]["against"] == "RANDOM, KADO, POCHAQ"
+    assert f"--bot '{ENGINE}'" in out.read_text()
+    text = CliRunner().invoke(cli, args)
+    assert text.exit_code == 0, text.output
+    assert (
+        "FIRST_LEGAL: Elo " in text.output and "against RANDOM (18 pairs against RANDOM, KADO, POCHAQ)" in text.output
+    )

@@ -13,10 +13,12 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from tekkasim.bits import new_rng
+from tekkasim.bits import below, new_rng
 from tekkasim.bots import View, decide, get_bot, mix_seed
-from tekkasim.bots.engines import host, observation_json, stop_engines
+from tekkasim.bots.engines import decide_message, host, observation_json, stop_engines
 from tekkasim.errors import BotError
 from tekkasim.rules import get_game
 from tekkasim.tournament import Config, iter_records
@@ -97,6 +99,53 @@ def test_observation_is_the_same_in_every_world_the_seat_cannot_tell_apart(rules
             json.dumps(mine)
             checked += 1
     assert checked > 20
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    variant=st.sampled_from(
+        [
+            ("feskot", {}),
+            ("feskot", {"play_out": True}),
+            ("feskot", {"signals": False}),
+            ("feskot", {"deal": "cut"}),
+            ("tekka", {}),
+            ("tekka", {"raises": True}),
+            ("satat", {}),
+            ("shengji", {}),
+        ]
+    ),  # fmt: skip
+    seed=st.integers(0, 2**40),
+)
+def test_decide_lines_kept_up_to_date_are_the_lines_built_afresh(variant, seed):
+    """The host brings each seat's observation up to date between its decisions (decide_message's cache):
+    every line, and the map of allowed actions, is the one built from the full record, byte for byte,
+    along whole deals of random possible actions (signals and Tekka raises included)."""
+    ruleset, options = variant
+    game = get_game(ruleset, **options)
+    state = game.new_deal(seed)
+    rng = new_rng(seed)
+    cache: dict = {}
+    kept = plays = breaks = 0  # decisions kept up to date; decisions in the play; other actions there
+    while not state.is_terminal():
+        in_play = state.phase() in ("play", "raise")
+        for seat in state.actors():
+            known = cache.get(seat)
+            kept += known is not None and known.update(View(state, seat)) is not None
+            plays += state.phase() == "play"
+            line, allowed = decide_message(View(state, seat), 9, ruleset, game.options, 50, seed, cache=cache)
+            assert (line, allowed) == decide_message(View(state, seat), 9, ruleset, game.options, 50, seed)
+        possible = state.possible_actions()
+        action = possible[int(below(rng, len(possible)))]
+        breaks += in_play and state.action_to_string(action)[:2].upper() not in _CARD_TEXTS
+        state.apply_action(action)
+    if ruleset in ("feskot", "tekka"):  # in the play, every seat's decision after its first (and a raise)
+        assert kept >= plays - 4 * (1 + breaks)
+    else:  # Satat and Shengji: built afresh every time
+        assert kept == 0
+
+
+_CARD_TEXTS = {r + s for r in "23456789TJQKA" for s in "CDHS"}
 
 
 def _rows(job: Job) -> list:
@@ -322,3 +371,42 @@ def test_tekkasim_engine_answers_an_app_that_sends_its_true_deal():
         get_bot("TANA", ruleset="feskot"), state, view.seat, 77
     )
     assert done.returncode == 0
+
+
+def _engine_processes(marker: str) -> list[int]:
+    """Pids of running processes whose command line holds ``marker``."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                    pids.append(int(entry.name))
+            except OSError:  # gone meanwhile
+                pass
+    return pids
+
+
+def test_engines_play_on_the_dask_backend_and_none_is_left_behind(tmp_path):
+    """``--backend dask`` with the local cluster the runner starts: each Dask worker starts its own engine,
+    the results are those of a local run, the engines' stderr is kept in the run directory, and no engine
+    process outlives the run."""
+    pytest.importorskip("distributed")
+    engine_file = tmp_path / "dask_first_legal.py"  # a path of its own: its processes are told apart by it
+    engine_file.write_text(REFERENCE.read_text())
+    bots = f"engine:{PY} {engine_file},GREEDY"
+    common = ["tournament", "-r", "feskot", "-b", bots, "-n", "8", "--block", "2", "-s", "21", "-q"]
+    dask = cli(*common, "--backend", "dask", "-w", "2", "-O", str(tmp_path / "dask"))
+    assert dask.returncode == 0, dask.stderr
+    local = cli(*common, "-w", "1", "-O", str(tmp_path / "local"))
+    assert local.returncode == 0, local.stderr
+
+    def played(out):
+        return sorted(json.dumps(r, sort_keys=True) for r in iter_records(out))
+
+    assert played(tmp_path / "dask") == played(tmp_path / "local") and len(played(tmp_path / "local")) == 16
+    logs = list((tmp_path / "dask" / "engines").glob("dask_first_legal.py-*.log"))
+    assert logs  # started in the workers (each its own), their stderr kept with the run
+    deadline = time.monotonic() + 10
+    while _engine_processes(str(engine_file)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _engine_processes(str(engine_file)) == []

@@ -13,6 +13,12 @@ and "none" in text, with ``note`` / ``direct_note`` saying why; never a stand-in
 Pairing ``k`` (in table order) uses board seeds ``seed + k * 1_000_000 ...``, so every pairing has its own
 boards and a rerun with the same arguments gives the same table. Bots with a compiled form play in their
 ruleset's compiled loop; search bots play through the State API and take ``search_pairs`` pairs.
+
+A bot outside the ladder (``extra``: an engine ``engine:COMMAND``, a ``package.module:Name``, a ladder bot
+with other parameters) is placed on the same scale: after the ladder's pairings it plays RANDOM, a fit of
+everything so far estimates its Elo, and it then plays the ``neighbours`` ladder bots whose Elo in that fit is
+nearest its own. Its row (rank None) comes from the one final fit of all pairs, the ladder's rows too; its
+pairings follow the ladder's, so the ladder's boards are those of a calibration without it.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import math
 
 import pandas as pd
 
-from ..bots import describe
+from ..bots import describe, get_bot
 from ..ratings import Pairs, fit_elo, interval_text, json_number, score_note
 from .duplicate import AnalysisError, elo_estimate, pair_margins, pair_scores
 
@@ -38,11 +44,15 @@ def calibration(
     neighbours: int = 2,
     options: dict | None = None,
     progress=None,
+    extra=(),
 ) -> pd.DataFrame:
     """Per bot (ladder order): ``rank``, ``elo``, ``lo``, ``hi`` (95%, anchor RANDOM = 0), ``pairs`` it
     played in the fit, ``direct`` / ``direct_lo`` / ``direct_hi`` (its Elo against RANDOM from its own pairs
     with RANDOM alone), ``direct_pairs``, and ``note`` / ``direct_note`` (why a bound is missing, or "").
-    ``progress(x, y, n)`` is called before each pairing."""
+    ``progress(x, y, n)`` is called before each pairing. ``against``: the bots each one played.
+
+    ``extra``: bots outside the ladder (specs or Bot objects) placed on its scale (module notes); their rows
+    follow the ladder's, labelled by ``Bot.label`` (an engine by its hello's name), with rank None."""
     from ..rules import get_game
 
     game = get_game(ruleset, **(options or {}))
@@ -53,27 +63,47 @@ def calibration(
     if pairs < 2 or search_pairs < 2:
         raise AnalysisError("pairs and search_pairs must be 2 or more")
     bots = sorted(set(bots), key=LADDER.index)
-    rows, direct, k = [], {}, 0
+    if not bots:
+        raise AnalysisError("no ladder bots to calibrate against")
+    placed = placed_bots(extra, game.name)
+    rows: list = []
+    direct: dict = {}
+    against: dict[str, list[str]] = {}
+    k = 0  # pairings played so far
+
+    def pairing(x, y, label: str, searching: bool) -> None:
+        nonlocal k
+        n = search_pairs if searching or y in SEARCH else pairs
+        if progress is not None:
+            progress(label, y, n)
+        m = pair_margins(game.name, x, y, seed + k * 1_000_000, n, dict(game.options))
+        rows.extend((label, y, k * 1_000_000 + j, float(v)) for j, v in enumerate(m))
+        if y == "RANDOM":
+            direct[label] = (*elo_estimate(m), n, score_note(pair_scores(m)))
+        against.setdefault(label, []).append(y)
+        k += 1
+
     for i, x in enumerate(bots):
-        below = ["RANDOM", *bots[max(0, i - neighbours) : i]]
-        for y in below:
-            n = search_pairs if x in SEARCH or y in SEARCH else pairs
-            if progress is not None:
-                progress(x, y, n)
-            m = pair_margins(game.name, x, y, seed + k * 1_000_000, n, dict(game.options))
-            rows += [(x, y, k * 1_000_000 + j, float(v)) for j, v in enumerate(m)]
-            if y == "RANDOM":
-                direct[x] = (*elo_estimate(m), n, score_note(pair_scores(m)))
-            k += 1
-    fit = fit_elo(Pairs.from_rows(rows, ["RANDOM", *bots]), anchor="RANDOM")
+        for y in ["RANDOM", *bots[max(0, i - neighbours) : i]]:
+            pairing(x, y, x, x in SEARCH)
+    for p, (label, bot) in enumerate(placed):
+        pairing(bot, "RANDOM", label, bot.kind == "search")
+        so_far = ["RANDOM", *bots, *(other for other, _ in placed[: p + 1])]
+        first = fit_elo(Pairs.from_rows(rows, so_far), anchor="RANDOM")
+        est = first.elo[first.bots.index(label)]
+        near = sorted(bots, key=lambda b: (abs(first.elo[first.bots.index(b)] - est), LADDER.index(b)))
+        for y in sorted(near[:neighbours], key=LADDER.index):
+            pairing(bot, y, label, bot.kind == "search")
+    names = ["RANDOM", *bots, *(label for label, _ in placed)]
+    fit = fit_elo(Pairs.from_rows(rows, names), anchor="RANDOM")
     out = []
-    for b in bots:
+    for b in names[1:]:
         i = fit.bots.index(b)
         d = direct[b]
         out.append(
             {
                 "bot": b,
-                "rank": LADDER.index(b),
+                "rank": LADDER.index(b) if b in LADDER else None,
                 "elo": float(fit.elo[i]),
                 "lo": float(fit.lo[i]),
                 "hi": float(fit.hi[i]),
@@ -84,9 +114,31 @@ def calibration(
                 "direct_pairs": d[3],
                 "note": fit.notes[i],
                 "direct_note": d[4],
+                "against": ", ".join(against[b]),
             }
         )
-    return pd.DataFrame(out)
+    table = pd.DataFrame(out)
+    table["rank"] = pd.Series([r["rank"] for r in out], dtype=object)  # None for a placed bot, not NaN
+    return table
+
+
+def placed_bots(extra, ruleset: str) -> list[tuple[str, object]]:
+    """``(label, bot)`` of each bot to place; one line (BotError, AnalysisError) for one that cannot be."""
+    placed = []
+    for spec in extra:
+        bot = get_bot(spec, ruleset=ruleset)
+        if not bot.supports(ruleset):
+            raise AnalysisError(f"bot {bot.label} does not play {ruleset}")
+        label = bot.label
+        if label in LADDER or label == "RANDOM":
+            raise AnalysisError(
+                f"{label} is on the ladder already (its calibration is the ladder's own; "
+                f"--bot places other bots, e.g. engine:COMMAND or {label}:mistake_rate=0.1)"
+            )
+        if label in (other for other, _ in placed):
+            raise AnalysisError(f"two bots to place are both labelled {label!r}")
+        placed.append((label, bot))
+    return placed
 
 
 def calibration_records(table: pd.DataFrame) -> list[dict]:
@@ -126,10 +178,18 @@ def calibration_markdown(
             "|---|---|---|---|---|---|---|---|",
         ]
         for r in t.itertuples():
+            rank = "-" if r.rank is None else r.rank
             lines.append(
-                f"| {r.bot} | {r.rank} | {r.elo:+.0f} | {interval_text(r.lo, r.hi)} | {r.pairs} | "
+                f"| {r.bot} | {rank} | {r.elo:+.0f} | {interval_text(r.lo, r.hi)} | {r.pairs} | "
                 f"{_e(r.direct)} | {interval_text(r.direct_lo, r.direct_hi)} | {r.direct_pairs} |"
             )
+        outside = [f"{r.bot} (against {r.against})" for r in t.itertuples() if r.rank is None]
+        if outside:
+            lines += [
+                "",
+                "Placed on the ladder's scale (rank -): " + "; ".join(outside) + ". Each played RANDOM, then the "
+                "ladder bots nearest its Elo in a fit of the pairs so far; its row and the ladder's come from one fit.",
+            ]
         notes = [f"{r.bot}: {r.note}" for r in t.itertuples() if getattr(r, "note", "")]
         if notes:
             lines += [
@@ -151,4 +211,4 @@ def _e(v: float) -> str:
     return f"{v:+.0f}" if math.isfinite(v) else "won all" if v > 0 else "lost all"
 
 
-__all__ = ["LADDER", "SEARCH", "calibration", "calibration_markdown", "calibration_records"]
+__all__ = ["LADDER", "SEARCH", "calibration", "calibration_markdown", "calibration_records", "placed_bots"]

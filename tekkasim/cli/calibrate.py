@@ -1,9 +1,12 @@
-"""``tekkasim calibrate``: the ladder's Elo against RANDOM per ruleset, written to docs/calibration.md."""
+"""``tekkasim calibrate``: the ladder's Elo against RANDOM per ruleset, written to docs/calibration.md; with
+``--bot``, any other bot (an engine, a ``package.module:Name``) placed on the ladder's scale."""
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import shlex
 from pathlib import Path
 
 import click
@@ -22,6 +25,14 @@ SEEDS_PER_PAIRING = 1_000_000  # analysis.calibrate's spacing of the pairings' b
 )
 @click.option("--bots", default=None, help="Ladder bots, comma-separated [the whole ladder].")
 @click.option(
+    "--bot",
+    "extra",
+    multiple=True,
+    metavar="BOT",
+    help="A bot outside the ladder to place on its scale (engine:COMMAND, package.module:Name, NAME:param=v): it "
+    "plays RANDOM and the two ladder bots nearest its strength; give several times.",
+)
+@click.option(
     "--pairs", type=click.IntRange(min=2), default=400, show_default=True, help="Pairs per pairing of heuristic bots."
 )
 @click.option(
@@ -39,10 +50,12 @@ SEEDS_PER_PAIRING = 1_000_000  # analysis.calibrate's spacing of the pairings' b
     help="Write the Markdown table here (e.g. docs/calibration.md).",
 )
 @click.option("--json", "as_json", is_flag=True, help="JSON: {ruleset: [{bot, rank, elo, lo, hi, pairs, ...}]}.")
-def calibrate(rulesets, bots, pairs, search_pairs, seed, out, as_json):
+def calibrate(rulesets, bots, extra, pairs, search_pairs, seed, out, as_json):
     """Each ladder bot's Elo against RANDOM with its 95% interval, per ruleset, from duplicate pairs
-    against RANDOM and the two bots below it (one Bradley–Terry fit, anchor RANDOM)."""
-    from ..analysis.calibrate import LADDER, calibration, calibration_markdown, calibration_records
+    against RANDOM and the two bots below it (one Bradley–Terry fit, anchor RANDOM). With --bot, that
+    bot's Elo on the same scale, from pairs against RANDOM and the ladder bots nearest it, in the same fit."""
+    from ..analysis.calibrate import LADDER, calibration, calibration_markdown, calibration_records, placed_bots
+    from ..ratings import interval_text
     from ..rules import get_game
     from .options import _check_seed, check_writable
 
@@ -60,12 +73,17 @@ def calibrate(rulesets, bots, pairs, search_pairs, seed, out, as_json):
         out_path = os.path.realpath(out)  # a symlink stays and its target gets the table
 
     names = [b.strip() for b in bots.split(",") if b.strip()] if bots else list(LADDER)
-    pairings = 3 * len(names)  # each bot meets RANDOM and at most two bots below it
+    extra = [b.strip() for b in extra]
+    if any(not b for b in extra):
+        raise OptionError("--bot is empty (give a bot, e.g. --bot 'engine:python3 my_engine.py')")
+    pairings = 3 * len(names) + 3 * len(extra)  # RANDOM and at most two ladder bots each
     if seed + pairings * SEEDS_PER_PAIRING > MAX_SEED:
         raise OptionError(
             f"--seed {seed}: the calibration's boards (seed + k * {SEEDS_PER_PAIRING:,} + j) pass 2**63-1"
         )
     games = [get_game(r).name for r in (rulesets or ("feskot",))]
+    for g in games:  # a bot that cannot be placed: its one line before any pairing is played
+        placed_bots(extra, g)
 
     def progress(x, y, n):
         if not as_json:
@@ -75,12 +93,13 @@ def calibrate(rulesets, bots, pairs, search_pairs, seed, out, as_json):
     for g in games:
         if not as_json:
             click.echo(f"{g}:", err=True)
-        tables[g] = calibration(g, names, pairs, search_pairs, seed, progress=progress)
+        tables[g] = calibration(g, names, pairs, search_pairs, seed, progress=progress, extra=extra)
     command = " ".join(
         [
             "tekkasim calibrate",
             *(f"--ruleset {g}" for g in games),
             *([f"--bots {','.join(names)}"] if bots else []),
+            *(f"--bot {shlex.quote(b)}" for b in extra),
             f"--pairs {pairs}",
             f"--search-pairs {search_pairs}",
             f"--seed {seed}",
@@ -98,21 +117,28 @@ def calibrate(rulesets, bots, pairs, search_pairs, seed, out, as_json):
     for g, t in tables.items():
         click.echo(f"\n{g} (Elo against RANDOM = 0, 95% interval; none: a bound the pairs cannot give):")
         click.echo(_text_table(t).to_string(index=False))
+        for r in t.itertuples():
+            if r.rank is None:
+                click.echo(
+                    f"{r.bot}: Elo {_elo(r.elo)} {interval_text(r.lo, r.hi)} against RANDOM "
+                    f"({r.pairs} pairs against {r.against})"
+                )
     if out:
         click.echo(f"\nwrote {out}")
 
 
+def _elo(v: float) -> str:
+    return f"{v:+.0f}" if math.isfinite(v) else "won all" if v > 0 else "lost all"
+
+
 def _text_table(t):
     """The table for people: intervals as ``[lo, hi]`` with "none" for a missing bound, an Elo with no
-    finite value as "won all" / "lost all", and the notes that say why."""
-    import math
-
+    finite value as "won all" / "lost all", a placed bot's rank as "-", and the notes that say why."""
     from ..ratings import interval_text
 
-    def elo(v: float) -> str:
-        return f"{v:+.0f}" if math.isfinite(v) else "won all" if v > 0 else "lost all"
-
-    shown = t[["bot", "rank"]].copy()
+    elo = _elo
+    shown = t[["bot"]].copy()
+    shown["rank"] = ["-" if r is None else r for r in t["rank"]]
     shown["elo"] = t["elo"].map(elo)
     shown["95%"] = [interval_text(lo, hi) for lo, hi in zip(t["lo"], t["hi"], strict=True)]
     shown["pairs"] = t["pairs"]

@@ -288,6 +288,8 @@ def _run(
     with Store.create_or_resume(directory, cfg.identity()) as store:
         stops.check()
         set_log_dir(directory / "engines")  # engines' stderr (engine:COMMAND bots) kept with the run
+        if cluster is not None and cluster.cluster is not None:  # the local cluster's workers started before
+            cluster.client.run(set_log_dir, str(directory / "engines"))
         ranges = store.ranges()
         stored = [sum(2 * (z - a) for rs in ranges.values() for a, z in rs)]
         total = len(cfg.pairings()) * cfg.boards * 2

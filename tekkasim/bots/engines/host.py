@@ -123,6 +123,8 @@ class EngineProcess:
                 raise BotError(f"engine {shorten(self.command)!r} cannot start: {exc.strerror or exc}") from None
         self.pid_owner = os.getpid()
         self._buf = b""
+        self._poll = select.poll()  # made once: a select.select per decision costs more than the engine's answer
+        self._poll.register(self.proc.stdout.fileno(), select.POLLIN)
         self.fresh = True
         try:
             self.send({"type": "hello", "protocol": PROTOCOL})
@@ -158,7 +160,7 @@ class EngineProcess:
                 line, self._buf = self._buf[:end], self._buf[end + 1 :]
                 return line
             wait = deadline - time.monotonic()
-            if wait <= 0 or not select.select([fd], [], [], wait)[0]:
+            if wait <= 0 or not self._poll.poll(wait * 1000.0):
                 raise EngineFault("no answer in time")
             chunk = os.read(fd, 1 << 16)
             if not chunk:
@@ -283,6 +285,7 @@ class EngineBot(Bot):
         self.world = proc.hello.get("world") is True
         self.description = f"engine {self.name}: {shorten(self.command)}"
         self._ident = 0
+        self._observations: dict = {}  # seat -> what decide_message keeps to bring the next observation up to date
 
     @property
     def label(self) -> str:
@@ -296,30 +299,30 @@ class EngineBot(Bot):
         seed = int(rng[0])  # the seed of this decision, as an in-process bot gets it (rng is new_rng(seed))
         self._ident += 1
         ident = self._ident
+        time_ms = self.params["time_ms"]
         line, allowed = decide_message(
-            view, ident, state.game.name, state.game.options, self.params["time_ms"], seed, self.world
+            view, ident, state.game.name, state.game.options, time_ms, seed, self.world, self._observations
         )
-        where = f"{state.where()}, seat {('bottom', 'right', 'top', 'left')[view.seat]}"
         proc = None
         try:
             proc = engine_process(self.command)
             grace = FIRST_GRACE_MS if proc.fresh else GRACE_MS
             proc.send(line)
-            answer = proc.read_line(time.monotonic() + (self.params["time_ms"] + grace) / 1000.0)
+            answer = proc.read_line(time.monotonic() + (time_ms + grace) / 1000.0)
             proc.fresh = False
             return _action(answer, ident, allowed, view.optional)
         except EngineFault as exc:
             if proc is not None:
                 exc = EngineFault(f"{exc} (its stderr: {proc.log_path})")
                 proc.stop()
+            where = f"{state.where()}, seat {('bottom', 'right', 'top', 'left')[view.seat]}"
             raise BotError(f"engine {self.name} at {where}: {exc}") from None
 
 
 def _action(answer: bytes, ident: int, allowed: dict, optional: bool) -> Any:
     msg = _parse(answer)
-    shown = shorten(answer.decode(errors="replace"), 80)
     if not isinstance(msg, dict) or msg.get("type") != "action" or "action" not in msg:
-        raise EngineFault(f"answered {shown!r}, not an action message")
+        raise EngineFault(f"answered {shorten(answer.decode(errors='replace'), 80)!r}, not an action message")
     if msg.get("id") != ident:
         raise EngineFault(f"answered id {shorten(repr(msg.get('id')), 20)} to decision id {ident}")
     text = msg["action"]

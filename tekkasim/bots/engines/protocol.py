@@ -14,6 +14,8 @@ import json
 from typing import Any
 
 from ...cards import SEATS, card_name
+from ...rules import _trick52 as k52
+from ...rules.trick52 import Trick52State, action_text
 from ..base import View
 
 PROTOCOL = 1
@@ -85,27 +87,144 @@ def observation_json(view: View) -> dict:
     }
 
 
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def _scalar(value: Any) -> str:
+    """``_dumps`` of a number or flag, without the encoder for the plain cases (a decide message has four)."""
+    kind = type(value)
+    if kind is int:
+        return str(value)
+    if kind is bool:
+        return "true" if value else "false"
+    return _dumps(value)
+
+
+def _items(d: dict) -> list[str]:
+    # a compact json.dumps of a dict is exactly its items joined by "," inside braces
+    return [_dumps(key) + ":" + _dumps(value) for key, value in d.items()]
+
+
+class _Play52:
+    """The observation of one seat of a Feskot or Tekka deal in its play phase, kept up to date.
+
+    Through the play only the tricks, the hand, ``to_move`` and ``won`` change, and only by card plays:
+    the rest is serialised once from the full build (:func:`observation_json`) and the plays since are
+    appended from the state's action log. Any other action (a Tekka raise) or phase: a full build again."""
+
+    __slots__ = ("state", "seat", "n", "head", "tail", "done", "trick", "hand", "start")
+
+    def __init__(self, view: View, obs: dict):
+        state = view._state
+        record = obs["record"]
+        items = list(record.items())
+        at = [key for key, _ in items].index("tricks")
+        self.state = state
+        self.seat = view.seat
+        self.n = len(state._log)
+        tricks = record["tricks"]
+        self.head = (
+            '{"seat":' + _dumps(obs["seat"]) + ',"phase":"play","to_move":',
+            ',"score":' + _dumps(obs["score"]) + ',"record":{' + ",".join(_items(dict(items[:at]))) + ',"tricks":[',
+        )
+        self.tail = "]" + "".join("," + item for item in _items(dict(items[at + 1 :]))) + "}}"
+        # closed tricks as JSON, the open one as its play texts (JSON strings)
+        self.done = [_dumps(t) for t in tricks if len(t) == 4]
+        self.trick = [_dumps(p) for p in tricks[-1]] if tricks and len(tricks[-1]) < 4 else []
+        self.hand = ['"' + c + '"' for c in obs["hand"]]  # what the seat holds: less its own plays from now on
+        self.start: tuple = (None, None, "")  # (ruleset, options, the message's keys from ruleset to observation)
+
+    def update(self, view: View) -> str | None:
+        """The observation JSON for ``view``, or None when only a full build will do."""
+        state = view._state
+        log = state._log
+        if state is not self.state or view.seat != self.seat or state.arrays.info[k52.I_PHASE] != k52.PH_PLAY:
+            return None
+        for i in range(self.n, len(log)):
+            a, seat, t, j = log[i]
+            if a >= k52.PRIME_BASE or t != len(self.done) or j != len(self.trick):
+                return None  # a raise, or plays out of the expected order: rebuild
+            self.trick.append('"' + _PLAY_TEXT[a] + '"')
+            if len(self.trick) == 4:
+                self.done.append("[" + ",".join(self.trick) + "]")
+                self.trick = []
+            if seat == self.seat:
+                self.hand.remove('"' + _PLAY_TEXT[a % 52] + '"')
+        self.n = len(log)
+        tricks = ",".join(self.done + (["[" + ",".join(self.trick) + "]"] if self.trick else []))
+        info = state.arrays.info
+        return (
+            self.head[0]
+            + '"' + SEATS[info[k52.I_TO_MOVE]] + '"'
+            + ',"hand":[' + ",".join(self.hand) + "]"
+            + ',"won":{"A":' + str(int(info[k52.I_TEAM_TRICKS])) + ',"B":' + str(int(info[k52.I_TEAM_TRICKS + 1])) + "}"
+            + self.head[1] + tricks + self.tail
+        )  # fmt: skip
+
+    def keys(self, ruleset: str, options: dict) -> str:
+        """The text from ``"ruleset"`` to ``"observation":`` of a decide message (the same all deal long)."""
+        if ruleset is not self.start[0] or options is not self.start[1]:
+            text = ',"ruleset":' + _dumps(ruleset) + ',"options":' + _dumps(options)
+            self.start = (ruleset, options, text + ',"seat":"' + SEATS[self.seat] + '","observation":')
+        return self.start[2]
+
+
+_PLAY_TEXT = [action_text(a) for a in range(k52.PRIME_BASE)]  # a card play's record text, signal included
+
+
 def decide_message(
-    view: View, ident: int, ruleset: str, options: dict, time_ms: int, seed: int, world: bool = False
+    view: View,
+    ident: int,
+    ruleset: str,
+    options: dict,
+    time_ms: int,
+    seed: int,
+    world: bool = False,
+    cache: dict | None = None,
 ) -> tuple[bytes, dict[str, Any]]:
     """The decide line for ``view`` and the map from each allowed action's text to the action.
 
     ``world`` adds a full deal consistent with the seat's view, drawn from its information set
     (``View.sample``): nothing the seat could not draw itself, for engines (``tekkasim engine``) that
-    decide by the rules engine and need a state to start from."""
+    decide by the rules engine and need a state to start from.
+
+    ``cache`` (a dict the caller keeps, one per engine) lets the observation of the next decisions of
+    the same deal be brought up to date instead of built again: Feskot and Tekka through their play. The
+    line is the same byte for byte (tested against a build without it)."""
+    fast = cache.get(view.seat) if cache is not None else None
+    obs_text = fast.update(view) if fast is not None else None
+    if obs_text is not None:
+        possible = view.possible
+        texts = [_PLAY_TEXT[a] if a < k52.PRIME_BASE else view.action_to_string(a) for a in possible]
+        allowed = dict(zip(texts, possible, strict=True))
+        line = (
+            '{"type":"decide","id":' + _scalar(ident)
+            + fast.keys(ruleset, options) + obs_text
+            + ',"legal":[' + ('"' + '","'.join(texts) + '"' if texts else "") + "]"
+            + ',"optional":' + _scalar(view.optional)
+            + ',"time_ms":' + _scalar(time_ms)
+            + ',"seed":' + _scalar(seed)
+        )  # fmt: skip
+        if world:
+            from ...bits import new_rng
+
+            line += ',"world":' + _dumps(view.sample(new_rng(seed ^ 0x5EED)).to_record())
+        return (line + "}\n").encode(), allowed
     # possible actions that are fouls (Satat's Renonces) are sent apart, as ``possible``; other possible
     # actions are legal forms that random play and search leave out of ``View.legal`` (Feskot and Tekka
     # signals): legal for engines
     renonces = view.game.possible_are_fouls
     legal = {view.action_to_string(a): a for a in (view.legal if renonces else view.possible)}
     allowed = dict(legal)
+    obs = observation_json(view)
     msg: dict[str, Any] = {
         "type": "decide",
         "id": ident,
         "ruleset": ruleset,
         "options": options,
         "seat": SEATS[view.seat],
-        "observation": observation_json(view),
+        "observation": obs,
         "legal": list(legal),
         "optional": view.optional,
         "time_ms": time_ms,
@@ -119,4 +238,9 @@ def decide_message(
         from ...bits import new_rng
 
         msg["world"] = view.sample(new_rng(seed ^ 0x5EED)).to_record()
-    return (json.dumps(msg, separators=(",", ":")) + "\n").encode(), allowed
+    if cache is not None:
+        if isinstance(view._state, Trick52State) and obs["phase"] == "play" and not renonces:
+            cache[view.seat] = _Play52(view, obs)
+        else:
+            cache.pop(view.seat, None)
+    return (_dumps(msg) + "\n").encode(), allowed
