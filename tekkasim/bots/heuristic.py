@@ -8,8 +8,21 @@ compiled forms agree decision for decision (tested).
 
 Parameters of the family (``HeuristicBot``)
 -------------------------------------------
-``mistake_rate``      probability of a uniformly random legal action instead (every decision but none
-                      taken out of turn), drawn by ``bits.mistake``.
+``mistake_rate``      probability that a decision is a mistake (drawn by ``bits.mistake``), so that
+                      ``NAME:mistake_rate=0`` is the same bot without mistakes. A mistake is plausible
+                      (issue 25): a card mistake plays another legal card drawn by ``bits.mistake_pick``
+                      with weights ``exp(-cost / mistake_temperature)``, ``cost`` being what that card
+                      gives up against the bot's own card by the bot's own evaluation (tricks, with what
+                      it remembers and infers: ``_policy_kernels._slip_card``), so an equal card or a
+                      neighbour is the common slip and throwing a sure trick away is rare; a Prime mistake
+                      takes the second-best suit by its evaluation; a Tekka call mistake bids one trick
+                      over or under its estimate (never a jump to D13: a hand that takes all 13 calls 13);
+                      raise requests and answers take no mistakes.
+``mistake_temperature`` the softmax temperature of a card mistake, in tricks (0: always the cheapest other
+                      card; large: nearly uniform).
+``mistake_uniform``   the old mistake instead: a uniformly random legal action (every decision but none
+                      taken out of turn). Off in every preset; GREEDY's mistakes are always uniform (it has
+                      no evaluation to draw by).
 ``memory``            how much of the public history the bot uses: ``none`` (its hand and the current
                       trick's led suit: it cannot tell who is winning), ``trick`` (the current trick's
                       cards), ``high`` (plus which honours T J Q K A of earlier tricks are gone), ``full``
@@ -65,14 +78,16 @@ from ..rules import _trick52 as k
 from ..rules.base import Game
 from ..rules.trick52 import Trick52Game
 from . import _policy_kernels as pk
-from .base import MISTAKE_RATE, Bot, Param, View
+from .base import MISTAKE_RATE, MISTAKE_TEMPERATURE, MISTAKE_UNIFORM, PLAUSIBLE_MISTAKE_RATE, Bot, Param, View
 from .view52 import policy_view, signals_accepted
 
 MEMORY = ("none", "trick", "high", "full")
 EVALUATION = ("count", "full")
 
 PARAMS = (
-    MISTAKE_RATE,
+    PLAUSIBLE_MISTAKE_RATE,
+    MISTAKE_TEMPERATURE,
+    MISTAKE_UNIFORM,
     Param("memory", "full", "public history used: none | trick | high | full", choices=MEMORY),
     Param("infer", True, "infer voids from play (and drops when reading signals)"),
     Param("signals", True, "send honest slam/drop signals and read partner's"),
@@ -164,6 +179,8 @@ class HeuristicBot(PolicyBot):
         p[pk.P_RAISES] = float(q["raises"])
         p[pk.P_UNBLOCK] = float(q["unblock"])
         p[pk.P_COUNT] = float(q["give_count"])
+        p[pk.P_TEMP] = q["mistake_temperature"]
+        p[pk.P_UNIFORM] = float(q["mistake_uniform"])
         return p
 
 
