@@ -187,7 +187,7 @@ class HeuristicBot(PolicyBot):
 class Kado(HeuristicBot):
     """KADO (rank 0): remembers nothing, not even the current trick's cards (it cannot tell who is
     winning): follows with its top card when that is the top of the suit, else low; ruffs low; leads Aces,
-    then low from its longest suit. Prime and bids by a plain count. 36% of its decisions are random."""
+    then low from its longest suit. Prime and bids by a plain count. 36% of its decisions are mistakes."""
 
     name = "KADO"
     rank = 0
@@ -284,10 +284,11 @@ class Tana(HeuristicBot):
 
 
 class TanaTekka(Tana):
-    """TANA (rank 4) in Tekka: Feskot's TANA with 7.5% mistakes instead of 10%. A mistake is a random
-    legal action, in Tekka's auction too, where a random 13 or D13 costs far more points than a random
-    card costs tricks in Feskot: at 10% TANA's steps to SADA and JANGARA were far apart, at 7.5% they are
-    even (figures: ``experiments/README.md``)."""
+    """TANA (rank 4) in Tekka: Feskot's TANA with 7.5% mistakes instead of 10%. The rate was set when a
+    mistake was a uniformly random legal action, in Tekka's auction too (a random 13 or D13 costs far more
+    points than a random card costs tricks in Feskot): at 10% TANA's steps to SADA and JANGARA were far
+    apart, at 7.5% even (figures: ``experiments/README.md``). With plausible mistakes (a call one trick
+    off, never a jump to D13) the steps at 7.5% are still even (``docs/blunders.md``)."""
 
     rulesets = ("tekka",)
     description = "full count, void inference, partner play, Prime management, signals; 7.5% mistakes"
