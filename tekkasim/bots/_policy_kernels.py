@@ -620,6 +620,17 @@ def _keep_value(c, h, gone, trump, trumps_out):
 
 
 @njit(cache=True, _nrt=False)
+def _slip_known(p, v, m):
+    """The played cards a mistake is priced with: ``known_played`` at ``memory`` high at least."""
+    x = known_played(p, v, m)
+    if p[P_MEMORY] < MEM_HIGH:
+        for j in range(v[V_NPLAY]):
+            x |= bit(v[V_TC + j])
+        x |= m[M_PLAYED] & HONOURS
+    return x
+
+
+@njit(cache=True, _nrt=False)
 def _card_value(v, m, c, gone, voids):
     """The bot's own rough value of playing ``c`` now, in tricks: the chance that its side takes this trick
     after ``c`` less what ``c`` would take later (``_keep_value``). What a mistake's draw prices: it
@@ -672,14 +683,21 @@ def _card_value(v, m, c, gone, voids):
 @njit(cache=True, _nrt=False)
 def _slip_card(p, v, m, lm, chosen, rng):
     """A mistake's card: another legal card than the bot's ``chosen`` one, drawn by ``bits.mistake_pick``
-    (temperature ``mistake_temperature``) over what each costs by the bot's own evaluation: the value
-    (``_card_value``) it gives up against ``chosen``, plus a small distance (an unseen card between the two
-    in a suit 1/4 trick each, up to 4; another suit 1/2), so an equal card or a neighbour is the likeliest
-    slip, a card that throws a trick away rare. The card's signal is the bot's honest one. ``chosen`` alone:
-    ``chosen``."""
-    gone = known_played(p, v, m) | m[M_HAND]
+    (temperature ``mistake_temperature``) over what each costs by the bot's own evaluation: how far its
+    value (``_card_value``) falls below the best other card's, plus a small distance from ``chosen`` (an
+    unseen card between the two in a suit 1/8 trick each, up to 2; another suit 0.1 and 0.025 a rank above
+    ``chosen``'s), so the slip is most often the bot's second choice or an equal card, and a card that
+    throws a trick away is rare. The card's signal is the bot's honest one. ``chosen`` alone: ``chosen``."""
+    # priced with at least the honours of earlier tricks remembered: a slip is a near miss of a sensible
+    # card, and even a player who keeps no count sees which honours fell
+    gone = _slip_known(p, v, m) | m[M_HAND]
     voids = known_voids(p, v)
-    base = _card_value(v, m, chosen, gone, voids)
+    base = -1e9  # the best value among the other cards: a mistake is priced against it
+    x = lm & ~bit(chosen)
+    while x != ZERO:
+        c = lowest(x)
+        x &= x - ONE
+        base = max(base, _card_value(v, m, c, gone, voids))
     costs = ZERO
     n = 0
     x = lm
@@ -695,9 +713,9 @@ def _slip_card(p, v, m, lm, chosen, rng):
             if c // 13 == chosen // 13:
                 lo, hi = (c, chosen) if c < chosen else (chosen, c)
                 between = popcount(_above(lo) & ~_above(hi - 1) & ~bit(hi) & ~gone) if hi > lo + 1 else 0
-                cost += 0.25 * (between if between < 4 else 4)
-            else:
-                cost += 0.5
+                cost += 0.125 * (between if between < 2 else 2)
+            else:  # another suit: a card of about the same rank is the likelier slip
+                cost += 0.1 + 0.025 * max(0, c % 13 - chosen % 13)
             q = slip_step(cost)
         costs |= np.uint64(q) << np.uint64(4 * n)
         n += 1

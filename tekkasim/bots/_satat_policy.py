@@ -100,6 +100,8 @@ PUBLIC_FIELDS = np.array(
 ) = range(16)
 N_P = 16
 MODE_RANDOM, MODE_GREEDY, MODE_HEURISTIC = 0, 1, 2
+_HON13 = np.uint64(0b1111100000000)  # T J Q K A of a suit
+HONOURS = _HON13 | (_HON13 << np.uint64(13)) | (_HON13 << np.uint64(26)) | (_HON13 << np.uint64(39))
 MEM_NONE, MEM_TRICK, MEM_FULL = 0, 1, 2
 BLUFF_NONE, BLUFF_ATOUTE, BLUFF_ZORGE = 0, 1, 2
 
@@ -810,7 +812,10 @@ def card_decide_k(p, hand, pub, seat, total, rng, played, voids, proven):
         c = _bluff_card(p, hand, pub, seat, total, lm, played, voids, proven)
         if c < 0:
             c = _follow_card(p, hand, pub, seat, lm, gone, seen_voids)
-    return _slip_card(hand, pub, seat, lm, c, gone, seen_voids, p[P_TEMP], rng) if slip else c
+    if not slip:
+        return c
+    # priced with at least the round's fallen honours remembered (a slip is a near miss of a sensible card)
+    return _slip_card(hand, pub, seat, lm, c, gone | (played & HONOURS), seen_voids, p[P_TEMP], rng)
 
 
 @njit(cache=True, _nrt=False)
@@ -884,10 +889,16 @@ def _card_value(hand, pub, seat, c, gone, voids):
 @njit(cache=True, _nrt=False)
 def _slip_card(hand, pub, seat, lm, chosen, gone, voids, temperature, rng):
     """A mistake's card: another rule-following card than the policy's ``chosen`` one, drawn by
-    ``bits.mistake_pick`` over what each costs by the policy's own evaluation (the value, :func:`_card_value`,
-    given up against ``chosen``, plus a small distance: an unseen card between the two in a suit 1/4 trick
-    each, up to 4; another suit or 2♥ 1/2). ``chosen`` when no other card is legal."""
-    base = _card_value(hand, pub, seat, chosen, gone, voids)
+    ``bits.mistake_pick`` over what each costs by the policy's own evaluation: how far its value
+    (:func:`_card_value`) falls below the best other card's, plus a small distance from ``chosen`` (an
+    unseen card between the two in a suit 1/8 trick each, up to 2; another suit or 2♥ 0.1 and 0.025 a rank
+    above ``chosen``'s). ``chosen`` when no other card is legal."""
+    base = -1e9  # the best value among the other cards: a mistake is priced against it
+    x = lm & ~bit(chosen)
+    while x != ZERO:
+        c = lowest(x)
+        x &= x - ONE
+        base = max(base, _card_value(hand, pub, seat, c, gone, voids))
     costs = ZERO
     n = 0
     x = lm
@@ -903,9 +914,9 @@ def _slip_card(hand, pub, seat, lm, chosen, gone, voids, temperature, rng):
             if c // 13 == chosen // 13 and c != TWO_HEARTS and chosen != TWO_HEARTS:
                 lo, hi = (c, chosen) if c < chosen else (chosen, c)
                 between = popcount((((bit(hi) - ONE) >> np.uint64(lo + 1)) << np.uint64(lo + 1)) & ~gone & ~B2H)
-                cost += 0.25 * (between if between < 4 else 4)
-            else:
-                cost += 0.5
+                cost += 0.125 * (between if between < 2 else 2)
+            else:  # another suit: a card of about the same rank is the likelier slip
+                cost += 0.1 + 0.025 * max(0, c % 13 - chosen % 13)
             q = slip_step(cost)
         costs |= np.uint64(q) << np.uint64(4 * n)
         n += 1

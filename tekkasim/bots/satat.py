@@ -10,8 +10,8 @@ The heuristic family (``SatatBot``; compiled in ``_satat_policy``)
 -------------------------------------------------------------------
 ``mistake_rate``  probability that a decision is a mistake; never an accusation. A card mistake plays
                   another rule-following card drawn by ``bits.mistake_pick`` with weights ``exp(-cost /
-                  mistake_temperature)``, ``cost`` being what it gives up against the policy's own card by
-                  its own evaluation (``_satat_policy._slip_card``); a Troupe mistake takes the
+                  mistake_temperature)``, ``cost`` being how far its value falls below the best other
+                  card's by the policy's own evaluation (``_satat_policy._slip_card``); a Troupe mistake takes the
                   second-best suit (issue 25's plausible mistakes).
 ``mistake_temperature``  that softmax's temperature, in tricks.
 ``mistake_uniform``  the old mistake instead: a uniformly random rule-following card or Troupe choice (off
