@@ -6,7 +6,7 @@ from collections import Counter
 
 import numpy as np
 from test_bots_compiled import GAMES, compiled_decision, random_state
-from test_bots_heuristic import CLUBS, HANDS, c, feskot_after, tekka
+from test_bots_heuristic import HANDS, c, feskot_after, tekka
 
 from tekkasim.bits import new_rng
 from tekkasim.bots import _policy_kernels as pk
@@ -48,7 +48,9 @@ def test_temperature_sets_how_wild_a_slip_is():
     cold = _draws("JANGARA:mistake_rate=1,mistake_temperature=0", state)
     assert set(cold) == {c("QD")}  # the cheapest other card, the first of equals
     hot = _draws("JANGARA:mistake_rate=1,mistake_temperature=5", state)
-    assert sum(hot[c(r + "S")] for r in "TJQKA") > sum(_draws("JANGARA:mistake_rate=1", state)[c(r + "S")] for r in "TJQKA")
+    assert sum(hot[c(r + "S")] for r in "TJQKA") > sum(
+        _draws("JANGARA:mistake_rate=1", state)[c(r + "S")] for r in "TJQKA"
+    )
 
 
 def test_rate_zero_is_the_bot_without_mistakes_and_draws_nothing():
@@ -61,7 +63,9 @@ def test_rate_zero_is_the_bot_without_mistakes_and_draws_nothing():
         rng = new_rng(seed)
         a = int(pk.decide_arrays(p0, state.arrays, 0, rng))
         assert int(rng[0]) == seed  # no draw at all
-        assert a == compiled_decision(get_bot("JANGARA", memory="high", signals=False, trump_management=False), state, seed)
+        assert a == compiled_decision(
+            get_bot("JANGARA", memory="high", signals=False, trump_management=False), state, seed
+        )
 
 
 def test_mistakes_are_reproducible_and_always_another_card():

@@ -63,7 +63,7 @@ class Rng:
         for w in weights:
             total += w
         u = self.below(1 << 30) * (total / (1 << 30))
-        for i, w in zip(live, weights):
+        for i, w in zip(live, weights, strict=True):
             u -= w
             if u < 0.0:
                 return i
