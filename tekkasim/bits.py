@@ -243,6 +243,57 @@ def mistake(rng, rate):
     return below(rng, 1 << 30) < rate * (1 << 30)
 
 
+SLIP_UNIT = 0.125  # tricks per step of a packed mistake cost (mistake_pick)
+SLIP_NONE = 15  # the packed cost of a choice a mistake never plays
+
+
+@njit(cache=True, _nrt=False)
+def mistake_pick(rng, costs, n, temperature):
+    """Which of ``n`` (<= 16) choices a mistake plays (issue 25's plausible mistakes): choice ``i`` with
+    probability proportional to ``exp(-cost_i / temperature)``, a softmax over what each costs by the
+    bot's own evaluation, so cheap slips are common and gross blunders rare. ``costs`` packs them 4 bits a
+    choice (choice ``i`` at bits ``4i``): ``cost_i = step * SLIP_UNIT`` tricks for a step 0..14 (a cost of
+    1.75 tricks or more is gross, all alike), ``SLIP_NONE`` (15) never drawn (the bot's own choice: a
+    mistake plays another). Packing keeps the draw free of allocation inside the allocation-free
+    policies. One draw of ``below(rng, 2**30)`` when ``temperature`` > 0 and a choice is left; at
+    ``temperature`` <= 0 the cheapest choice (the first on ties), no draw. -1 when no choice is left."""
+    lo = SLIP_NONE
+    for i in range(n):
+        c = np.int64((costs >> np.uint64(4 * i)) & np.uint64(15))
+        if c < lo:
+            lo = c
+    if lo == SLIP_NONE:
+        return -1
+    if temperature <= 0.0:
+        for i in range(n):
+            if np.int64((costs >> np.uint64(4 * i)) & np.uint64(15)) == lo:
+                return i
+    total = 0.0
+    for i in range(n):
+        c = np.int64((costs >> np.uint64(4 * i)) & np.uint64(15))
+        if c < SLIP_NONE:
+            total += np.exp(-(c - lo) * SLIP_UNIT / temperature)
+    u = below(rng, 1 << 30) * (total / (1 << 30))
+    last = -1
+    for i in range(n):
+        c = np.int64((costs >> np.uint64(4 * i)) & np.uint64(15))
+        if c < SLIP_NONE:
+            last = i
+            u -= np.exp(-(c - lo) * SLIP_UNIT / temperature)
+            if u < 0.0:
+                return i
+    return last  # rounding left a sliver of u: the last choice
+
+
+@njit(cache=True, inline="always")
+def slip_step(cost):
+    """The packed step (``mistake_pick``) of a cost in tricks: rounded to ``SLIP_UNIT``, 0 .. 14."""
+    if cost <= 0.0:
+        return 0
+    q = np.int64(cost / SLIP_UNIT + 0.5)
+    return q if q < SLIP_NONE else SLIP_NONE - 1
+
+
 # --- seeds of decisions ---------------------------------------------------------------------------
 
 _MASK64 = (1 << 64) - 1

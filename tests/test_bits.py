@@ -119,3 +119,41 @@ def test_mix_seed_separates_parts():
     seeds = {bits.mix_seed(s, t, k) for s in range(20) for t in (0, 1) for k in range(20)}
     assert len(seeds) == 800
     assert bits.mix_seed(1, 2) != bits.mix_seed(2, 1) and bits.mix_seed(1, 2) != bits.mix_seed(1, 2, 0)
+
+
+@njit(cache=True)
+def _picks(seed, costs, n, temperature, reps):
+    rng = np.array([seed], dtype=np.uint64)
+    out = np.empty(reps, dtype=np.int64)
+    for i in range(reps):
+        out[i] = bits.mistake_pick(rng, costs, n, temperature)
+    return out, rng[0]
+
+
+def _pack(steps):
+    return np.uint64(sum(s << (4 * i) for i, s in enumerate(steps)))
+
+
+@given(
+    st.integers(0, (1 << 64) - 1),
+    st.lists(st.integers(0, 15), min_size=1, max_size=16),
+    st.sampled_from([0.0, -1.0, 0.05, 0.3, 1.0, 4.0]),
+)
+def test_mistake_pick_matches_reference(seed, steps, temperature):
+    r = ref.Rng(seed)
+    got, state = _picks(np.uint64(seed), _pack(steps), len(steps), temperature, 10)
+    assert list(got) == [r.mistake_pick(steps, temperature) for _ in range(10)]
+    assert int(state) == r.state
+    for i in got:
+        assert i == -1 if min(steps) == 15 else steps[i] < 15  # never the excluded choice
+
+
+def test_mistake_pick_prefers_cheap_choices():
+    got, _ = _picks(np.uint64(7), _pack([8, 15, 0, 4, 14]), 5, 0.3, 20000)
+    counts = np.bincount(got, minlength=5)
+    assert counts[1] == 0  # the bot's own choice is never the mistake
+    assert counts[2] > counts[3] > counts[0] > counts[4]
+    # the softmax weights: exp(-cost / 0.3) with costs 0, 0.5, 1, 1.75 tricks
+    w = np.exp(-np.array([1.0, 0.0, 0.5, 1.75]) / 0.3)
+    assert np.allclose(counts[[0, 2, 3, 4]] / 20000, w / w.sum(), atol=0.01)
+    assert bits.slip_step(0.0) == 0 and bits.slip_step(0.3) == 2 and bits.slip_step(9.0) == 14

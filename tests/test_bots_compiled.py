@@ -178,7 +178,8 @@ def test_policy_rollout_ends_every_deal():
 
 
 def test_mistakes_draw_like_maybe_mistake():
-    """At mistake_rate 1 every decision is base.random_legal's draw after maybe_mistake's first draw."""
+    """With the old uniform draw (``mistake_uniform``, off in every preset) at mistake_rate 1 every decision
+    is base.random_legal's draw after maybe_mistake's first draw."""
     game = GAMES["tekka"]
     for seed in range(30):
         state = random_state(game, seed, seed % 40)
@@ -188,8 +189,9 @@ def test_mistakes_draw_like_maybe_mistake():
         rng = new_rng(seed)
         below(rng, 1 << 30)
         expect = legal[int(below(rng, len(legal)))]
-        assert compiled_decision(get_bot("SADA", mistake_rate=1.0), state, seed) == expect
-        assert decide(get_bot("SADA", mistake_rate=1.0), state, state.current_player(), seed) == expect
+        bot = get_bot("SADA", mistake_rate=1.0, mistake_uniform=True)
+        assert compiled_decision(bot, state, seed) == expect
+        assert decide(bot, state, state.current_player(), seed) == expect
 
 
 def test_compiled_vectors():

@@ -25,12 +25,17 @@ both paths.
 Parameters (``p``, float64 ``N_P``, built by ``tekkasim.bots.heuristic``): ``P_MODE`` (0 heuristic,
 1 greedy, 2 random), ``P_MISTAKE``, ``P_MEMORY`` (0 none, 1 trick, 2 high, 3 full), ``P_INFER``,
 ``P_SIGNALS``, ``P_PARTNER``, ``P_TRUMP``, ``P_EVAL`` (0 count, 1 full), ``P_BID_BIAS``, ``P_RAISES``,
-``P_UNBLOCK``, ``P_COUNT``.
+``P_UNBLOCK``, ``P_COUNT``, ``P_TEMP`` (``mistake_temperature``), ``P_UNIFORM`` (``mistake_uniform``).
 Their meaning is documented on the bot classes (``heuristic.HeuristicBot``).
 
-Randomness: a decision draws its mistake with ``bits.mistake`` as ``base.maybe_mistake`` does (a draw of
-``below(rng, 1 << 30)`` when ``mistake_rate > 0``, then on a slip ``below(rng, n_legal)`` into the sorted
-legal list), and RANDOM draws ``below(rng, n_legal)`` as ``base.random_legal``. Nothing else is random.
+Randomness: a decision draws whether it is a mistake with ``bits.mistake`` (a draw of ``below(rng, 1 <<
+30)`` when ``mistake_rate > 0``). A card mistake then draws its card with ``bits.mistake_pick`` over what
+each other legal card costs by the bot's own evaluation (:func:`_slip_card`; one more draw), a Tekka call
+mistake draws its direction (``below(rng, 2)``: one trick over or under its estimate), a Prime mistake
+takes the second-best suit (no draw); raise requests and answers take no mistakes. With
+``mistake_uniform`` (and for GREEDY) a mistake is ``below(rng, n_legal)`` into the sorted legal list, as
+``base.maybe_mistake`` draws it. RANDOM draws ``below(rng, n_legal)`` as ``base.random_legal``. Nothing
+else is random.
 """
 
 from __future__ import annotations
@@ -38,7 +43,21 @@ from __future__ import annotations
 import numpy as np
 from numba import config, njit
 
-from ..bits import ONE, ZERO, below, bit, highest, lowest, mistake, mix_seed3, popcount, suit_mask
+from ..bits import (
+    ONE,
+    SLIP_NONE,
+    ZERO,
+    below,
+    bit,
+    highest,
+    lowest,
+    mistake,
+    mistake_pick,
+    mix_seed3,
+    popcount,
+    slip_step,
+    suit_mask,
+)
 from ..rules import _trick52 as k
 
 if config.DISABLE_JIT:  # NUMBA_DISABLE_JIT=1 (the plain-Python twin run of the tests): ints for the bit helpers
@@ -100,7 +119,9 @@ P_BID_BIAS = 8
 P_RAISES = 9
 P_UNBLOCK = 10
 P_COUNT = 11
-N_P = 12
+P_TEMP = 12
+P_UNIFORM = 13
+N_P = 14
 
 MODE_HEURISTIC, MODE_GREEDY, MODE_RANDOM = 0, 1, 2
 MEM_NONE, MEM_TRICK, MEM_HIGH, MEM_FULL = 0, 1, 2, 3
@@ -435,9 +456,17 @@ def sure_all(h, trump):
 
 @njit(cache=True, _nrt=False)
 def _best_suit(h, full):
-    best = 0
+    return _best_suit_but(h, full, -1)
+
+
+@njit(cache=True, _nrt=False)
+def _best_suit_but(h, full, skip):
+    """The best Prime suit by the bot's evaluation other than ``skip`` (-1: any)."""
+    best = 0 if skip != 0 else 1
     best_key = -1.0
     for s in range(4):
+        if s == skip:
+            continue
         key = float(_count_key(h, s))
         if full:
             key = est_tricks(h, s) * 1e6 + _hcp(h, s) * 1e5 + key
@@ -510,20 +539,26 @@ def decide(p, v, m, legal, n, rng):
     mode = int(p[P_MODE])
     if mode == MODE_RANDOM:
         return legal[below(rng, n)]
-    if mistake(rng, p[P_MISTAKE]):
+    slip = mistake(rng, p[P_MISTAKE])
+    if slip and (p[P_UNIFORM] != 0.0 or mode != MODE_HEURISTIC):
         return legal[below(rng, n)]
     phase = v[V_PHASE]
     if phase == k.PH_PRIME:
-        return k.PRIME_BASE + _best_suit(m[M_HAND], mode == MODE_HEURISTIC and p[P_EVAL] == 1.0)
+        full = mode == MODE_HEURISTIC and p[P_EVAL] == 1.0
+        if slip:  # a near miss: the second-best suit by the bot's own evaluation
+            return k.PRIME_BASE + _best_suit_but(m[M_HAND], full, _best_suit(m[M_HAND], full))
+        return k.PRIME_BASE + _best_suit(m[M_HAND], full)
     if phase == k.PH_AUCTION:
-        return _call(p, v, m, legal, n, mode)
+        return _call(p, v, m, legal, n, mode, slip, rng)
     if phase == k.PH_RAISE:
         return _answer_raise(p, v, m, mode)
     if mode == MODE_HEURISTIC and p[P_RAISES] != 0.0 and legal[n - 1] >= k.RAISE_BASE:
         r = _raise_request(p, v, m, legal, n)
         if r >= 0:
             return r
-    return _play(p, v, m, _legal_cards(legal, n), mode)
+    lm = _legal_cards(legal, n)
+    a = _play(p, v, m, lm, mode)
+    return _slip_card(p, v, m, lm, a % k.SIGNAL_MULT, rng) if slip else a
 
 
 @njit(cache=True, _nrt=False)
@@ -535,9 +570,11 @@ def decide_cards(p, v, m, lm, rng):
     mode = int(p[P_MODE])
     if mode == MODE_RANDOM:
         return _nth_card(lm, below(rng, popcount(lm)))
-    if mistake(rng, p[P_MISTAKE]):
+    slip = mistake(rng, p[P_MISTAKE])
+    if slip and (p[P_UNIFORM] != 0.0 or mode != MODE_HEURISTIC):
         return _nth_card(lm, below(rng, popcount(lm)))
-    return _play(p, v, m, lm, mode)
+    a = _play(p, v, m, lm, mode)
+    return _slip_card(p, v, m, lm, a % k.SIGNAL_MULT, rng) if slip else a
 
 
 @njit(cache=True, inline="always")
@@ -559,6 +596,136 @@ def _play(p, v, m, lm, mode):
     return c + k.SIGNAL_MULT * _signal(p, v, m, c, gone)
 
 
+# --- plausible mistakes --------------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def _keep_value(c, h, gone, trump, trumps_out):
+    """Tricks the bot expects card ``c`` to take later if it keeps it, by what it remembers (``gone``: its
+    hand and the cards it counts as played): a master 1 (a side master 0.7 while Prime is out), another
+    Prime 0.6 (a ruff to come), a guarded second honour 0.4 (one card above out, two or more held), a
+    guarded third 0.2, else nothing."""
+    s = c // 13
+    if _is_master(c, gone):
+        return 1.0 if s == trump or not trumps_out else 0.7
+    if s == trump:
+        return 0.6
+    above = popcount(_above(c) & ~gone)
+    n = _len(h, s)
+    if above == 1 and n >= 2:
+        return 0.4
+    if above == 2 and n >= 3:
+        return 0.2
+    return 0.0
+
+
+@njit(cache=True, _nrt=False)
+def _slip_known(p, v, m):
+    """The played cards a mistake is priced with: ``known_played`` at ``memory`` high at least."""
+    x = known_played(p, v, m)
+    if p[P_MEMORY] < MEM_HIGH:
+        for j in range(v[V_NPLAY]):
+            x |= bit(v[V_TC + j])
+        x |= m[M_PLAYED] & HONOURS
+    return x
+
+
+@njit(cache=True, _nrt=False)
+def _card_value(v, m, c, gone, voids):
+    """The bot's own rough value of playing ``c`` now, in tricks: the chance that its side takes this trick
+    after ``c`` less what ``c`` would take later (``_keep_value``). What a mistake's draw prices: it
+    sees the same remembered cards and inferred voids as the bot, no more."""
+    seat = v[V_SEAT]
+    partner = seat ^ 2
+    trump = v[V_TRUMP]
+    h = m[M_HAND]
+    trumps_out = trump >= 0 and (suit_mask(trump) & ~gone) != ZERO
+    keep = _keep_value(c, h, gone, trump, trumps_out)
+    s = c // 13
+    master = _is_master(c, gone)
+    j = v[V_NPLAY]
+    if j == 0:  # on lead
+        ruffable = s != trump and trumps_out and (_void(voids, (seat + 1) & 3, s) or _void(voids, (seat + 3) & 3, s))
+        if ruffable:
+            win = 0.1
+        elif master:
+            win = 0.95 if s == trump else 0.9
+        else:
+            win = 0.4 if popcount(_above(c) & ~gone) == 1 else 0.3
+        return win - keep
+    led = v[V_TC] // 13
+    wc, ws = _current_winner(v, trump)
+    wp = _power(wc, led, trump)
+    nxt = (seat + 1) & 3
+    over = j < 3 and trumps_out and _void(voids, nxt, led)  # the next seat (an opponent) may ruff over us
+    if _power(c, led, trump) > wp:
+        if j == 3:
+            hold = 1.0
+        elif s == trump:
+            hold = 0.95 if master else (0.5 if over and led != trump else 0.75)
+        elif master:
+            hold = 0.3 if over else 0.9
+        else:
+            hold = 0.5 if j == 2 else 0.4
+    else:
+        hold = -1.0  # does not win the trick
+    if ws == partner:
+        psure = j == 3 or (_is_master(wc, gone) and not (wc // 13 != trump and over))
+        pwin = 1.0 if psure else 0.6
+        win = pwin if hold < pwin else hold
+    elif hold >= 0.0:
+        win = hold
+    else:
+        win = 0.35 if j == 1 else 0.0  # partner, still to play, may win it
+    return win - keep
+
+
+@njit(cache=True, _nrt=False)
+def _slip_card(p, v, m, lm, chosen, rng):
+    """A mistake's card: another legal card than the bot's ``chosen`` one, drawn by ``bits.mistake_pick``
+    (temperature ``mistake_temperature``) over what each costs by the bot's own evaluation: how far its
+    value (``_card_value``) falls below the best other card's, plus a small distance from ``chosen`` (an
+    unseen card between the two in a suit 1/8 trick each, up to 2; another suit 0.1 and 0.025 a rank above
+    ``chosen``'s), so the slip is most often the bot's second choice or an equal card, and a card that
+    throws a trick away is rare. The card's signal is the bot's honest one. ``chosen`` alone: ``chosen``."""
+    # priced with at least the honours of earlier tricks remembered: a slip is a near miss of a sensible
+    # card, and even a player who keeps no count sees which honours fell
+    gone = _slip_known(p, v, m) | m[M_HAND]
+    voids = known_voids(p, v)
+    base = -1e9  # the best value among the other cards: a mistake is priced against it
+    x = lm & ~bit(chosen)
+    while x != ZERO:
+        c = lowest(x)
+        x &= x - ONE
+        base = max(base, _card_value(v, m, c, gone, voids))
+    costs = ZERO
+    n = 0
+    x = lm
+    while x != ZERO:
+        c = lowest(x)
+        x &= x - ONE
+        if c == chosen:
+            q = SLIP_NONE
+        else:
+            cost = base - _card_value(v, m, c, gone, voids)
+            if cost < 0.0:
+                cost = 0.0
+            if c // 13 == chosen // 13:
+                lo, hi = (c, chosen) if c < chosen else (chosen, c)
+                between = popcount(_above(lo) & ~_above(hi - 1) & ~bit(hi) & ~gone) if hi > lo + 1 else 0
+                cost += 0.125 * (between if between < 2 else 2)
+            else:  # another suit: a card of about the same rank is the likelier slip
+                cost += 0.1 + 0.025 * max(0, c % 13 - chosen % 13)
+            q = slip_step(cost)
+        costs |= np.uint64(q) << np.uint64(4 * n)
+        n += 1
+    i = mistake_pick(rng, costs, n, p[P_TEMP])
+    if i < 0:
+        return chosen + k.SIGNAL_MULT * _signal(p, v, m, chosen, gone)
+    c = _nth_card(lm, i)
+    return c + k.SIGNAL_MULT * _signal(p, v, m, c, gone)
+
+
 @njit(cache=True, _nrt=False)
 def _legal_has(legal, n, a):
     for i in range(n):
@@ -568,20 +735,25 @@ def _legal_has(legal, n, a):
 
 
 @njit(cache=True, _nrt=False)
-def _call(p, v, m, legal, n, mode):
+def _call(p, v, m, legal, n, mode, slip, rng):
     """A Tekka call. GREEDY and ``evaluation=count``: a high-card count (A 4, K 3, Q 2, J 1) of 16 bids 8,
     each 3 more one more; never D13. ``full``: the team's expected tricks with the hand's best Prime, its
     own estimate plus a third of the rest for partner, adjusted for the auction (partner's bid +1, an
     opponent's -1) and ``bid_bias``, less a half-trick margin; D13 only with a hand that takes all 13 on
-    its own. Never outbids partner's standing call with a number."""
+    its own. Never outbids partner's standing call with a number. A mistake (``slip``) is a near miss:
+    the estimate one trick over or under (one draw ``below(rng, 2)``), never D13 (a hand that takes all
+    13 calls 13 instead)."""
     h = m[M_HAND]
     seat = v[V_SEAT]
     high = v[V_HIGH]
     full = mode == MODE_HEURISTIC and p[P_EVAL] == 1.0
+    d13 = False
     if full:
         for s in range(4):
             if sure_all(h, s):
-                return k.CALL_BASE + k.D13
+                d13 = True
+        if d13 and not slip:
+            return k.CALL_BASE + k.D13
     if high == k.D13:
         return k.CALL_BASE + k.PASS
     if high > 0 and (v[V_HIGH_SEAT] & 1) == (seat & 1):
@@ -599,13 +771,17 @@ def _call(p, v, m, legal, n, mode):
                 caller = (v[V_FIRST] + i) & 3
                 team += 1.0 if (caller & 1) == (seat & 1) else -1.0
         bid = int(np.floor(team + p[P_BID_BIAS] - 0.5))
+        if d13:
+            bid = 13
     else:
         pts = 0
         for s in range(4):
             pts += _hcp(h, s)
-        bid = 8 + (pts - 16) // 3 if pts >= 16 else 0
-        if mode == MODE_HEURISTIC:
-            bid = int(np.floor(bid + p[P_BID_BIAS])) if bid > 0 else 0
+        bid = 8 + (pts - 16) // 3  # below 8 (under 16 points): a pass, a near miss from 13 points up
+        if mode == MODE_HEURISTIC and pts >= 16:
+            bid = int(np.floor(bid + p[P_BID_BIAS]))
+    if slip:
+        bid += 1 if below(rng, 2) == 1 else -1
     if bid > 13:
         bid = 13
     if bid >= 8 and bid > high:

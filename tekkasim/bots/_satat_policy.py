@@ -12,6 +12,11 @@ trick its leader and winner (-1: not started / not complete or accused).
 
 Parameter vector ``p`` (float64, ``P_*``): see ``bots/satat.py`` for what each parameter means.
 
+Mistakes (``mistake_rate``, drawn by ``bits.mistake``): a heuristic policy's card mistake plays another
+rule-following card drawn by ``bits.mistake_pick`` over what each costs by the policy's own evaluation
+(:func:`_slip_card`, temperature ``P_TEMP``), a Troupe mistake the second-best suit (no redeal); never an
+accusation. With ``P_UNIFORM`` (and for GREEDY) a mistake is a uniformly random card or Troupe choice.
+
 Decisions:
 
 * :func:`troupe_decide` -- Troupe (``52 + suit``) or a redeal (56) from the caller's first five;
@@ -36,7 +41,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bits import ONE, ZERO, below, bit, highest, lowest, mistake, mix_seed3, popcount, suit_mask
+from ..bits import (
+    ONE,
+    SLIP_NONE,
+    ZERO,
+    below,
+    bit,
+    highest,
+    lowest,
+    mistake,
+    mistake_pick,
+    mix_seed3,
+    popcount,
+    slip_step,
+    suit_mask,
+)
 from ..rules import _satat_kernels as K
 
 TWO_HEARTS = 26
@@ -76,9 +95,13 @@ PUBLIC_FIELDS = np.array(
     P_BLUFF_TEAM,
     P_BLUFF_ROUND,
     P_INFER,
-) = range(14)
-N_P = 14
+    P_TEMP,
+    P_UNIFORM,
+) = range(16)
+N_P = 16
 MODE_RANDOM, MODE_GREEDY, MODE_HEURISTIC = 0, 1, 2
+_HON13 = np.uint64(0b1111100000000)  # T J Q K A of a suit
+HONOURS = _HON13 | (_HON13 << np.uint64(13)) | (_HON13 << np.uint64(26)) | (_HON13 << np.uint64(39))
 MEM_NONE, MEM_TRICK, MEM_FULL = 0, 1, 2
 BLUFF_NONE, BLUFF_ATOUTE, BLUFF_ZORGE = 0, 1, 2
 
@@ -296,11 +319,12 @@ def troupe_decide(p, five, may_redeal, rng):
     if mode == MODE_RANDOM:
         k = below(rng, n)
         return REDEAL if k == 4 else TROUPE_BASE + k
-    if mode == MODE_HEURISTIC and _mistake(p, rng):
+    slip = mode == MODE_HEURISTIC and _mistake(p, rng)
+    if slip and p[P_UNIFORM] > 0.0:
         k = below(rng, n)
         return REDEAL if k == 4 else TROUPE_BASE + k
     h = five & ~B2H
-    if mode == MODE_HEURISTIC and may_redeal and p[P_REDEAL] > 0.0:
+    if mode == MODE_HEURISTIC and may_redeal and p[P_REDEAL] > 0.0 and not slip:
         aces = 0
         for s in range(4):
             aces += (h >> np.uint64(13 * s + 12)) & ONE
@@ -316,7 +340,28 @@ def troupe_decide(p, five, may_redeal, rng):
             k = (3 * ln + _hcp(h, s)) * 8192 + x
         if k > bk:
             bk, best = k, s
+    if slip:  # a near miss: the second-best suit (a redeal it wanted becomes its best suit)
+        if mode == MODE_HEURISTIC and may_redeal and p[P_REDEAL] > 0.0 and _would_redeal(five):
+            return TROUPE_BASE + best
+        best2, bk2 = -1, -1
+        for s in range(4):
+            x = np.int64((h >> np.uint64(13 * s)) & np.uint64(0x1FFF))
+            ln = popcount(h & suit_mask(s))
+            k = ln * 8192 + x if p[P_EVAL] == 0.0 else (3 * ln + _hcp(h, s)) * 8192 + x
+            if s != best and k > bk2:
+                bk2, best2 = k, s
+        return TROUPE_BASE + best2
     return TROUPE_BASE + best
+
+
+@njit(cache=True, inline="always")
+def _would_redeal(five):
+    """The ``redeal`` rule's test: no Ace and no 2♥ in the first five."""
+    h = five & ~B2H
+    aces = 0
+    for s in range(4):
+        aces += (h >> np.uint64(13 * s + 12)) & ONE
+    return aces == 0 and (five & B2H) == ZERO
 
 
 # --- accusations -----------------------------------------------------------------------------------------
@@ -753,7 +798,8 @@ def card_decide_k(p, hand, pub, seat, total, rng, played, voids, proven):
         if _mistake(p, rng):
             return _kth_card(lm, below(rng, popcount(lm)))
         return _greedy_card(hand, pub, lm)
-    if _mistake(p, rng):
+    slip = _mistake(p, rng)
+    if slip and p[P_UNIFORM] > 0.0:
         return _kth_card(lm, below(rng, popcount(lm)))
     if popcount(lm) == 1 and p[P_BLUFF] == BLUFF_NONE:
         return lowest(lm)
@@ -763,11 +809,121 @@ def card_decide_k(p, hand, pub, seat, total, rng, played, voids, proven):
         seen_voids = 0
     n = pub[V_N_TABLE]
     if n == 0 or n == 4:
-        return _lead_card(p, hand, pub, seat, gone, seen_voids)
-    b = _bluff_card(p, hand, pub, seat, total, lm, played, voids, proven)
-    if b >= 0:
-        return b
-    return _follow_card(p, hand, pub, seat, lm, gone, seen_voids)
+        c = _lead_card(p, hand, pub, seat, gone, seen_voids)
+    else:
+        c = _bluff_card(p, hand, pub, seat, total, lm, played, voids, proven)
+        if c < 0:
+            c = _follow_card(p, hand, pub, seat, lm, gone, seen_voids)
+    if not slip:
+        return c
+    # priced with at least the round's fallen honours remembered (a slip is a near miss of a sensible card)
+    return _slip_card(hand, pub, seat, lm, c, gone | (played & HONOURS), seen_voids, p[P_TEMP], rng)
+
+
+@njit(cache=True, _nrt=False)
+def _keep_value(c, hand, troupe, gone):
+    """Tricks the policy expects card ``c`` to take later if kept, by what it remembers (``gone``: its hand
+    and the cards it remembers): 2♥ and a master 1 (a side master 0.7 while Troupe is out), another
+    Troupe 0.6, a guarded second honour 0.4, a guarded third 0.2, else nothing."""
+    if c == TWO_HEARTS:
+        return 1.0
+    s = c // 13
+    troupe_out = (suit_mask(troupe) & ~B2H & ~gone) != ZERO
+    if _is_master(c, gone):
+        return 1.0 if s == troupe or not troupe_out else 0.7
+    if s == troupe:
+        return 0.6
+    above = popcount(suit_mask(s) & ~((bit(c) << ONE) - ONE) & ~gone)
+    n = popcount(hand & _follow_mask(s))
+    if above == 1 and n >= 2:
+        return 0.4
+    if above == 2 and n >= 3:
+        return 0.2
+    return 0.0
+
+
+@njit(cache=True, _nrt=False)
+def _card_value(hand, pub, seat, c, gone, voids):
+    """The policy's own rough value of playing ``c`` now, in tricks: the chance that its side takes this
+    trick after ``c`` less what ``c`` would take later (:func:`_keep_value`), from what it remembers and
+    infers (``gone``, ``voids``). What a mistake's draw prices (:func:`_slip_card`)."""
+    troupe = pub[V_TROUPE]
+    keep = _keep_value(c, hand, troupe, gone)
+    troupe_out = (suit_mask(troupe) & ~B2H & ~gone) != ZERO
+    s = c // 13
+    master = _is_master(c, gone)
+    n, leader, need, w, wp = _table_state(pub)
+    nxt = (seat + 3) & 3  # play goes to the right
+    if n == 0:
+        opp_void = _is_void(voids, nxt, s) or _is_void(voids, (seat + 1) & 3, s)
+        if c != TWO_HEARTS and s != troupe and troupe_out and opp_void:
+            win = 0.1
+        elif master:
+            win = 0.95 if s == troupe or c == TWO_HEARTS else 0.9
+        else:
+            win = 0.4 if popcount(suit_mask(s) & ~((bit(c) << ONE) - ONE) & ~gone) == 1 else 0.3
+        return win - keep
+    over = n < 3 and troupe_out and _is_void(voids, nxt, need)
+    t = pub[V_TRICK]
+    wc = pub[V_PLAYS + 4 * t + w]
+    if _strength(c, troupe, need) > wp:
+        if n == 3 or c == TWO_HEARTS:
+            hold = 1.0
+        elif s == troupe:
+            hold = 0.95 if master else (0.5 if over and need != troupe else 0.75)
+        elif master:
+            hold = 0.3 if over else 0.9
+        else:
+            hold = 0.5 if n == 2 else 0.4
+    else:
+        hold = -1.0
+    if _seat_at(leader, w) == (seat + 2) & 3:
+        psure = n == 3 or wc == TWO_HEARTS or (_is_master(wc, gone) and not (wc // 13 != troupe and over))
+        pwin = 1.0 if psure else 0.6
+        win = pwin if hold < pwin else hold
+    elif hold >= 0.0:
+        win = hold
+    else:
+        win = 0.35 if n == 1 else 0.0
+    return win - keep
+
+
+@njit(cache=True, _nrt=False)
+def _slip_card(hand, pub, seat, lm, chosen, gone, voids, temperature, rng):
+    """A mistake's card: another rule-following card than the policy's ``chosen`` one, drawn by
+    ``bits.mistake_pick`` over what each costs by the policy's own evaluation: how far its value
+    (:func:`_card_value`) falls below the best other card's, plus a small distance from ``chosen`` (an
+    unseen card between the two in a suit 1/8 trick each, up to 2; another suit or 2♥ 0.1 and 0.025 a rank
+    above ``chosen``'s). ``chosen`` when no other card is legal."""
+    base = -1e9  # the best value among the other cards: a mistake is priced against it
+    x = lm & ~bit(chosen)
+    while x != ZERO:
+        c = lowest(x)
+        x &= x - ONE
+        base = max(base, _card_value(hand, pub, seat, c, gone, voids))
+    costs = ZERO
+    n = 0
+    x = lm
+    while x != ZERO:
+        c = lowest(x)
+        x &= x - ONE
+        if c == chosen:
+            q = SLIP_NONE
+        else:
+            cost = base - _card_value(hand, pub, seat, c, gone, voids)
+            if cost < 0.0:
+                cost = 0.0
+            if c // 13 == chosen // 13 and c != TWO_HEARTS and chosen != TWO_HEARTS:
+                lo, hi = (c, chosen) if c < chosen else (chosen, c)
+                between = popcount((((bit(hi) - ONE) >> np.uint64(lo + 1)) << np.uint64(lo + 1)) & ~gone & ~B2H)
+                cost += 0.125 * (between if between < 2 else 2)
+            else:  # another suit: a card of about the same rank is the likelier slip
+                cost += 0.1 + 0.025 * max(0, c % 13 - chosen % 13)
+            q = slip_step(cost)
+        costs |= np.uint64(q) << np.uint64(4 * n)
+        n += 1
+    i = mistake_pick(rng, costs, n, temperature)
+    return chosen if i < 0 else _kth_card(lm, i)
 
 
 @njit(cache=True, _nrt=False)

@@ -87,6 +87,19 @@ def _short(value: Any, limit: int = 40) -> Any:
 
 
 MISTAKE_RATE = Param("mistake_rate", 0.0, "probability of playing a uniformly random legal action instead", 0.0, 1.0)
+# The heuristic policies' plausible mistakes (issue 25; docs/blunders.md): ``mistake_rate`` is still the
+# probability that a decision is a mistake, these say which mistake it is.
+PLAUSIBLE_MISTAKE_RATE = Param(
+    "mistake_rate", 0.0, "probability that a decision is a mistake (a plausible one, see mistake_temperature)", 0.0, 1.0
+)
+MISTAKE_TEMPERATURE = Param(
+    "mistake_temperature",
+    0.25,
+    "softmax temperature (tricks) of a card mistake over what each other card costs by the bot's own evaluation",
+    0.0,
+    5.0,
+)
+MISTAKE_UNIFORM = Param("mistake_uniform", False, "a mistake is a uniformly random legal action (the old draw)")
 
 
 class View:

@@ -8,8 +8,22 @@ compiled forms agree decision for decision (tested).
 
 Parameters of the family (``HeuristicBot``)
 -------------------------------------------
-``mistake_rate``      probability of a uniformly random legal action instead (every decision but none
-                      taken out of turn), drawn by ``bits.mistake``.
+``mistake_rate``      probability that a decision is a mistake (drawn by ``bits.mistake``), so that
+                      ``NAME:mistake_rate=0`` is the same bot without mistakes. A mistake is plausible
+                      (issue 25): a card mistake plays another legal card drawn by ``bits.mistake_pick``
+                      with weights ``exp(-cost / mistake_temperature)``, ``cost`` being how far that
+                      card's value falls below the best other card's by the bot's own evaluation (tricks,
+                      from what it remembers and infers: ``_policy_kernels._slip_card``), so its second
+                      choice or an equal card is the common slip and throwing a sure trick away is rare;
+                      a Prime mistake
+                      takes the second-best suit by its evaluation; a Tekka call mistake bids one trick
+                      over or under its estimate (never a jump to D13: a hand that takes all 13 calls 13);
+                      raise requests and answers take no mistakes.
+``mistake_temperature`` the softmax temperature of a card mistake, in tricks (0: always the cheapest other
+                      card; large: nearly uniform).
+``mistake_uniform``   the old mistake instead: a uniformly random legal action (every decision but none
+                      taken out of turn). Off in every preset; GREEDY's mistakes are always uniform (it has
+                      no evaluation to draw by).
 ``memory``            how much of the public history the bot uses: ``none`` (its hand and the current
                       trick's led suit: it cannot tell who is winning), ``trick`` (the current trick's
                       cards), ``high`` (plus which honours T J Q K A of earlier tricks are gone), ``full``
@@ -65,14 +79,16 @@ from ..rules import _trick52 as k
 from ..rules.base import Game
 from ..rules.trick52 import Trick52Game
 from . import _policy_kernels as pk
-from .base import MISTAKE_RATE, Bot, Param, View
+from .base import MISTAKE_RATE, MISTAKE_TEMPERATURE, MISTAKE_UNIFORM, PLAUSIBLE_MISTAKE_RATE, Bot, Param, View
 from .view52 import policy_view, signals_accepted
 
 MEMORY = ("none", "trick", "high", "full")
 EVALUATION = ("count", "full")
 
 PARAMS = (
-    MISTAKE_RATE,
+    PLAUSIBLE_MISTAKE_RATE,
+    MISTAKE_TEMPERATURE,
+    MISTAKE_UNIFORM,
     Param("memory", "full", "public history used: none | trick | high | full", choices=MEMORY),
     Param("infer", True, "infer voids from play (and drops when reading signals)"),
     Param("signals", True, "send honest slam/drop signals and read partner's"),
@@ -164,13 +180,15 @@ class HeuristicBot(PolicyBot):
         p[pk.P_RAISES] = float(q["raises"])
         p[pk.P_UNBLOCK] = float(q["unblock"])
         p[pk.P_COUNT] = float(q["give_count"])
+        p[pk.P_TEMP] = q["mistake_temperature"]
+        p[pk.P_UNIFORM] = float(q["mistake_uniform"])
         return p
 
 
 class Kado(HeuristicBot):
     """KADO (rank 0): remembers nothing, not even the current trick's cards (it cannot tell who is
     winning): follows with its top card when that is the top of the suit, else low; ruffs low; leads Aces,
-    then low from its longest suit. Prime and bids by a plain count. 36% of its decisions are random."""
+    then low from its longest suit. Prime and bids by a plain count. 36% of its decisions are mistakes."""
 
     name = "KADO"
     rank = 0
@@ -267,10 +285,11 @@ class Tana(HeuristicBot):
 
 
 class TanaTekka(Tana):
-    """TANA (rank 4) in Tekka: Feskot's TANA with 7.5% mistakes instead of 10%. A mistake is a random
-    legal action, in Tekka's auction too, where a random 13 or D13 costs far more points than a random
-    card costs tricks in Feskot: at 10% TANA's steps to SADA and JANGARA were far apart, at 7.5% they are
-    even (figures: ``experiments/README.md``)."""
+    """TANA (rank 4) in Tekka: Feskot's TANA with 7.5% mistakes instead of 10%. The rate was set when a
+    mistake was a uniformly random legal action, in Tekka's auction too (a random 13 or D13 costs far more
+    points than a random card costs tricks in Feskot): at 10% TANA's steps to SADA and JANGARA were far
+    apart, at 7.5% even (figures: ``experiments/README.md``). With plausible mistakes (a call one trick
+    off, never a jump to D13) the steps at 7.5% are still even (``docs/blunders.md``)."""
 
     rulesets = ("tekka",)
     description = "full count, void inference, partner play, Prime management, signals; 7.5% mistakes"

@@ -8,8 +8,14 @@ whether to accuse; it returns an accusation or None. Bots hold no memory between
 
 The heuristic family (``SatatBot``; compiled in ``_satat_policy``)
 -------------------------------------------------------------------
-``mistake_rate``  probability of a uniformly random rule-following card (or Troupe choice) instead; never
-                  a random accusation.
+``mistake_rate``  probability that a decision is a mistake; never an accusation. A card mistake plays
+                  another rule-following card drawn by ``bits.mistake_pick`` with weights ``exp(-cost /
+                  mistake_temperature)``, ``cost`` being how far its value falls below the best other
+                  card's by the policy's own evaluation (``_satat_policy._slip_card``); a Troupe mistake takes the
+                  second-best suit (issue 25's plausible mistakes).
+``mistake_temperature``  that softmax's temperature, in tricks.
+``mistake_uniform``  the old mistake instead: a uniformly random rule-following card or Troupe choice (off
+                  in every preset; GREEDY's mistakes are always uniform).
 ``memory``        ``none`` (its hand only: it cannot see who is winning the trick), ``trick`` (the trick
                   on the table and the one just gathered: the "one hand" a Normal bot remembers), ``full``
                   (every public card of the round: a Hard bot). Masters, apparent voids and Renonce proofs
@@ -87,7 +93,7 @@ import numpy as np
 from ..bits import new_rng
 from ..rules import _satat_kernels as K
 from . import _satat_policy as sp
-from .base import MISTAKE_RATE, Bot, Param, View
+from .base import MISTAKE_RATE, MISTAKE_TEMPERATURE, MISTAKE_UNIFORM, PLAUSIBLE_MISTAKE_RATE, Bot, Param, View
 from .pimc import OVERSAMPLE, TIME_MS, WORLDS, Adapter, SearchBot, Worlds, choose
 
 MEMORY = ("none", "trick", "full")
@@ -97,7 +103,9 @@ DIFFICULTY = ("normal", "hard")
 DECIDED = {None: 0, "seven": 1, "kot": 2, "kot52": 3}
 
 PARAMS = (
-    MISTAKE_RATE,
+    PLAUSIBLE_MISTAKE_RATE,
+    MISTAKE_TEMPERATURE,
+    MISTAKE_UNIFORM,
     Param("memory", "full", "public cards used: none | trick (the current and last trick) | full", choices=MEMORY),
     Param("partner_play", True, "no overtaking partner's sure winner; second hand low, third hand high"),
     Param("troupe_play", True, "draw Troupe with the 2♥ or a master, ruff short suits, give partner ruffs"),
@@ -199,6 +207,8 @@ class SatatBot(Bot):
         p[sp.P_BLUFF] = BLUFFS.index(q["bluff"])
         p[sp.P_BLUFF_TEAM] = q["bluff_team"]
         p[sp.P_BLUFF_ROUND] = q["bluff_round"]
+        p[sp.P_TEMP] = q["mistake_temperature"]
+        p[sp.P_UNIFORM] = float(q["mistake_uniform"])
         return p
 
     def act(self, view: View, rng: np.ndarray) -> Any:

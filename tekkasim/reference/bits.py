@@ -1,5 +1,7 @@
 """Pure-Python twins of ``tekkasim.bits``."""
 
+import math
+
 M64 = (1 << 64) - 1
 
 
@@ -47,6 +49,25 @@ class Rng:
     def mistake(self, rate: float) -> bool:
         """``bits.mistake``: one draw below 2**30 when ``rate`` > 0, True when it falls under ``rate``."""
         return rate > 0.0 and self.below(1 << 30) < rate * (1 << 30)
+
+    def mistake_pick(self, steps: list[int], temperature: float) -> int:
+        """``bits.mistake_pick`` over unpacked steps (15: never drawn); -1 when no choice is left."""
+        live = [i for i, c in enumerate(steps) if c < 15]
+        if not live:
+            return -1
+        lo = min(steps[i] for i in live)
+        if temperature <= 0.0:
+            return next(i for i in live if steps[i] == lo)
+        weights = [math.exp(-(steps[i] - lo) * 0.125 / temperature) for i in live]
+        total = 0.0
+        for w in weights:
+            total += w
+        u = self.below(1 << 30) * (total / (1 << 30))
+        for i, w in zip(live, weights, strict=True):
+            u -= w
+            if u < 0.0:
+                return i
+        return live[-1]
 
 
 def pext(x: int, m: int) -> int:

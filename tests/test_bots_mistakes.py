@@ -1,0 +1,177 @@
+"""Plausible mistakes (issue 25): a heuristic bot's mistake is drawn among its own alternatives by what
+each costs by its own evaluation (``bits.mistake_pick``), Prime and Troupe mistakes are the second-best
+suit, Tekka call mistakes are one trick off the estimate and never a Double 13."""
+
+from collections import Counter
+
+import numpy as np
+from test_bots_compiled import GAMES, compiled_decision, random_state
+from test_bots_heuristic import HANDS, c, feskot_after, tekka
+
+from tekkasim.bits import new_rng
+from tekkasim.bots import _policy_kernels as pk
+from tekkasim.bots import _satat_policy as sp
+from tekkasim.bots import choose, get_bot
+from tekkasim.bots.compiled import compiled_params
+from tekkasim.cards import mask_of
+from tekkasim.rules import _trick52 as k
+from tekkasim.rules import get_game
+
+SEEDS = range(400)
+
+
+def _draws(bot, state):
+    return Counter(choose(bot, state, seed=s) % k.SIGNAL_MULT for s in SEEDS)
+
+
+def test_cheap_slips_are_common_gross_ones_rare():
+    # top, void in hearts, sees partner's Ace winning: JANGARA throws JD. By its own count its other
+    # diamonds give up nothing more, a ruff of partner's sure winner wastes a Prime, a spade master a trick.
+    state = feskot_after("AH", "3H")
+    draws = _draws("JANGARA:mistake_rate=1", state)
+    assert draws[c("JD")] == 0  # a mistake plays another card
+    diamonds = draws[c("QD")] + draws[c("KD")]
+    ruffs = sum(draws[c(r + "C")] for r in "23456")
+    masters = sum(draws[c(r + "S")] for r in "TJQKA")
+    assert sum(draws.values()) == len(SEEDS)
+    # per card: a diamond (no trick given up, by its count) is drawn at least twice as often as a ruff
+    # of partner's winner (a Prime wasted) and far more often than a spade master thrown
+    assert diamonds / 2 > 2 * ruffs / 5 and diamonds / 2 > 3 * masters / 5
+    assert masters < len(SEEDS) * 5 / 12 / 2  # under half a uniform draw's share (5 of 12 other cards)
+    # the old uniform draw stays as an option: there the masters take their share
+    uniform = _draws("JANGARA:mistake_rate=1,mistake_uniform=true", state)
+    assert sum(uniform[c(r + "S")] for r in "TJQKA") > 2 * masters
+
+
+def test_temperature_sets_how_wild_a_slip_is():
+    state = feskot_after("AH", "3H")
+    cold = _draws("JANGARA:mistake_rate=1,mistake_temperature=0", state)
+    assert set(cold) == {c("QD")}  # the cheapest other card, the first of equals
+    hot = _draws("JANGARA:mistake_rate=1,mistake_temperature=5", state)
+    assert sum(hot[c(r + "S")] for r in "TJQKA") > sum(
+        _draws("JANGARA:mistake_rate=1", state)[c(r + "S")] for r in "TJQKA"
+    )
+
+
+def test_rate_zero_is_the_bot_without_mistakes_and_draws_nothing():
+    game = GAMES["tekka"]
+    for seed in range(40):
+        state = random_state(game, seed, seed % 60)
+        if state.is_terminal():
+            continue
+        p0 = compiled_params(get_bot("SADA", mistake_rate=0.0))
+        rng = new_rng(seed)
+        a = int(pk.decide_arrays(p0, state.arrays, 0, rng))
+        assert int(rng[0]) == seed  # no draw at all
+        assert a == compiled_decision(
+            get_bot("JANGARA", memory="high", signals=False, trump_management=False), state, seed
+        )
+
+
+def test_mistakes_are_reproducible_and_always_another_card():
+    game = GAMES["feskot"]
+    bot = get_bot("KADO", mistake_rate=1.0)
+    clean = get_bot("KADO", mistake_rate=0.0)
+    n = 0
+    for seed in range(60):
+        state = random_state(game, seed, 1 + seed % 45)
+        if state.is_terminal() or state.arrays.info[k.I_PHASE] != k.PH_PLAY:
+            continue
+        legal = state.legal_actions()
+        a = compiled_decision(bot, state, seed)
+        assert a == compiled_decision(bot, state, seed)
+        if len({x % k.SIGNAL_MULT for x in legal}) > 1:
+            assert a % k.SIGNAL_MULT != compiled_decision(clean, state, seed) % k.SIGNAL_MULT
+            n += 1
+    assert n > 20
+
+
+def test_mistake_parameters_parse():
+    b = get_bot("TANA:mistake_rate=0.3,mistake_temperature=0.5,mistake_uniform=true", ruleset="feskot")
+    assert (b.params["mistake_rate"], b.params["mistake_temperature"], b.params["mistake_uniform"]) == (0.3, 0.5, True)
+    p = compiled_params(b)
+    assert (p[pk.P_MISTAKE], p[pk.P_TEMP], p[pk.P_UNIFORM]) == (0.3, 0.5, 1.0)
+    s = get_bot("TANA:mistake_temperature=0.7", ruleset="satat")
+    assert s.compiled_form("satat")[sp.P_TEMP] == 0.7
+    for name in ("KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA", "JANGARA"):
+        for ruleset in ("feskot", "tekka", "satat"):
+            assert get_bot(name, ruleset=ruleset).params["mistake_uniform"] is False  # off in every preset
+
+
+def test_prime_mistake_is_the_second_best_suit():
+    state = get_game("feskot").from_hands(HANDS, first="bottom")
+    assert choose("JANGARA", state, seed=1) == k.PRIME_BASE + 2  # five hearts
+    # the first five are AH 2H 5H 8H JH: every other suit is empty, the second best is the higher one
+    slips = {choose("JANGARA:mistake_rate=1", state, seed=s) for s in range(30)}
+    assert len(slips) == 1 and slips != {k.PRIME_BASE + 2}
+    second = pk._best_suit_but(np.uint64(mask_of(map(c, "AH 2H 5H 8H JH".split()))), True, 2)
+    assert slips == {k.PRIME_BASE + second}
+
+
+def _all_spades():
+    return {
+        "bottom": " ".join(r + "S" for r in "23456789TJQKA"),
+        "right": " ".join(r + "H" for r in "23456789TJQKA"),
+        "top": " ".join(r + "D" for r in "23456789TJQKA"),
+        "left": " ".join(r + "C" for r in "23456789TJQKA"),
+    }
+
+
+def test_call_mistake_is_a_near_miss_never_a_double_13():
+    state = tekka(HANDS)  # bottom: eight spades, JANGARA's own estimate bids a number
+    own = choose("JANGARA", state, seed=1)
+    assert k.CALL_BASE + 8 <= own <= k.CALL_BASE + 13
+    calls = {choose("JANGARA:mistake_rate=1", state, seed=s) for s in range(60)}
+    assert k.CALL_BASE + k.D13 not in calls
+    assert calls <= {own - 1, own + 1, k.CALL_BASE + 13, k.CALL_BASE + k.PASS}
+    assert len(calls & {own - 1, own + 1}) >= 1
+    # a hand that takes all 13 calls D13; its near miss is 13 (or 12), never a jump elsewhere
+    state = tekka(_all_spades())
+    assert choose("JANGARA", state, seed=1) == k.CALL_BASE + k.D13
+    slips = {choose("JANGARA:mistake_rate=1", state, seed=s) for s in range(40)}
+    assert slips <= {k.CALL_BASE + 12, k.CALL_BASE + 13}
+
+
+def test_no_ladder_bot_jumps_to_double_13_by_mistake():
+    game = get_game("tekka")
+    for name in ("KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA"):
+        bot = get_bot(name, ruleset="tekka", mistake_rate=1.0)
+        for seed in range(150):
+            state = game.new_deal(seed)
+            a = choose(bot, state, seed=seed)
+            if a == k.CALL_BASE + k.D13:  # only with a hand that takes all 13 on its own
+                hand = np.uint64(state.arrays.hand[state.current_player()])
+                assert any(pk.sure_all(hand, s) for s in range(4))
+
+
+def test_satat_troupe_mistake_is_the_second_best_suit():
+    five = np.uint64(mask_of(map(c, "AS KS 5S 9D 3C".split())))  # spades clearly first, then diamonds (the 9)
+    p = get_bot("JANGARA", ruleset="satat").compiled_form("satat")
+    assert sp.troupe_decide(p, five, False, new_rng(1)) == sp.TROUPE_BASE + 3
+    q = p.copy()
+    q[sp.P_MISTAKE] = 1.0
+    assert {int(sp.troupe_decide(q, five, True, new_rng(s))) for s in range(30)} == {sp.TROUPE_BASE + 1}
+
+
+def test_satat_card_mistake_is_another_rule_following_card():
+    from test_bots_satat import random_states
+
+    p = get_bot("TANA", ruleset="satat", mistake_rate=0.0).compiled_form("satat")
+    q = p.copy()
+    q[sp.P_MISTAKE] = 1.0
+    n = 0
+    for i, state in enumerate(random_states(80, 7)):
+        if state.phase() != "play":
+            continue
+        hands, st = state.arrays
+        seat = state.current_player()
+        hand = hands[seat]
+        lm = int(sp.legal_cards(hand, st))
+        own = int(sp.card_decide(p, hand, st, seat, 0, new_rng(i)))
+        slip = int(sp.card_decide(q, hand, st, seat, 0, new_rng(i)))
+        assert slip == int(sp.card_decide(q, hand, st, seat, 0, new_rng(i)))  # reproducible
+        assert (lm >> slip) & 1
+        if bin(lm).count("1") > 1:
+            assert slip != own
+            n += 1
+    assert n > 10
