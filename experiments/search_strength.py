@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import pickle
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -93,11 +94,35 @@ def _contracts(task: tuple) -> list[dict]:
     return rows
 
 
+CACHE: Path | None = None  # --cache: where finished tasks are kept (see main)
+
+
+def _cached(fn, task: tuple):
+    """``fn(task)``, read from or written to the ``--cache`` directory when one is given (one pickle a task,
+    named by the task's arguments)."""
+    if CACHE is None:
+        return fn(task)
+    path = CACHE / (fn.__name__.strip("_") + "-" + "-".join(map(str, task)) + ".pkl")
+    if path.exists():
+        return pickle.loads(path.read_bytes())
+    value = fn(task)
+    path.write_bytes(pickle.dumps(value))
+    return value
+
+
+def _task(job: tuple):
+    fn, task, cache = job
+    global CACHE
+    CACHE = cache
+    return _cached(fn, task)
+
+
 def _run(fn, tasks: list, workers: int) -> list:
+    jobs = [(fn, t, CACHE) for t in tasks]
     if workers <= 1:
-        return [fn(t) for t in tasks]
+        return [_task(j) for j in jobs]
     with ProcessPoolExecutor(workers) as pool:
-        return list(pool.map(fn, tasks))
+        return list(pool.map(_task, jobs))
 
 
 def _chunks(start: int, n: int) -> list[tuple[int, int]]:
@@ -324,10 +349,21 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=REPORT_SEED, help="first board (report seeds: 3,000,000..)")
     ap.add_argument("--workers", type=int, default=1, help="processes (the figures do not depend on it)")
     ap.add_argument("--out", type=Path, help="write the Markdown here (else print it)")
+    ap.add_argument(
+        "--cache",
+        type=Path,
+        help="keep every finished task (a block of boards of one pairing) here and reuse it on a rerun: a "
+        "rerun after an interruption, or with a ruleset added, plays only what is missing. Empty it whenever "
+        "a bot's code changed",
+    )
     args = ap.parse_args(argv)
+    global CACHE
+    if args.cache:
+        args.cache.mkdir(parents=True, exist_ok=True)
+        CACHE = args.cache
     for name in ("pairs", "oracle_pairs", "contracts"):
         v = getattr(args, name)
-        if not 0 <= v <= SLOT or (name == "pairs" and v < 2):
+        if not (2 <= v <= SLOT or (v == 0 and name != "pairs")):
             print(f"error: --{name.replace('_', '-')} must be within 2..{SLOT} (0 to skip, but for --pairs)")
             return 2
     rulesets = tuple(dict.fromkeys(args.ruleset or RULESETS))
