@@ -16,8 +16,8 @@ then 12 for the ORACLE pairings, 13 for the Tekka contracts), so at most 5000 pa
 report seeds are 3,000,000 .. 3,099,999 (the default ``--seed``); tuning used 2,000,000 .. 2,999,999. Sizes
 are arguments: fix them before playing. The same arguments give the same file for any ``--workers``.
 
-    python experiments/search_strength.py --ruleset feskot --ruleset tekka --pairs 200 \\
-        --oracle-pairs 200 --contracts 60 --workers 2 --out docs/search-strength.md
+    python experiments/search_strength.py --ruleset feskot --ruleset tekka --pairs 300 --top-pairs 100 \\
+        --oracle-pairs 100 --contracts 25 --workers 2 --out docs/search-strength.md
 """
 
 from __future__ import annotations
@@ -196,15 +196,19 @@ def score_ratio(z_rows: list[dict], o_rows: list[dict], resamples: int = 4000, s
     return float(z.mean() / o.mean()) if o.mean() else math.nan, float(lo), float(hi)
 
 
-def measure(rulesets, pairs: int, oracle_pairs: int, contracts: int, seed: int, workers: int, log) -> dict:
-    """Every figure of the file (see the module notes), as plain rows."""
+def measure(
+    rulesets, pairs: int, oracle_pairs: int, contracts: int, seed: int, workers: int, log, top_pairs: int | None = None
+) -> dict:
+    """Every figure of the file (see the module notes), as plain rows; ``top_pairs``: the pairs of the
+    ZELZELA - TIZAB steps (default ``pairs``), by far the costliest."""
     out: dict = {"steps": [], "oracle": None, "contracts": None}
     tasks, spans = [], []
     for ruleset in rulesets:
         for j, (x, y) in enumerate(STEPS):
             start = seed + SLOT * (3 * RULESETS.index(ruleset) + j)
             spans.append((ruleset, x, y, start, len(tasks)))
-            tasks += [(ruleset, x, y, s, n) for s, n in _chunks(start, pairs)]
+            n_pairs = top_pairs if x == "ZELZELA" and top_pairs else pairs
+            tasks += [(ruleset, x, y, s, n) for s, n in _chunks(start, n_pairs)]
     if "feskot" in rulesets and oracle_pairs:
         ostart = seed + SLOT * ORACLE_SLOT
         for x in ("ZELZELA", "GREEDY"):
@@ -344,6 +348,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ruleset", action="append", choices=RULESETS, help="repeat for several (default: all four)")
     ap.add_argument("--pairs", type=int, default=100, help="duplicate pairs per search step")
+    ap.add_argument("--top-pairs", type=int, default=0, help="pairs of the ZELZELA - TIZAB steps (0: --pairs)")
     ap.add_argument("--oracle-pairs", type=int, default=100, help="Feskot boards for the gap to ORACLE (0: skip)")
     ap.add_argument("--contracts", type=int, default=40, help="Tekka self-play deals per bot (0: skip)")
     ap.add_argument("--seed", type=int, default=REPORT_SEED, help="first board (report seeds: 3,000,000..)")
@@ -361,14 +366,16 @@ def main(argv=None) -> int:
     if args.cache:
         args.cache.mkdir(parents=True, exist_ok=True)
         CACHE = args.cache
-    for name in ("pairs", "oracle_pairs", "contracts"):
+    for name in ("pairs", "top_pairs", "oracle_pairs", "contracts"):
         v = getattr(args, name)
         if not (2 <= v <= SLOT or (v == 0 and name != "pairs")):
             print(f"error: --{name.replace('_', '-')} must be within 2..{SLOT} (0 to skip, but for --pairs)")
             return 2
     rulesets = tuple(dict.fromkeys(args.ruleset or RULESETS))
     command = "python experiments/search_strength.py " + " ".join(
-        [*(f"--ruleset {r}" for r in rulesets), f"--pairs {args.pairs}", f"--oracle-pairs {args.oracle_pairs}"]
+        [*(f"--ruleset {r}" for r in rulesets), f"--pairs {args.pairs}"]
+        + ([f"--top-pairs {args.top_pairs}"] if args.top_pairs else [])
+        + [f"--oracle-pairs {args.oracle_pairs}"]
         + [f"--contracts {args.contracts}", f"--seed {args.seed}"]
         + ([f"--out {args.out}"] if args.out else [])
     )
@@ -376,7 +383,7 @@ def main(argv=None) -> int:
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
-    fig = measure(rulesets, args.pairs, args.oracle_pairs, args.contracts, args.seed, args.workers, log)
+    fig = measure(rulesets, args.pairs, args.oracle_pairs, args.contracts, args.seed, args.workers, log, args.top_pairs)
     text = markdown(fig, command)
     if args.out:
         args.out.write_text(text)
