@@ -17,7 +17,7 @@ report seeds are 3,000,000 .. 3,099,999 (the default ``--seed``); tuning used 2,
 are arguments: fix them before playing. The same arguments give the same file for any ``--workers``.
 
     python experiments/search_strength.py --ruleset feskot --ruleset tekka --pairs 300 --top-pairs 100 \\
-        --oracle-pairs 100 --contracts 25 --workers 2 --out docs/search-strength.md
+        --oracle-pairs 50 --contracts 25 --workers 2 --out docs/search-strength.md
 """
 
 from __future__ import annotations
@@ -279,7 +279,8 @@ def markdown(fig: dict, command: str) -> str:
         "and seeds); X's margin is its total `returns` over a board's two tables less Y's; pair score 1 / 0.5 / 0; "
         "Elo from the mean pair score with its 95% interval (`ratings.score_elo`); margin interval: normal "
         "approximation. Every measurement has boards of its own (column `boards`). The issue's goal per step: "
-        f"the Elo interval above zero and the estimate at least {GOAL_ELO:.0f}.",
+        f"the Elo interval above zero and the estimate at least {GOAL_ELO:.0f}. Small sizes give wide intervals: "
+        "read them before the estimates; a step whose interval holds zero is not shown to be a step.",
         "",
         "## Search steps",
         "",
