@@ -17,7 +17,7 @@ report seeds are 3,000,000 .. 3,099,999 (the default ``--seed``); tuning used 2,
 are arguments: fix them before playing. The same arguments give the same file for any ``--workers``.
 
     python experiments/search_strength.py --ruleset feskot --ruleset tekka --pairs 300 --top-pairs 100 \\
-        --oracle-pairs 50 --contracts 25 --workers 2 --out docs/search-strength.md
+        --oracle-pairs 100 --contracts 50 --workers 2 --out docs/search-strength.md
 """
 
 from __future__ import annotations
