@@ -161,7 +161,8 @@ def legal_read(d, seeds, ruleset, play_all, raises, signals, sig, data, lengths,
 def legal_pack(a0, n0, l0, a1, n1, l1, sig, state, out):
     """The stream :func:`legal_fill` writes, from the indices and counts of legal actions the compiled play
     loop recorded as it played (``l0[i, j]`` = (index, count) of action ``a0[i, j]``): no replay, so a
-    worker pays a pass over the actions only. Returns the bytes written."""
+    worker pays a pass over the actions only. Returns the bytes written, or -1 at a signalled card when
+    ``sig`` is 0."""
     for t in range(2):
         acts = a0 if t == 0 else a1
         ns = n0 if t == 0 else n1
@@ -170,9 +171,12 @@ def legal_pack(a0, n0, l0, a1, n1, l1, sig, state, out):
             for j in range(ns[i]):
                 _put(out, state, legal[i, j, 0], _width(legal[i, j, 1]))
                 a = acts[i, j]
-                if sig and a < k.PRIME_BASE:
+                if a < k.PRIME_BASE:
                     s = a // 52
-                    _put(out, state, 0 if s == 0 else (1 if s == 1 else 3), 1 if s == 0 else 2)
+                    if sig:
+                        _put(out, state, 0 if s == 0 else (1 if s == 1 else 3), 1 if s == 0 else 2)
+                    elif s != 0:
+                        return -1
     if state[1] > 0:
         out[state[2]] = np.uint64(state[0]) & _BYTE
         state[2] += 1
@@ -180,11 +184,16 @@ def legal_pack(a0, n0, l0, a1, n1, l1, sig, state, out):
 
 
 def legal_packed(a0, n0, l0, a1, n1, l1) -> bytes:
-    """The LEGAL payload of a compiled block from its play loop's ``legal`` records (:func:`legal_pack`)."""
-    sig = int(_any_signal(a0, n0, a1, n1))
+    """The LEGAL payload of a compiled block from its play loop's ``legal`` records (:func:`legal_pack`):
+    packed without signals first, which stops at the first signalled card (early where bots signal), then
+    with them."""
     total = int(n0.sum()) + int(n1.sum())
     out = np.empty(total + 8, np.uint8)  # an index takes <= 6 bits, its signal <= 2
+    sig = 0
     used = legal_pack(a0, n0, l0, a1, n1, l1, sig, np.zeros(3, np.int64), out)
+    if used < 0:
+        sig = 1
+        used = legal_pack(a0, n0, l0, a1, n1, l1, sig, np.zeros(3, np.int64), out)
     return bytes([sig]) + out[:used].tobytes()
 
 

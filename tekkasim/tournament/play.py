@@ -202,12 +202,13 @@ class BlockRows:
     line. Iterating decodes the rows ``play_table`` gives, ``(pairing, board, table, x_return, y_return,
     deals, payload)``, in (board, table) order; ``results()`` gives the first five without the payloads."""
 
-    __slots__ = ("pairing", "start", "stop", "seed", "codec", "columns", "payload", "score")
+    __slots__ = ("pairing", "start", "stop", "seed", "codec", "columns", "payload", "score", "ruleset")
 
-    def __init__(self, pairing, start, stop, seed, codec, columns, payload, score=None):
+    def __init__(self, pairing, start, stop, seed, codec, columns, payload, score=None, ruleset=None):
         self.pairing, self.start, self.stop, self.seed = pairing, start, stop, seed
         self.codec, self.columns, self.payload = codec, columns, payload
         self.score = score if score is not None else pair_score(*decode_columns(columns)[:2])
+        self.ruleset = ruleset  # (name, options) of the game a LEGAL block replays in, for iterating it
 
     def __getstate__(self):
         return tuple(getattr(self, k) for k in self.__slots__)
@@ -223,7 +224,10 @@ class BlockRows:
         return self.rows()
 
     def rows(self, game=None):
-        """The rows as iterating gives them; ``game`` (the run's) decodes a LEGAL block."""
+        """The rows as iterating gives them; ``game`` (the run's; default the one the block was made in)
+        decodes a LEGAL block."""
+        if game is None and self.ruleset is not None:
+            game = get_game(self.ruleset[0], **self.ruleset[1])
         for board, table, xr, yr, deals in decode_block(
             self.start, self.stop, self.seed, self.codec, self.columns, self.payload, game
         ):
@@ -312,7 +316,8 @@ def encode_block(pairing: int, start: int, stop: int, seed: int, unit: str, tabl
             seeds = np.arange(seed + start, seed + stop, dtype=np.int64).astype(np.uint64)
             legal = _legal.legal_encode(game, seeds, actions[:n], lengths[:n], actions[n:], lengths[n:])
             if legal is not None and _replays(game, seeds, legal, actions, lengths, xr, yr):
-                return BlockRows(pairing, start, stop, seed, LEGAL, encode_columns(xr, yr, counts, lengths), legal)
+                columns = encode_columns(xr, yr, counts, lengths)
+                return BlockRows(pairing, start, stop, seed, LEGAL, columns, legal, None, _spec(game))
         cards = _cards_block(actions[:n], lengths[:n], actions[n:], lengths[n:])
         if cards is not None:
             return BlockRows(pairing, start, stop, seed, CARDS, encode_columns(xr, yr, counts, lengths), cards)
@@ -320,6 +325,10 @@ def encode_block(pairing: int, start: int, stop: int, seed: int, unit: str, tabl
     lengths = np.array([len(p) for p in payloads], np.int64)
     body = zlib.compress(b"".join(payloads), 6)
     return BlockRows(pairing, start, stop, seed, TABLES, encode_columns(xr, yr, counts, lengths), body)
+
+
+def _spec(game) -> tuple[str, dict]:
+    return game.name, dict(game.options)
 
 
 def _replays(game, seeds, legal: bytes, actions: np.ndarray, lengths: np.ndarray, xr, yr) -> bool:
@@ -421,7 +430,8 @@ def compiled_block(ctx: _Context, pairing: int, boards: range) -> BlockRows | No
             o0["actions"], o0["n_actions"], o0["legal"], o1["actions"], o1["n_actions"], o1["legal"]
         )
         columns = encode_columns(xr, yr, counts, lengths)
-        return BlockRows(pairing, boards.start, boards.stop, job.seed, LEGAL, columns, legal, pair_score(xr, yr))
+        score = pair_score(xr, yr)
+        return BlockRows(pairing, boards.start, boards.stop, job.seed, LEGAL, columns, legal, score, _spec(ctx.game))
     cards = _cards_block(outs[0]["actions"], outs[0]["n_actions"], outs[1]["actions"], outs[1]["n_actions"])
     if cards is None:
         raise TournamentError(f"compiled actions of {job.ruleset} span more than 32 bits")
