@@ -158,29 +158,39 @@ def legal_read(d, seeds, ruleset, play_all, raises, signals, sig, data, lengths,
 
 
 @njit(cache=True, _nrt=False)
-def legal_pack(a0, n0, l0, a1, n1, l1, sig, state, out):
+def legal_pack(a0, n0, l0, a1, n1, l1, sig, out):
     """The stream :func:`legal_fill` writes, from the indices and counts of legal actions the compiled play
     loop recorded as it played (``l0[i, j]`` = (index, count) of action ``a0[i, j]``): no replay, so a
-    worker pays a pass over the actions only. Returns the bytes written, or -1 at a signalled card when
-    ``sig`` is 0."""
+    worker pays a pass over the actions only (the bit writer held in locals: the hot loop of a worker).
+    Returns the bytes written, or -1 at a signalled card when ``sig`` is 0."""
+    acc = np.uint64(0)
+    nacc = np.uint64(0)
+    p = 0
     for t in range(2):
         acts = a0 if t == 0 else a1
         ns = n0 if t == 0 else n1
         legal = l0 if t == 0 else l1
         for i in range(acts.shape[0]):
             for j in range(ns[i]):
-                _put(out, state, legal[i, j, 0], _width(legal[i, j, 1]))
+                acc |= np.uint64(legal[i, j, 0]) << nacc
+                nacc += np.uint64(_width(legal[i, j, 1]))
                 a = acts[i, j]
-                if a < k.PRIME_BASE:
-                    s = a // 52
-                    if sig:
-                        _put(out, state, 0 if s == 0 else (1 if s == 1 else 3), 1 if s == 0 else 2)
-                    elif s != 0:
+                if a < k.PRIME_BASE and a >= 52:
+                    if not sig:
                         return -1
-    if state[1] > 0:
-        out[state[2]] = np.uint64(state[0]) & _BYTE
-        state[2] += 1
-    return state[2]
+                    acc |= np.uint64(1 if a < 104 else 3) << nacc
+                    nacc += np.uint64(2)
+                elif sig and a < k.PRIME_BASE:
+                    nacc += np.uint64(1)  # a 0 bit: no signal
+                while nacc >= np.uint64(8):
+                    out[p] = acc & _BYTE
+                    acc >>= np.uint64(8)
+                    nacc -= np.uint64(8)
+                    p += 1
+    if nacc > np.uint64(0):
+        out[p] = acc & _BYTE
+        p += 1
+    return p
 
 
 def legal_packed(a0, n0, l0, a1, n1, l1) -> bytes:
@@ -190,10 +200,10 @@ def legal_packed(a0, n0, l0, a1, n1, l1) -> bytes:
     total = int(n0.sum()) + int(n1.sum())
     out = np.empty(total + 8, np.uint8)  # an index takes <= 6 bits, its signal <= 2
     sig = 0
-    used = legal_pack(a0, n0, l0, a1, n1, l1, sig, np.zeros(3, np.int64), out)
+    used = legal_pack(a0, n0, l0, a1, n1, l1, sig, out)
     if used < 0:
         sig = 1
-        used = legal_pack(a0, n0, l0, a1, n1, l1, sig, np.zeros(3, np.int64), out)
+        used = legal_pack(a0, n0, l0, a1, n1, l1, sig, out)
     return bytes([sig]) + out[:used].tobytes()
 
 
