@@ -10,8 +10,10 @@ stream. Decoding replays the same rules, so the actions come back exactly, and c
 deal ends with the returns stored in the block's columns.
 
 A card is worth ~2 bits here against ~5 as its rank among the unplayed cards (the CARDS codec), because
-following suit leaves few legal cards. The encoder costs one replay of the rules per deal, a fraction of
-what the bots' decisions cost.
+following suit leaves few legal cards. A compiled block is packed from the index and count of legal
+actions its play loop records as it plays (:func:`legal_pack`: one pass, no replay); a block played
+through the State API is encoded by replay (:func:`legal_fill`, about as costly as the rules' part of a
+deal, nothing beside the State API's play). Both write what :func:`legal_encode_py` writes.
 """
 
 from __future__ import annotations
