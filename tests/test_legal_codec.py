@@ -16,8 +16,7 @@ from hypothesis import strategies as st
 from tekkasim.bots import get_bot
 from tekkasim.bots.compiled import play_tables
 from tekkasim.rules import get_game
-from tekkasim.tournament import Config, Store, TournamentError, run_tournament
-from tekkasim.tournament import _legal
+from tekkasim.tournament import Config, Store, TournamentError, _legal, run_tournament
 from tekkasim.tournament.play import CARDS, LEGAL, Job, decode_block, encode_block, play_block
 from tekkasim.tournament.results import digest
 
@@ -47,7 +46,9 @@ def _compiled(ruleset, options, x, y, start, n):
 )
 def test_packer_replay_encoder_and_twin_agree_and_both_decoders_invert(game_spec, x, y, start, n):
     game, seeds, (o0, o1) = _compiled(*game_spec, x, y, start, n)
-    packed = _legal.legal_packed(o0["actions"], o0["n_actions"], o0["legal"], o1["actions"], o1["n_actions"], o1["legal"])
+    packed = _legal.legal_packed(
+        o0["actions"], o0["n_actions"], o0["legal"], o1["actions"], o1["n_actions"], o1["legal"]
+    )
     replayed = _legal.legal_encode(game, seeds, o0["actions"], o0["n_actions"], o1["actions"], o1["n_actions"])
     deals = [o["actions"][i, : o["n_actions"][i]].tolist() for o in (o0, o1) for i in range(n)]
     assert packed == replayed == _legal.legal_encode_py(game, seeds, deals)
@@ -134,7 +135,9 @@ def test_a_format_2_run_is_read_and_resumes_into_format_3(tmp_path):
 
 
 def test_a_run_of_a_newer_format_is_refused_in_one_line(tmp_path):
-    run_tournament(Config.build(ruleset="feskot", bots="GREEDY,KADO", boards=3, seed=1, workers=1), tmp_path / "r", quiet=True)
+    run_tournament(
+        Config.build(ruleset="feskot", bots="GREEDY,KADO", boards=3, seed=1, workers=1), tmp_path / "r", quiet=True
+    )
     config = json.loads((tmp_path / "r" / "config.json").read_text())
     (tmp_path / "r" / "config.json").write_text(json.dumps({**config, "format": 4}))
     with pytest.raises(TournamentError, match="is not a tekkasim run configuration"):

@@ -240,7 +240,9 @@ def legal_decode(game, seeds: np.ndarray, payload, lengths: np.ndarray) -> tuple
     lengths = np.asarray(lengths, np.int64)
     actions = np.full((len(lengths), max(int(lengths.max(initial=0)), 1)), -1, np.int64)
     returns = np.zeros((len(lengths), 2), np.float64)
-    pos = legal_read(d, seeds, code, play_all, raises, signals, payload[0], data, lengths, actions, returns, rng, deck, buf)
+    pos = legal_read(
+        d, seeds, code, play_all, raises, signals, payload[0], data, lengths, actions, returns, rng, deck, buf
+    )
     if pos < 0 or (pos + 7) // 8 != len(payload) - 1:
         raise ValueError("a LEGAL payload that does not replay")
     return actions, returns

@@ -372,8 +372,12 @@ def decode_block(start: int, stop: int, seed: int, codec: int, columns: bytes, p
         seeds = np.arange(seed + start, seed + stop, dtype=np.int64).astype(np.uint64)
         actions, returns = _legal.legal_decode(game, seeds, payload, lengths)
         # the replayed deals must end with the returns stored: team X is A at table 0, B at table 1
-        if not (np.array_equal(returns[:n, 0], xr[:n]) and np.array_equal(returns[n:, 1], xr[n:])
-                and np.array_equal(returns[:n, 1], yr[:n]) and np.array_equal(returns[n:, 0], yr[n:])):
+        if not (
+            np.array_equal(returns[:n, 0], xr[:n])
+            and np.array_equal(returns[n:, 1], xr[n:])
+            and np.array_equal(returns[:n, 1], yr[:n])
+            and np.array_equal(returns[n:, 0], yr[n:])
+        ):
             raise ValueError("a LEGAL block whose replay does not give its stored returns")
         rows = actions.tolist()
         per_table = []
