@@ -157,7 +157,7 @@ def test_a_format_1_run_is_read_and_converted_when_it_resumes(tmp_path):
     assert digest(old) == digest(tmp_path / "fresh")
     with sqlite3.connect(old / "run.sqlite") as conn:
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert "tables" not in names and json.loads((old / "config.json").read_text())["format"] == 2
+    assert "tables" not in names and json.loads((old / "config.json").read_text())["format"] == 3
 
 
 def test_report_arrays_match_the_rows_they_come_from(tmp_path):

@@ -1126,11 +1126,13 @@ def signal_for(p, v, m, c):
 
 @njit(cache=True, _nrt=False)
 def play_boards_kernel(
-    d, seeds, table, ruleset, first, play_all, raises, signals, cansig, px, py, returns, actions, n_actions, work
+    d, seeds, table, ruleset, first, play_all, raises, signals, cansig, px, py, returns, actions, n_actions, legal, work
 ):
     """Play one deal per seed at ``table``: team X (params ``px``) sits bottom/top at table 0 and
     right/left at table 1. Decision ``i`` of the deal of seed ``s`` uses ``new_rng(mix_seed(s, table, i))``.
-    Writes team A/B returns, every action (-1 padded) and the number of actions. ``work`` is
+    Writes team A/B returns, every action (-1 padded) and the number of actions, and in ``legal[b, i]``
+    action ``i``'s index among the legal actions (its card's, for a signalled card) and how many there were:
+    what the tournament's block store keeps (``tournament._legal``), known here for free. ``work`` is
     ``new_work()``: the loop allocates nothing, so it runs without numba's reference counting (3x faster,
     measured: every call passing the deal's arrays would otherwise count references)."""
     rng, drng, deck, buf, v, m = work
@@ -1154,10 +1156,18 @@ def play_boards_kernel(
             if x_draws if ours else y_draws:
                 drng[0] = mix_seed3(seeds[b], tab, np.uint64(na))
             if d.info[k.I_PHASE] == k.PH_PLAY and k.n_raises(d.info) == 0:
-                a = decide_cards(params, v, m, k.current_legal_mask(d), drng)
+                lm = k.current_legal_mask(d)
+                a = decide_cards(params, v, m, lm, drng)
+                legal[b, na, 0] = popcount(lm & ((ONE << np.uint64(a % 52)) - ONE))
+                legal[b, na, 1] = popcount(lm)
             else:
                 n = legal_list(d, buf)
                 a = decide(params, v, m, buf, n, drng)
+                plain = a % 52 if a < k.PRIME_BASE else a
+                for q in range(n):
+                    if buf[q] == plain:
+                        legal[b, na, 0] = q
+                legal[b, na, 1] = n
             k.apply_action(d, a)
             actions[b, na] = a
             na += 1

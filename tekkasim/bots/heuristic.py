@@ -332,13 +332,15 @@ def play_tables(game: Game, px: np.ndarray, py: np.ndarray, seeds: np.ndarray, t
     them (``game.takes_signals``), as the Python path does.
 
     Returns ``{"returns": float (n, 2) for team A (bottom/top) and B (right/left), "actions": int (n, L)
-    every action in order, -1 padded, "n_actions": int (n,)}``."""
+    every action in order, -1 padded, "n_actions": int (n,), "legal": int8 (n, L, 2) each action's index
+    among the legal actions and their number}``."""
     if not isinstance(game, Trick52Game):
         raise BotError(f"this loop plays the 52-card rulesets of the heuristic policies, not {game.name}")
     n = len(seeds)
     returns = np.zeros((n, 2), np.float64)
     actions = np.full((n, MAX_DEAL_ACTIONS), -1, np.int64)
     n_actions = np.zeros(n, np.int64)
+    legal = np.empty((n, MAX_DEAL_ACTIONS, 2), np.int8)
     play_all, raises, signals = game.options_flags()
     pk.play_boards_kernel(
         k.new_arrays(),
@@ -355,9 +357,10 @@ def play_tables(game: Game, px: np.ndarray, py: np.ndarray, seeds: np.ndarray, t
         returns,
         actions,
         n_actions,
+        legal,
         pk.new_work(),
     )
-    return {"returns": returns, "actions": actions, "n_actions": n_actions}
+    return {"returns": returns, "actions": actions, "n_actions": n_actions, "legal": legal}
 
 
 __all__ = [

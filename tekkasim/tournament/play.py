@@ -34,6 +34,8 @@ from ..bots import get_bot, mix_seed
 from ..bots.loop import play_deal as play_deal_state  # the one play loop and seed scheme
 from ..errors import BotError
 from ..rules import get_game
+from ..rules.trick52 import Trick52Game
+from . import _legal
 from .config import Config, TournamentError
 
 MAX_MATCH_DEALS = 2000  # a match that has not ended by then is a bug in a ruleset or a bot that never scores
@@ -179,13 +181,16 @@ def _jsonable(actions: list) -> list:
 # A block is every table of boards ``start .. stop-1`` of one pairing, held table-major (table 0 of every
 # board, then table 1). ``columns`` is zlib of a small header and the tables' x and y returns (int16 when
 # every return is a small integer, else float64), deal counts and payload lengths as int32 columns;
-# ``payload`` holds the actions in one of two codecs:
-#   CARDS  one deal per table with integer actions (``--unit deal``, every ruleset but Shengji): the
+# ``payload`` holds the actions in one of three codecs:
+#   LEGAL  one deal per table of Feskot or Tekka (``--unit deal``): each action as its index among the legal
+#          actions, decoded by replaying the rules (``_legal``; format 3). ``lengths`` = actions per deal.
+#   CARDS  one deal per table with integer actions (``--unit deal``, Satat, and format 2's blocks): the
 #          actions bit-packed (``cards_encode``); each deal's seed and returns follow from the board and
 #          the table's returns, so nothing else is kept. ``lengths`` = actions per deal.
 #   TABLES anything else: each table's ``pack`` payload end to end, zlib-compressed. ``lengths`` = bytes.
 CARDS = 1
 TABLES = 2
+LEGAL = 3
 _COLS = struct.Struct("<BBI")  # format version of the columns, returns dtype (0 float64, 1 int16), tables
 _ESC = struct.Struct("<qBB")  # CARDS payload header: the escape values' base and bit width, mult
 
@@ -197,12 +202,13 @@ class BlockRows:
     line. Iterating decodes the rows ``play_table`` gives, ``(pairing, board, table, x_return, y_return,
     deals, payload)``, in (board, table) order; ``results()`` gives the first five without the payloads."""
 
-    __slots__ = ("pairing", "start", "stop", "seed", "codec", "columns", "payload", "score")
+    __slots__ = ("pairing", "start", "stop", "seed", "codec", "columns", "payload", "score", "ruleset")
 
-    def __init__(self, pairing, start, stop, seed, codec, columns, payload, score=None):
+    def __init__(self, pairing, start, stop, seed, codec, columns, payload, score=None, ruleset=None):
         self.pairing, self.start, self.stop, self.seed = pairing, start, stop, seed
         self.codec, self.columns, self.payload = codec, columns, payload
         self.score = score if score is not None else pair_score(*decode_columns(columns)[:2])
+        self.ruleset = ruleset  # (name, options) of the game a LEGAL block replays in, for iterating it
 
     def __getstate__(self):
         return tuple(getattr(self, k) for k in self.__slots__)
@@ -215,8 +221,15 @@ class BlockRows:
         return 2 * (self.stop - self.start)
 
     def __iter__(self):
+        return self.rows()
+
+    def rows(self, game=None):
+        """The rows as iterating gives them; ``game`` (the run's; default the one the block was made in)
+        decodes a LEGAL block."""
+        if game is None and self.ruleset is not None:
+            game = get_game(self.ruleset[0], **self.ruleset[1])
         for board, table, xr, yr, deals in decode_block(
-            self.start, self.stop, self.seed, self.codec, self.columns, self.payload
+            self.start, self.stop, self.seed, self.codec, self.columns, self.payload, game
         ):
             yield (self.pairing, board, table, xr, yr, len(deals), pack(deals))
 
@@ -282,9 +295,10 @@ def decode_columns(columns: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     return rets[:n], rets[n:], deals, lengths
 
 
-def encode_block(pairing: int, start: int, stop: int, seed: int, unit: str, tables: list) -> BlockRows:
+def encode_block(pairing: int, start: int, stop: int, seed: int, unit: str, tables: list, game=None) -> BlockRows:
     """A block from its tables ``(x_return, y_return, deals)`` in table-major order (deals as
-    ``[[seed, return_a, return_b, actions]]``): CARDS where it applies, else TABLES."""
+    ``[[seed, return_a, return_b, actions]]``): LEGAL where it applies (``game``, the run's, is Feskot or
+    Tekka), else CARDS where it applies, else TABLES."""
     n = stop - start
     if len(tables) != 2 * n:
         raise ValueError(f"a block of boards {start}..{stop - 1} has {2 * n} tables, not {len(tables)}")
@@ -298,6 +312,12 @@ def encode_block(pairing: int, start: int, stop: int, seed: int, unit: str, tabl
         actions = np.full((2 * n, width), -1, np.int64)
         for i, t in enumerate(tables):
             actions[i, : lengths[i]] = t[2][0][3]
+        if isinstance(game, Trick52Game):
+            seeds = np.arange(seed + start, seed + stop, dtype=np.int64).astype(np.uint64)
+            legal = _legal.legal_encode(game, seeds, actions[:n], lengths[:n], actions[n:], lengths[n:])
+            if legal is not None and _replays(game, seeds, legal, actions, lengths, xr, yr):
+                columns = encode_columns(xr, yr, counts, lengths)
+                return BlockRows(pairing, start, stop, seed, LEGAL, columns, legal, None, _spec(game))
         cards = _cards_block(actions[:n], lengths[:n], actions[n:], lengths[n:])
         if cards is not None:
             return BlockRows(pairing, start, stop, seed, CARDS, encode_columns(xr, yr, counts, lengths), cards)
@@ -307,9 +327,32 @@ def encode_block(pairing: int, start: int, stop: int, seed: int, unit: str, tabl
     return BlockRows(pairing, start, stop, seed, TABLES, encode_columns(xr, yr, counts, lengths), body)
 
 
-def decode_block(start: int, stop: int, seed: int, codec: int, columns: bytes, payload: bytes):
+def _spec(game) -> tuple[str, dict]:
+    return game.name, dict(game.options)
+
+
+def _replays(game, seeds, legal: bytes, actions: np.ndarray, lengths: np.ndarray, xr, yr) -> bool:
+    """Whether a LEGAL payload decodes to ``actions`` and the returns given (deals played through the State
+    API are checked so: a block must never be stored in a codec that cannot give it back)."""
+    try:
+        got, returns = _legal.legal_decode(game, seeds, legal, lengths)
+    except ValueError:
+        return False
+    n = len(seeds)
+    width = min(got.shape[1], actions.shape[1])
+    return (
+        np.array_equal(got[:, :width], actions[:, :width])
+        and np.array_equal(returns[:n, 0], xr[:n])
+        and np.array_equal(returns[n:, 1], xr[n:])
+        and np.array_equal(returns[:n, 1], yr[:n])
+        and np.array_equal(returns[n:, 0], yr[n:])
+    )
+
+
+def decode_block(start: int, stop: int, seed: int, codec: int, columns: bytes, payload: bytes, game=None):
     """Each table of a stored block as ``(board, table, x_return, y_return, deals)`` in (board, table)
-    order, ``deals`` as ``[[seed, return_a, return_b, actions]]``."""
+    order, ``deals`` as ``[[seed, return_a, return_b, actions]]``. A LEGAL block needs ``game`` (the run's
+    ruleset with its options) to replay."""
     xr, yr, counts, lengths = decode_columns(columns)
     n = stop - start
     if len(xr) != 2 * n:
@@ -323,6 +366,24 @@ def decode_block(start: int, stop: int, seed: int, codec: int, columns: bytes, p
             t = i // n
             ra, rb = (xs[i], ys[i]) if t == 0 else (ys[i], xs[i])
             per_table.append([[seed + start + i % n, ra, rb, actions[i]]])
+    elif codec == LEGAL:
+        if not isinstance(game, Trick52Game):
+            raise ValueError("a LEGAL block outside a Feskot or Tekka run")
+        seeds = np.arange(seed + start, seed + stop, dtype=np.int64).astype(np.uint64)
+        actions, returns = _legal.legal_decode(game, seeds, payload, lengths)
+        # the replayed deals must end with the returns stored: team X is A at table 0, B at table 1
+        if not (
+            np.array_equal(returns[:n, 0], xr[:n])
+            and np.array_equal(returns[n:, 1], xr[n:])
+            and np.array_equal(returns[:n, 1], yr[:n])
+            and np.array_equal(returns[n:, 0], yr[n:])
+        ):
+            raise ValueError("a LEGAL block whose replay does not give its stored returns")
+        rows = actions.tolist()
+        per_table = []
+        for i in range(2 * n):
+            ra, rb = (xs[i], ys[i]) if i < n else (ys[i], xs[i])
+            per_table.append([[seed + start + i % n, ra, rb, rows[i][: lengths[i]]]])
     elif codec == TABLES:
         raw = zlib.decompress(payload)
         ends = np.cumsum(lengths).tolist()
@@ -366,10 +427,18 @@ def compiled_block(ctx: _Context, pairing: int, boards: range) -> BlockRows | No
         body = zlib.compress(b"".join(parts), 1)
         columns = encode_columns(xr, yr, counts, np.concatenate(lengths))
         return BlockRows(pairing, boards.start, boards.stop, job.seed, TABLES, columns, body, pair_score(xr, yr))
+    lengths = np.concatenate([outs[0]["n_actions"], outs[1]["n_actions"]])
+    if "legal" in outs[0]:  # Feskot, Tekka: the legal indices the play loop recorded, packed
+        o0, o1 = outs
+        legal = _legal.legal_packed(
+            o0["actions"], o0["n_actions"], o0["legal"], o1["actions"], o1["n_actions"], o1["legal"]
+        )
+        columns = encode_columns(xr, yr, counts, lengths)
+        score = pair_score(xr, yr)
+        return BlockRows(pairing, boards.start, boards.stop, job.seed, LEGAL, columns, legal, score, _spec(ctx.game))
     cards = _cards_block(outs[0]["actions"], outs[0]["n_actions"], outs[1]["actions"], outs[1]["n_actions"])
     if cards is None:
         raise TournamentError(f"compiled actions of {job.ruleset} span more than 32 bits")
-    lengths = np.concatenate([outs[0]["n_actions"], outs[1]["n_actions"]])
     columns = encode_columns(xr, yr, counts, lengths)
     return BlockRows(pairing, boards.start, boards.stop, job.seed, CARDS, columns, cards, pair_score(xr, yr))
 
@@ -401,8 +470,8 @@ def play_block(job: Job, block: tuple[int, int, int], progress=None, compact: bo
                 (pairing, start + b, t, *tables[t * n + b][:2], len(tables[t * n + b][2]), pack(tables[t * n + b][2]))
                 for b, t in order
             ]
-        encoded = encode_block(pairing, start, stop, job.seed, job.unit, tables)
-    return encoded if compact else list(encoded)
+        encoded = encode_block(pairing, start, stop, job.seed, job.unit, tables, ctx.game)
+    return encoded if compact else list(encoded.rows(ctx.game))
 
 
 # --- the CARDS codec ------------------------------------------------------------------------------------

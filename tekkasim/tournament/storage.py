@@ -9,8 +9,11 @@ no block holds. ``config.json`` keeps the configuration's identity, written befo
 run starts (so a run killed in its first milliseconds leaves a directory that resumes); ``meta`` keeps
 a copy in the database. A lock file held while a run writes keeps two runs out of one DIR.
 
-Format 1 (one row per table, table ``tables``) is still read; a run that resumes on it is converted to
-blocks in place, in one transaction.
+Format 3 adds the LEGAL codec (Feskot and Tekka deals as indices among the legal actions, decoded by
+replaying the rules: ``play``, ``_legal``), which a format-2 reader could not decode; a format-2 run is read
+as it is, and one that resumes becomes format 3 (its blocks stay as stored, the new ones are LEGAL). Format
+1 (one row per table, table ``tables``) is still read; a run that resumes on it is converted to blocks in
+place, in one transaction.
 """
 
 from __future__ import annotations
@@ -26,14 +29,15 @@ from pathlib import Path
 
 import numpy as np
 
+from ..rules import get_game
 from .config import TournamentError, check_extension, first_difference, identity_pairings
 from .play import BlockRows, block_margins, decode_block, decode_columns, encode_block, pack, unpack
 
 DB_NAME = "run.sqlite"
 CONFIG_NAME = "config.json"
 LOCK_NAME = ".lock"
-FORMAT = 2
-READABLE = (1, 2)
+FORMAT = 3
+READABLE = (1, 2, 3)
 CONVERT_BLOCK = 2048  # boards per block when a format-1 run is converted
 
 # The descriptors of the run locks this process holds. A forked worker closes its copies at once: flock
@@ -86,6 +90,14 @@ class Store:
         self.identity: dict = {}
         self._pairings: list[tuple[str, str]] = []
         self._index: dict[tuple[str, str], int] = {}
+        self._game = None
+
+    @property
+    def game(self):
+        """The run's ruleset with its options (LEGAL blocks replay through it)."""
+        if self._game is None:
+            self._game = get_game(self.identity["ruleset"], **self.identity.get("options", {}))
+        return self._game
 
     def _set_identity(self, identity: dict) -> None:
         self.identity = identity
@@ -174,7 +186,7 @@ class Store:
                 "INSERT OR REPLACE INTO meta VALUES ('identity', ?)", (json.dumps(self.identity, sort_keys=True),)
             )
             conn.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (str(FORMAT),))
-        # after the commit: a format-2 config.json never stands beside format-1 rows
+        # after the commit: an older format's config.json never stands beside the converted rows
         if old is not None or json.loads((self.directory / CONFIG_NAME).read_text()).get("format") != FORMAT:
             _write_config(self.directory, self.identity)
 
@@ -276,7 +288,11 @@ class Store:
                     runs.append([b])
             for run in runs:
                 tables = [by_key[p, b][t] for t in (0, 1) for b in run]
-                out.append(encode_block(p, run[0], run[-1] + 1, self.identity["seed"], self.identity["unit"], tables))
+                out.append(
+                    encode_block(
+                        p, run[0], run[-1] + 1, self.identity["seed"], self.identity["unit"], tables, self.game
+                    )
+                )
         return out
 
     def _pairing(self, index: int) -> tuple[str, str]:
@@ -326,7 +342,7 @@ class Store:
         seed = self.identity["seed"]
         for p, start, stop, codec, columns, payload in self.blocks():
             try:
-                decoded = list(decode_block(start, stop, seed, codec, columns, payload))
+                decoded = list(decode_block(start, stop, seed, codec, columns, payload, self.game))
             except Exception as exc:  # noqa: BLE001 - zlib, struct or a size check: a damaged block
                 raise TournamentError(
                     f"the database in {self.directory} holds an undecodable block ({self._pairings[p][0]} vs "
@@ -455,6 +471,7 @@ def _convert_format_1(conn: sqlite3.Connection, identity: dict, source: sqlite3.
     runner plays it again). ``source`` is the database to read (default: ``conn``, whose old table goes)."""
     src = source or conn
     pairings = identity_pairings(identity)
+    game = get_game(identity["ruleset"], **identity.get("options", {}))
     rows = src.execute(
         "SELECT pairing, board, tab, x_return, y_return, deals, payload FROM tables ORDER BY pairing, board, tab"
     )
@@ -466,7 +483,7 @@ def _convert_format_1(conn: sqlite3.Connection, identity: dict, source: sqlite3.
         p = current[0][0]
         boards = [r[1] for r in current[::2]]
         tables = [(r[3], r[4], unpack(r[6])) for t in (0, 1) for r in current[t::2]]
-        block = encode_block(p, boards[0], boards[-1] + 1, identity["seed"], identity["unit"], tables)
+        block = encode_block(p, boards[0], boards[-1] + 1, identity["seed"], identity["unit"], tables, game)
         x, y = pairings[p]
         conn.execute(
             "INSERT OR IGNORE INTO blocks VALUES (?, ?, ?, ?, ?, ?, ?)",
