@@ -640,7 +640,7 @@ class Tizab(ShengjiSearch):
 class Zelzela(ShengjiSearch):
     """ZELZELA (rank 8): 64 worlds, JANGARA rollouts, override at ``override_z=1``. A world's cost is
     mostly its draw (``ShengjiState.resample`` replays the deal), not its rollouts, so the 100 ms budget
-    per decision buys worlds, four times TIZAB's (timings in ``docs/search.md``)."""
+    per decision buys worlds, four times TIZAB's (timings in ``experiments/README.md``)."""
 
     name = "ZELZELA"
     rank = 8
