@@ -438,3 +438,55 @@ def test_search_override_needs_a_sure_difference():
     tie = np.array([[1.0, 1.0, 0.0], [1.0, 1.0, 0.0]])
     assert choose_card(tie, 1, 1.0) == 1 and choose_card(tie, 1, 0.0) == 1
     assert choose_card(tie, 2, 0.0) == 0 and choose_card(tie, 2, 1.0) == 0
+
+
+def troupe_twin_value(state, seat: int) -> float:
+    """A finished round from ``seat``'s team: points margin plus a tenth of the trick margin."""
+    from tekkasim.rules import _satat_kernels as K
+
+    _, st = state.arrays
+    m = float(st[K.POINTS_A] - st[K.POINTS_B]) + 0.1 * float(st[K.WON_A] - st[K.WON_B])
+    return m if seat & 1 == 0 else -m
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=hyp.integers(0, 10**6))
+def test_troupe_values_are_state_api_jangara_play_outs(seed):
+    """The Troupe search's compiled rollouts value each suit of a world as the State-API adapter playing the
+    world out after that Troupe with the JANGARA bot without accusations (the rollout policy)."""
+    from tekkasim.bots.pimc import StateApiAdapter
+    from tekkasim.bots.satat import match_total, troupe_values
+
+    class Twin(StateApiAdapter):
+        value = staticmethod(troupe_twin_value)
+
+    state = GAME.new_deal(seed)
+    seat = state.current_player()
+    view = View(state, seat)
+    world = view.sample(new_rng(seed))
+    fast = troupe_values(world, seat & 1, match_total(view.observation), new_rng(1))
+    params = {"worlds": 1, "time_ms": 0, "evaluate": "rollout", "rollout": "JANGARA:detect=False", "override_z": 0.0}
+    slow = Twin(params).scores(world, [sp.TROUPE_BASE + s for s in range(4)], seat, new_rng(1))
+    assert list(fast) == list(slow)
+
+
+def test_troupe_search_keeps_jangaras_redeal_and_plays_a_troupe():
+    """With ``troupe_worlds`` 0 the search's Troupe is JANGARA's; with it, JANGARA's redeal stands and
+    otherwise a Troupe is chosen, the same for the same seed; a deadline still gives one."""
+    seen_redeal = seen_troupe = False
+    for seed in range(40):
+        state = GAME.new_deal(seed)
+        seat = state.current_player()
+        jangara = decide(bot("JANGARA"), state, seat, 3)
+        assert decide(bot("TANOOR"), state, seat, 3) == jangara
+        searched = decide(bot("ZELZELA", troupe_worlds=16), state, seat, 3)
+        if jangara == sp.REDEAL:
+            seen_redeal = True
+            assert searched == sp.REDEAL
+        else:
+            seen_troupe = True
+            assert sp.TROUPE_BASE <= searched < sp.TROUPE_BASE + 4
+            assert searched == decide(bot("ZELZELA", troupe_worlds=16), state, seat, 3)
+            timed = decide(bot("TIZAB", time_ms=5, troupe_worlds=4096), state, seat, 3)
+            assert sp.TROUPE_BASE <= timed < sp.TROUPE_BASE + 4
+    assert seen_troupe and seen_redeal

@@ -77,7 +77,14 @@ it on the paired score differences over the worlds with a t-statistic of at leas
 the best mean over 8 worlds the search was no better than JANGARA on tuning boards; figures in
 ``experiments/README.md``). The rollout policy has no mistakes, so a rollout is a function of its world:
 ``rollouts`` > 1 repeats the same play-out (kept for the interface; every preset uses 1). The presets are nested: each
-adds worlds (and bluff weighting, then the solver) to the one below.
+adds worlds (then bluff weighting and the Troupe search, then the solver and a wider Troupe search) to the
+one below.
+
+With ``troupe_worlds`` > 0 the caller's Troupe is searched too: JANGARA's redeal stands, else each suit
+is played out by one JANGARA rollout in each of ``troupe_worlds`` deals drawn around the caller's first five,
+and JANGARA's suit is kept unless another beats it on the paired points margins (plus a tenth of the trick
+margin) by a t-statistic of ``troupe_z``. The Troupe, chosen from five cards of thirteen, decides much of a
+round, and a heuristic count of length and honours misjudges hands that a play-out over whole deals does not.
 
 ORACLE (cheating, ``oracle.py``: :meth:`SatatAdapter.oracle` on the one true world) sees all hands:
 double-dummy cards, Troupe by the solver on the full deal, accusations of the true Renonces (and of a KOT
@@ -86,6 +93,7 @@ of the other side by expected points).
 
 from __future__ import annotations
 
+import time
 from typing import Any, ClassVar
 
 import numpy as np
@@ -94,7 +102,7 @@ from ..bits import new_rng
 from ..rules import _satat_kernels as K
 from . import _satat_policy as sp
 from .base import MISTAKE_RATE, MISTAKE_TEMPERATURE, MISTAKE_UNIFORM, PLAUSIBLE_MISTAKE_RATE, Bot, Param, View
-from .pimc import OVERSAMPLE, TIME_MS, WORLDS, Adapter, SearchBot, Worlds, choose
+from .pimc import OVERSAMPLE, TIME_MS, WORLDS, Adapter, Limit, SearchBot, Worlds, choose, draw_worlds
 
 MEMORY = ("none", "trick", "full")
 EVALUATION = ("count", "full")
@@ -482,6 +490,21 @@ def _dd_target_score(sv, Position, hands, st, team: int) -> float:
     return float(sv.can_reach(pos, 6, side=team))
 
 
+def troupe_values(world, team: int, total: int, rng: np.ndarray) -> np.ndarray:
+    """The value for ``team`` of each Troupe (suit 0..3) in ``world`` (a state before Troupe is chosen): the
+    round played out by JANGARA's rollout policy at every seat, its points margin plus a tenth of the trick
+    margin (``total``: the match points before the round, which the policy reads)."""
+    roll = _rollout_vector()
+    out = np.empty(4)
+    for s in range(4):
+        w = world.clone()
+        w.apply_action(sp.TROUPE_BASE + s)  # the exchange, if one is due, as the rules make it
+        h, st = w.arrays
+        m = float(sp.rollout(roll, h, st, total, rng)) + 0.1 * float(st[K.WON_A] - st[K.WON_B])
+        out[s] = m if team == 0 else -m
+    return out
+
+
 class SatatAdapter(Adapter):
     """The search adapter of Satat (module docstring, "Search"): cards by rollouts or the solver over
     bluff-weighted worlds; Troupe, redeals and accusations by the JANGARA policy."""
@@ -507,6 +530,15 @@ class SatatAdapter(Adapter):
         Param("bluff", "none", "deliberate Renonces as the heuristic family: none | atoute | zorge", choices=BLUFFS),
         Param("bluff_team", 2, "the team's bluffs per match (1 or 2)", 1, 2),
         Param("bluff_round", 0, "the match total before the one round per match in which it may bluff", 0, 8),
+        Param(
+            "troupe_worlds",
+            0,
+            "the caller's Troupe by search: worlds (deals around its first five) in which each suit is played "
+            "out by JANGARA rollouts; 0 = JANGARA's Troupe",
+            0,
+            4096,
+        ),
+        Param("troupe_z", 1.0, "t-statistic another Troupe needs over JANGARA's on the paired worlds", 0.0, 10.0),
     )
 
     def mistake_actions(self, view: View) -> list[int]:
@@ -534,6 +566,8 @@ class SatatAdapter(Adapter):
     def decide(self, view: View, worlds: Worlds, rng: np.ndarray) -> Any:
         p = self._vector()
         obs = view.observation
+        if not view.optional and obs.phase in ("redeal-or-troupe", "troupe") and self.p["troupe_worlds"] > 0:
+            return self.troupe(view, p, rng)
         if view.optional or obs.phase != "play":
             return policy_act(p, view, rng)
         pub = public_from_observation(obs)
@@ -553,6 +587,24 @@ class SatatAdapter(Adapter):
         team = view.seat & 1
         i = choose(worlds, lambda w: scorer.scores(w, cards, team, held), cards.index(prior), self.p["override_z"])
         return cards[i]
+
+    def troupe(self, view: View, p: np.ndarray, rng: np.ndarray) -> int:
+        """The caller's Troupe: JANGARA's (and its redeals) unless another suit does better by ``troupe_z``
+        on the paired points margins over ``troupe_worlds`` worlds, each suit played out in every world by
+        one JANGARA rollout. The five cards a Troupe is chosen from leave most of the hand unknown: a
+        rollout over whole deals weighs the suit's length against the honours and 2♥ better than a count."""
+        prior = policy_act(p, view, rng)
+        if prior == sp.REDEAL:
+            return prior
+        worlds = Worlds(
+            lambda n: draw_worlds(self, view, rng, n, 1),
+            Limit(int(self.p["troupe_worlds"]), int(self.p["time_ms"])),
+            None,
+            time.perf_counter(),
+        )
+        team, total = view.seat & 1, match_total(view.observation)
+        score = lambda w: troupe_values(w, team, total, rng)  # noqa: E731
+        return sp.TROUPE_BASE + choose(worlds, score, prior - sp.TROUPE_BASE, self.p["troupe_z"])
 
     def oracle(self, view: View, world: Worlds, rng: np.ndarray) -> Any:
         """The true world: Troupe by the solver on the full deal, accusations of the true Renonces, cards by
@@ -612,36 +664,45 @@ class SatatSearch(SearchBot):
 
 class Tanoor(SatatSearch):
     """TANOOR (rank 6): JANGARA's Troupe, redeals and accusations; cards by 8 uniform worlds x one JANGARA
-    rollout, JANGARA's card kept unless another is sure by ``override_z=2``."""
+    rollout, JANGARA's card kept unless another is better by ``override_z=1``."""
 
     name = "TANOOR"
     rank = 6
     description = (
         "determinized search over JANGARA: 8 worlds x JANGARA rollouts; JANGARA's card unless another "
-        "is clearly better; JANGARA's Troupe and accusations"
+        "is better (t >= 1); JANGARA's Troupe and accusations"
     )
-    preset: ClassVar[dict[str, Any]] = {"worlds": 8, "rollouts": 1, "override_z": 2.0}
+    preset: ClassVar[dict[str, Any]] = {"worlds": 8, "rollouts": 1, "override_z": 1.0}
 
 
 class Tizab(SatatSearch):
     """TIZAB (rank 7): TANOOR with 16 worlds weighted against bluffs (a world in which another seat committed
-    a Renonce weighs 0.05) and a looser override (``override_z=1``)."""
+    a Renonce weighs 0.05), and the caller's Troupe searched over 64 deals around its first five."""
 
     name = "TIZAB"
     rank = 7
-    description = "determinized search over JANGARA: 16 bluff-weighted worlds x JANGARA rollouts, override at z=1"
-    preset: ClassVar[dict[str, Any]] = {"worlds": 16, "rollouts": 1, "bluff_weight": 0.05, "override_z": 1.0}
+    description = (
+        "determinized search over JANGARA: 16 bluff-weighted worlds x JANGARA rollouts, override at z=1; "
+        "Troupe searched over 64 deals"
+    )
+    preset: ClassVar[dict[str, Any]] = {
+        "worlds": 16,
+        "rollouts": 1,
+        "bluff_weight": 0.05,
+        "override_z": 1.0,
+        "troupe_worlds": 64,
+    }
 
 
 class Zelzela(SatatSearch):
-    """ZELZELA (rank 8): TIZAB with 128 worlds, and cards by the double-dummy solver (Satat variant) once it
-    holds at most 7 cards, JANGARA rollouts before."""
+    """ZELZELA (rank 8): TIZAB with 128 worlds, cards by the double-dummy solver (Satat variant) once it
+    holds at most 7 cards (JANGARA rollouts before), and Troupe searched over 256 deals."""
 
     name = "ZELZELA"
     rank = 8
     description = (
         "determinized search over JANGARA: 128 bluff-weighted worlds, double-dummy solver from 7 cards, "
-        "rollouts before; override at z=1"
+        "rollouts before; override at z=1; Troupe searched over 256 deals"
     )
     preset: ClassVar[dict[str, Any]] = {
         "worlds": 128,
@@ -649,6 +710,7 @@ class Zelzela(SatatSearch):
         "bluff_weight": 0.05,
         "dd_cards": 7,
         "override_z": 1.0,
+        "troupe_worlds": 256,
     }
 
 
