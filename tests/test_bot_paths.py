@@ -56,3 +56,16 @@ def test_an_array_answer_names_the_bot(bot_file):
     state = get_game("feskot").new_deal(3)
     with pytest.raises(BotError, match=r"bot ARRAY returned an illegal action array"):
         decide(get_bot("userbots:Arr"), state, state.current_player(), 1)
+
+
+def test_a_rulesets_own_parameters_are_accepted_in_tournaments_and_sprt():
+    """A named bot with parameters only its Satat form has (TANOOR's Troupe search) is checked as Satat's
+    bot when teams are made, not as Feskot's (it was refused as an unknown parameter)."""
+    from tekkasim.tournament.config import Config, TournamentError
+    from tekkasim.tournament.sprt import sprt_config
+
+    cfg = Config.build(ruleset="satat", bots="TANOOR:troupe_worlds=2,JANGARA", boards=1, seed=1)
+    assert cfg.teams[0].labels[0].startswith("TANOOR")
+    sprt_config("satat", "TANOOR:troupe_worlds=2", "JANGARA", max_pairs=2, seed=1)
+    with pytest.raises(TournamentError, match="troupe_worlds"):
+        Config.build(ruleset="feskot", bots="TANOOR:troupe_worlds=2,JANGARA", boards=1, seed=1)

@@ -105,8 +105,9 @@ def split_bots(text: str) -> list[str]:
     return out
 
 
-def make_team(spec: Any) -> Team:
-    """A team from ``"A"``, ``"A+B"``, a pair ``(A, B)``, or a bot object (two copies)."""
+def make_team(spec: Any, ruleset: str | None = None) -> Team:
+    """A team from ``"A"``, ``"A+B"``, a pair ``(A, B)``, or a bot object (two copies); its bots are checked
+    as ``ruleset``'s (a named bot may have parameters of its own there, e.g. Satat's TANOOR)."""
     if isinstance(spec, Team):
         return spec
     if isinstance(spec, str):
@@ -121,28 +122,28 @@ def make_team(spec: Any) -> Team:
         parts = [spec]
     if len(parts) == 1:
         parts = parts * 2
-    labels = tuple(_label(p) for p in parts)
+    labels = tuple(_label(p, ruleset) for p in parts)
     return Team(tuple(parts), labels)  # type: ignore[arg-type]
 
 
-def _label(spec: Any) -> str:
+def _label(spec: Any, ruleset: str | None = None) -> str:
     """A bot's label; a user's Bot subclass that sets no ``name`` of its own is labelled by its import path
     (or class name), so that two such classes are two bots, not one "listed twice"."""
     from ..bots import Bot
 
-    bot = checked_bot(spec)
+    bot = checked_bot(spec, ruleset)
     if isinstance(bot, Bot) and bot.name == Bot.name and type(bot).__module__ != Bot.__module__:
         base = spec.split(":")[0] + ":" + spec.split(":")[1] if isinstance(spec, str) else type(bot).__qualname__
         return base + bot.label[len(Bot.name) :]
     return bot.label
 
 
-def _same_bots(a: Team, b: Team) -> bool:
+def _same_bots(a: Team, b: Team, ruleset: str | None = None) -> bool:
     """Whether two teams seat the same bots: the same classes with the same parameters (``RANDOM`` and
     ``RANDOM:`` are one bot; two user classes that both call themselves X are not)."""
 
     def key(spec):
-        bot = checked_bot(spec)
+        bot = checked_bot(spec, ruleset)
         return type(bot), getattr(bot, "fn", None), sorted(bot.params.items(), key=str)
 
     return [key(s) for s in a.bots] == [key(s) for s in b.bots]
@@ -216,12 +217,16 @@ class Config:
             bots = split_bots(bots)
         if not isinstance(bots, list | tuple):
             raise TournamentError(f"bots must be a list of bot names, not {shorten(repr(bots))}")
-        teams = [make_team(b) for b in bots]
+        try:
+            ruleset = get_game(values.get("ruleset", cls.ruleset)).name
+        except Exception:  # noqa: BLE001 - an unknown ruleset is reported below, in its own words
+            ruleset = None
+        teams = [make_team(b, ruleset) for b in bots]
         names = [t.name for t in teams]
         for i, name in enumerate(names):
             if name in names[:i]:
                 j = names.index(name)
-                if _same_bots(teams[i], teams[j]):
+                if _same_bots(teams[i], teams[j], ruleset):
                     raise TournamentError(f"team {name} is listed twice")
                 raise TournamentError(
                     f"two different teams are both named {name} ({shorten(str(teams[j].bots[0]))} and "

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ..errors import OptionError
 from ..ratings import SPRT
+from ..rules import get_game
 from .backends import DaskCluster, default_workers, run_dask, run_local
 from .config import Config, Team, make_team
 from .play import Job
@@ -69,7 +70,11 @@ def sprt_config(
 ) -> Config:
     """The run of an SPRT: A's team against B's on boards 0 .. max_pairs-1. ``how``: ``workers``,
     ``backend``, ``scheduler``, ``block``, ``timeout`` as in :class:`Config`."""
-    team_a, team_b = make_team(bot_a), make_team(bot_b)
+    try:
+        named = get_game(ruleset).name
+    except Exception:  # noqa: BLE001 - an unknown ruleset is reported by Config.build, in its own words
+        named = None
+    team_a, team_b = make_team(bot_a, named), make_team(bot_b, named)
     if team_a.name == team_b.name:  # a self-test: the same bots, told apart by their labels
         team_b = Team(team_b.bots, tuple(label + SECOND for label in team_b.labels))
     return Config.build(
