@@ -67,8 +67,8 @@ def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts):
     command = " ".join(
         ["tekkasim levels table", *(f"--ruleset {g}" for g in games), f"--pairs {pairs}",
          f"--search-pairs {search_pairs}", f"--points {points}", f"--seed {seed}",
-         *(f"-o {o}" for o in rule_opts), *([f"--out {out}"] if out else [])]
-    )
+         *(f"-o {o}" for o in rule_opts)]
+    )  # without --out: where the table went does not change it
 
     def progress(x, y, k):
         click.echo(f"  {x} vs {y}: {k} pairs", err=True)
