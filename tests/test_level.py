@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tekkasim.analysis.duplicate import pair_margins
+from tekkasim.analysis.duplicate import pair_margins, pair_scores
 from tekkasim.analysis.levels import elo_against, level_pairings, point_name
 from tekkasim.bits import new_rng
 from tekkasim.bots import describe, get_bot
@@ -233,6 +233,18 @@ def test_tune_can_move_elo():
     assert (p.lo, p.hi) == (lo, hi)  # tune's default bracket is the calibrated range
 
 
+@needs_feskot
+def test_tune_targets_level_within_a_bracket():
+    """``tune --bot LEVEL --param elo``: bisection over the requested Elo (here within the heuristic steps,
+    against KADO, at tiny sizes: the mechanics, not the precision)."""
+    from tekkasim.analysis.tune import tune
+
+    u, fit = curve(entry_for("feskot"))
+    lo, hi = float(fit[0]), float(np.interp(2.0, u, fit))  # KADO .. PUCHOQ
+    res = tune("feskot", "LEVEL", "elo", 150.0, "KADO", seed=6_100_000, pairs=30, final_pairs=30, lo=lo, hi=hi)
+    assert lo <= res.value <= hi and res.bot == "LEVEL" and len(res.steps) >= 2
+
+
 # --- analysis --------------------------------------------------------------------------------------------
 
 
@@ -265,9 +277,9 @@ def test_a_mixture_step_is_between_its_ends_on_fixed_boards():
     assert isinstance(mix, Mixture)
     m_random = pair_margins("feskot", mix, "RANDOM", 6_000_000, 60)
     m_jangara = pair_margins("feskot", mix, "JANGARA", 6_000_100, 60)
-    assert (m_random > 0).mean() > 0.7
-    assert (m_jangara < 0).mean() > 0.6
+    assert pair_scores(m_random).mean() > 0.6  # KADO's ~0.69 and POCHAQ's ~0.86 expected (docs/calibration.md)
+    assert pair_scores(m_jangara).mean() < 0.35
     assert np.array_equal(m_random, pair_margins("feskot", mix, "RANDOM", 6_000_000, 60))  # reproducible
     strong, weak = at_position("feskot", 3.9), at_position("feskot", 0.1)
     m = pair_margins("feskot", strong, weak, 6_000_200, 60)
-    assert (m > 0).mean() > 0.6
+    assert pair_scores(m).mean() > 0.6
