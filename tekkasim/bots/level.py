@@ -161,7 +161,6 @@ class Mixture(Bot):
     RNG seeded from the decision's, the chosen bot given the decision's RNG untouched."""
 
     name = "LEVEL"
-    kind = "search"
     params_spec = ()
 
     def __init__(self, lower: Bot, upper: Bot, t: float):
@@ -169,6 +168,7 @@ class Mixture(Bot):
         if not 0.0 <= t <= 1.0:
             raise BotError(f"mixture weight must be in [0, 1], not {t}")
         self.lower, self.upper, self.t = lower, upper, float(t)
+        self.kind = "search" if "search" in (lower.kind, upper.kind) else lower.kind  # the runner's cost class
 
     @property
     def label(self) -> str:
@@ -220,7 +220,7 @@ class LevelBot(Bot):
     built without one it resolves the ruleset at its first decision. Without ``elo``: the middle of the range."""
 
     name = "LEVEL"
-    kind = "search"  # at the top of its range it runs the search bots
+    kind = "heuristic"  # built for a ruleset: the kind of the bot it plays (search from JANGARA..TANOOR up)
     rank = None
     rulesets: ClassVar[tuple[str, ...] | None] = tuple(table_rulesets())
     description = (
@@ -237,6 +237,7 @@ class LevelBot(Bot):
         self._inner: dict[str, Bot] = {}
         if self.ruleset is not None:
             self._inner[self.ruleset] = self._resolve(self.ruleset)
+            self.kind = self._inner[self.ruleset].kind
 
     def _resolve(self, ruleset: str) -> Bot:
         entry = entry_for(ruleset)
