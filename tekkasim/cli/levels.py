@@ -50,7 +50,13 @@ def levels():
 @click.option("--option", "-o", "rule_opts", multiple=True, metavar="KEY=VALUE", help="A ruleset option.")
 def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts):
     """Measure the ladder path's Elo against RANDOM (ladder bots and POINTS points within each step; one
-    Bradley-Terry fit per ruleset) and write LEVEL's table as JSON (analysis.levels)."""
+    Bradley-Terry fit per ruleset) and write LEVEL's table as JSON (analysis.levels).
+
+    A ruleset plays 53 pairings at --points 2: 35 without a search bot (--pairs each, the State API for
+    the mixtures: ~100 Feskot deals a second) and 18 with one (--search-pairs each; a pair with ZELZELA
+    takes seconds). The first shipped tables (Feskot, Tekka: --pairs 300 --search-pairs 10 --points 2
+    --seed 6000000) took about 30 minutes each on a loaded 2-core machine; their search steps' intervals
+    are +-150 Elo and more: raise --search-pairs for a table to ship."""
     from ..analysis.levels import SEEDS_PER_PAIRING, level_pairings, level_table
     from ..errors import OptionError
     from ..rules.base import MAX_SEED
