@@ -258,6 +258,13 @@ def accuracy_markdown(rows: list[dict], command: str, table: dict, pairs: int, s
             f"{'yes' if r['within_40'] else 'no'} | {r['pairs']} | {', '.join(r['opponents'])} | "
             f"{'; '.join(r['seeds'])} | `{r['bot']}` |"
         )
+    within = sum(r["within_40"] for r in rows)
+    holds = sum(r["lo"] <= r["elo_requested"] <= r["hi"] for r in rows)
+    lines += [
+        "",
+        f"{within} of {len(rows)} requests measured within 40 of E; {holds} of {len(rows)} 95% intervals hold E. "
+        "An interval wider than +-40 cannot show the goal met either way: more pairs are needed there.",
+    ]
     lines += ["", "The table the check used (tekkasim/data/levels.json):", ""]
     for rs, entry in (table.get("rulesets") or {}).items():
         lines.append(

@@ -66,7 +66,7 @@ def shipped_table() -> dict:
 
 def table_rulesets(table: dict | None = None) -> list[str]:
     """The rulesets the table holds."""
-    return list(((shipped_table() if table is None else table).get("rulesets") or {}))
+    return list((shipped_table() if table is None else table).get("rulesets") or {})
 
 
 def _pav(y: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -269,8 +269,13 @@ def _ruleset_class(ruleset: str) -> type[LevelBot]:
     return type(
         class_name(ruleset),
         (LevelBot,),
-        {"rulesets": (ruleset,), "ruleset": ruleset, "params_spec": (elo,), "__module__": __name__,
-         "__doc__": f"LEVEL in {ruleset}: ``elo`` from {lo:.0f} to {hi:.0f}."},
+        {
+            "rulesets": (ruleset,),
+            "ruleset": ruleset,
+            "params_spec": (elo,),
+            "__module__": __name__,
+            "__doc__": f"LEVEL in {ruleset}: ``elo`` from {lo:.0f} to {hi:.0f}.",
+        },
     )
 
 

@@ -30,8 +30,12 @@ def levels():
 
 
 @levels.command("table")
-@click.option("--ruleset", "-r", "rulesets", multiple=True, metavar="NAME", help="A ruleset; give several times [feskot].")
-@click.option("--pairs", type=click.IntRange(min=2), default=200, show_default=True, help="Pairs per heuristic pairing.")
+@click.option(
+    "--ruleset", "-r", "rulesets", multiple=True, metavar="NAME", help="A ruleset; give several times [feskot]."
+)
+@click.option(
+    "--pairs", type=click.IntRange(min=2), default=200, show_default=True, help="Pairs per heuristic pairing."
+)
 @click.option(
     "--search-pairs",
     type=click.IntRange(min=2),
@@ -39,7 +43,9 @@ def levels():
     show_default=True,
     help="Pairs per pairing with a search bot (or a mixture with one) on either side.",
 )
-@click.option("--points", type=click.IntRange(min=0, max=9), default=2, show_default=True, help="Points within each step.")
+@click.option(
+    "--points", type=click.IntRange(min=0, max=9), default=2, show_default=True, help="Points within each step."
+)
 @click.option("--seed", "-s", type=int, default=6_000_000, show_default=True, help="First board (tuning seeds).")
 @click.option(
     "--out",
@@ -71,9 +77,15 @@ def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts):
         check_writable(out, "--out")
     options = parse_rule_options(rule_opts)
     command = " ".join(
-        ["tekkasim levels table", *(f"--ruleset {g}" for g in games), f"--pairs {pairs}",
-         f"--search-pairs {search_pairs}", f"--points {points}", f"--seed {seed}",
-         *(f"-o {o}" for o in rule_opts)]
+        [
+            "tekkasim levels table",
+            *(f"--ruleset {g}" for g in games),
+            f"--pairs {pairs}",
+            f"--search-pairs {search_pairs}",
+            f"--points {points}",
+            f"--seed {seed}",
+            *(f"-o {o}" for o in rule_opts),
+        ]
     )  # without --out: where the table went does not change it
 
     def progress(x, y, k):
@@ -84,7 +96,7 @@ def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts):
         try:
             doc = json.loads(Path(out).read_text())
         except (OSError, ValueError) as exc:
-            raise OptionError(f"--out {out} is not a LEVEL table ({type(exc).__name__}); remove it or name another")
+            raise OptionError(f"--out {out} is not a LEVEL table ({type(exc).__name__}); remove it or name another") from None
         doc.setdefault("rulesets", {})
     for g in games:
         click.echo(f"{g}:", err=True)
@@ -100,8 +112,12 @@ def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts):
 
 
 @levels.command("check")
-@click.option("--ruleset", "-r", "rulesets", multiple=True, metavar="NAME", help="A ruleset [every one the table holds].")
-@click.option("--pairs", type=click.IntRange(min=2), default=400, show_default=True, help="Pairs per opponent (heuristic).")
+@click.option(
+    "--ruleset", "-r", "rulesets", multiple=True, metavar="NAME", help="A ruleset [every one the table holds]."
+)
+@click.option(
+    "--pairs", type=click.IntRange(min=2), default=400, show_default=True, help="Pairs per opponent (heuristic)."
+)
 @click.option(
     "--search-pairs",
     type=click.IntRange(min=2),
@@ -110,7 +126,9 @@ def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts):
     help="Pairs per opponent when a search bot plays.",
 )
 @click.option("--seed", "-s", type=int, default=7_000_000, show_default=True, help="First board (report seeds).")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, help="Write the Markdown report (docs/levels.md).")
+@click.option(
+    "--out", type=click.Path(dir_okay=False), default=None, help="Write the Markdown report (docs/levels.md)."
+)
 @click.option("--json", "as_json", is_flag=True, help="JSON: a list of {ruleset, elo_requested, elo, lo, hi, ...}.")
 def check(rulesets, pairs, search_pairs, seed, out, as_json):
     """LEVEL's accuracy: for E at five points of each ruleset's range, the Elo LEVEL:elo=E measures on
@@ -133,8 +151,14 @@ def check(rulesets, pairs, search_pairs, seed, out, as_json):
     for g in games:
         rows += accuracy(g, pairs, search_pairs, seed, progress=progress)
     command = " ".join(
-        ["tekkasim levels check", *(f"--ruleset {g}" for g in games), f"--pairs {pairs}",
-         f"--search-pairs {search_pairs}", f"--seed {seed}", *([f"--out {out}"] if out else [])]
+        [
+            "tekkasim levels check",
+            *(f"--ruleset {g}" for g in games),
+            f"--pairs {pairs}",
+            f"--search-pairs {search_pairs}",
+            f"--seed {seed}",
+            *([f"--out {out}"] if out else []),
+        ]
     )
     if out:
         _write(out, accuracy_markdown(rows, command, shipped_table(), pairs, search_pairs, seed))
