@@ -96,7 +96,9 @@ def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts):
         try:
             doc = json.loads(Path(out).read_text())
         except (OSError, ValueError) as exc:
-            raise OptionError(f"--out {out} is not a LEVEL table ({type(exc).__name__}); remove it or name another") from None
+            raise OptionError(
+                f"--out {out} is not a LEVEL table ({type(exc).__name__}); remove it or name another"
+            ) from None
         doc.setdefault("rulesets", {})
     for g in games:
         click.echo(f"{g}:", err=True)
