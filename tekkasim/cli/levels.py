@@ -163,7 +163,7 @@ def check(rulesets, pairs, search_pairs, seed, out, as_json):
         ]
     )
     if out:
-        _write(out, accuracy_markdown(rows, command, shipped_table(), pairs, search_pairs, seed))
+        _write(out, accuracy_markdown(rows, command, shipped_table()))
     if as_json:
         click.echo(json.dumps(accuracy_records(rows), allow_nan=False))
         return
