@@ -97,6 +97,14 @@ for _name, _cls in (
     register(_name, f"tekkasim.bots.shengji:{_cls}", ruleset="shengji")
 
 
+# LEVEL:elo=E, any strength on request (bots.level): one class per ruleset of its calibration table.
+register("LEVEL", "tekkasim.bots.level:LevelBot")
+from . import level as _level  # noqa: E402 - reads the table only, after base
+
+for _r in _level.table_rulesets():
+    register("LEVEL", f"tekkasim.bots.level:{_level.class_name(_r)}", ruleset=_r)
+
+
 # ruleset -> the module of its compiled whole-deal loop (``compiled.play_tables``): it defines
 # ``play_tables(game, px, py, seeds, table)`` and ``RANDOM_FORM`` (RANDOM's parameter vector, or None).
 _LOOPS: dict[str, str] = {}

@@ -33,6 +33,7 @@ COMMANDS = {
     "bidding": ("bidding:bidding", "Tekka bidding risk: calls, makes and double-dummy makeability by hand."),
     "tune": ("tune:tune", "Move one numeric bot parameter until the bot sits at a target Elo."),
     "calibrate": ("calibrate:calibrate", "The ladder's Elo against RANDOM per ruleset, with intervals."),
+    "levels": ("levels:levels", "LEVEL:elo=E's calibration table and its accuracy check."),
     "blunders": ("blunders:blunders", "What a bot's decisions cost against the double-dummy best, by kind."),
     "engine": ("engine:engine", "Serve a bot as an engine on stdin/stdout (JSON lines, docs/engines.md)."),
     "table": ("table:table", "Sit at the table: play a deal against bots at the terminal."),

@@ -1,0 +1,176 @@
+"""``tekkasim levels``: LEVEL's calibration table (``table``) and its accuracy check (``check``)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import click
+
+from .options import parse_rule_options
+
+
+def _write(out: str, text: str) -> None:
+    target = Path(os.path.realpath(out))
+    tmp = target.with_name(f".{target.name}.part")
+    tmp.write_text(text)
+    os.replace(tmp, target)
+
+
+def _rulesets(names) -> list[str]:
+    from ..rules import get_game
+
+    return [get_game(r).name for r in names]
+
+
+@click.group("levels")
+def levels():
+    """LEVEL:elo=E, any strength on request: make its calibration table, check its accuracy."""
+
+
+@levels.command("table")
+@click.option(
+    "--ruleset", "-r", "rulesets", multiple=True, metavar="NAME", help="A ruleset; give several times [feskot]."
+)
+@click.option(
+    "--pairs", type=click.IntRange(min=2), default=200, show_default=True, help="Pairs per heuristic pairing."
+)
+@click.option(
+    "--search-pairs",
+    type=click.IntRange(min=2),
+    default=10,
+    show_default=True,
+    help="Pairs per pairing with a search bot (or a mixture with one) on either side.",
+)
+@click.option(
+    "--points", type=click.IntRange(min=0, max=9), default=2, show_default=True, help="Points within each step."
+)
+@click.option("--seed", "-s", type=int, default=6_000_000, show_default=True, help="First board (tuning seeds).")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="The table file to write (e.g. tekkasim/data/levels.json); its other rulesets are kept.",
+)
+@click.option("--option", "-o", "rule_opts", multiple=True, metavar="KEY=VALUE", help="A ruleset option.")
+def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts):
+    """Measure the ladder path's Elo against RANDOM (ladder bots and POINTS points within each step; one
+    Bradley-Terry fit per ruleset) and write LEVEL's table as JSON (analysis.levels).
+
+    A ruleset plays 53 pairings at --points 2: 35 without a search bot (--pairs each, the State API for
+    the mixtures: ~100 Feskot deals a second) and 18 with one (--search-pairs each; a pair with ZELZELA
+    takes seconds). The first shipped tables (Feskot, Tekka: --pairs 300 --search-pairs 10 --points 2
+    --seed 6000000) took about 30 minutes each on a loaded 2-core machine; their search steps' intervals
+    are +-150 Elo and more: raise --search-pairs for a table to ship."""
+    from ..analysis.levels import SEEDS_PER_PAIRING, level_pairings, level_table
+    from ..errors import OptionError
+    from ..rules.base import MAX_SEED
+    from .options import _check_seed, check_writable
+
+    seed = _check_seed(None, None, seed)
+    games = _rulesets(rulesets or ("feskot",))
+    n = max(len(level_pairings(g, points)) for g in games)
+    if seed + n * SEEDS_PER_PAIRING > MAX_SEED:
+        raise OptionError(f"--seed {seed}: the table's boards (seed + i * {SEEDS_PER_PAIRING:,} + j) pass 2**63-1")
+    if out:
+        check_writable(out, "--out")
+    options = parse_rule_options(rule_opts)
+    command = " ".join(
+        [
+            "tekkasim levels table",
+            *(f"--ruleset {g}" for g in games),
+            f"--pairs {pairs}",
+            f"--search-pairs {search_pairs}",
+            f"--points {points}",
+            f"--seed {seed}",
+            *(f"-o {o}" for o in rule_opts),
+        ]
+    )  # without --out: where the table went does not change it
+
+    def progress(x, y, k):
+        click.echo(f"  {x} vs {y}: {k} pairs", err=True)
+
+    doc = {"rulesets": {}}
+    if out and os.path.exists(out):
+        try:
+            doc = json.loads(Path(out).read_text())
+        except (OSError, ValueError) as exc:
+            raise OptionError(
+                f"--out {out} is not a LEVEL table ({type(exc).__name__}); remove it or name another"
+            ) from None
+        doc.setdefault("rulesets", {})
+    for g in games:
+        click.echo(f"{g}:", err=True)
+        entry = level_table(g, pairs, search_pairs, points, seed, options, progress)
+        entry["command"] = command
+        doc["rulesets"][g] = entry
+    text = json.dumps(doc, indent=1) + "\n"
+    if out:
+        _write(out, text)
+        click.echo(f"wrote {out}", err=True)
+    else:
+        click.echo(text, nl=False)
+
+
+@levels.command("check")
+@click.option(
+    "--ruleset", "-r", "rulesets", multiple=True, metavar="NAME", help="A ruleset [every one the table holds]."
+)
+@click.option(
+    "--pairs", type=click.IntRange(min=2), default=400, show_default=True, help="Pairs per opponent (heuristic)."
+)
+@click.option(
+    "--search-pairs",
+    type=click.IntRange(min=2),
+    default=10,
+    show_default=True,
+    help="Pairs per opponent when a search bot plays.",
+)
+@click.option("--seed", "-s", type=int, default=7_000_000, show_default=True, help="First board (report seeds).")
+@click.option(
+    "--out", type=click.Path(dir_okay=False), default=None, help="Write the Markdown report (docs/levels.md)."
+)
+@click.option("--json", "as_json", is_flag=True, help="JSON: a list of {ruleset, elo_requested, elo, lo, hi, ...}.")
+def check(rulesets, pairs, search_pairs, seed, out, as_json):
+    """LEVEL's accuracy: for E at five points of each ruleset's range, the Elo LEVEL:elo=E measures on
+    fresh boards against the two ladder bots around it, with its 95% interval."""
+    from ..analysis.levels import accuracy, accuracy_markdown, accuracy_records
+    from ..bots.level import shipped_table, table_rulesets
+    from ..ratings import interval_text
+    from .options import _check_seed, check_writable
+
+    seed = _check_seed(None, None, seed)
+    games = _rulesets(rulesets) if rulesets else table_rulesets()
+    if out:
+        check_writable(out, "--out")
+
+    def progress(x, y, k):
+        if not as_json:
+            click.echo(f"  {x} vs {y}: {k} pairs", err=True)
+
+    rows = []
+    for g in games:
+        rows += accuracy(g, pairs, search_pairs, seed, progress=progress)
+    command = " ".join(
+        [
+            "tekkasim levels check",
+            *(f"--ruleset {g}" for g in games),
+            f"--pairs {pairs}",
+            f"--search-pairs {search_pairs}",
+            f"--seed {seed}",
+            *([f"--out {out}"] if out else []),
+        ]
+    )
+    if out:
+        _write(out, accuracy_markdown(rows, command, shipped_table()))
+    if as_json:
+        click.echo(json.dumps(accuracy_records(rows), allow_nan=False))
+        return
+    for r in rows:
+        click.echo(
+            f"{r['ruleset']:8} E={r['elo_requested']:5.0f}  measured {r['elo']:+6.0f} "
+            f"{interval_text(r['lo'], r['hi'])}  error {r['error']:+5.0f}  {r['pairs']} pairs"
+        )
+    if out:
+        click.echo(f"wrote {out}")
