@@ -115,14 +115,13 @@ class _Play52:
 
     __slots__ = ("state", "seat", "n", "head", "tail", "done", "trick", "hand", "start")
 
-    def __init__(self, view: View, obs: dict):
-        state = view._state
+    def __init__(self, state: Trick52State, seat: int, obs: dict, n: int):
         record = obs["record"]
         items = list(record.items())
         at = [key for key, _ in items].index("tricks")
         self.state = state
-        self.seat = view.seat
-        self.n = len(state._log)
+        self.seat = seat
+        self.n = n  # the actions of the state's log that ``obs`` shows
         tricks = record["tricks"]
         self.head = (
             '{"seat":' + _dumps(obs["seat"]) + ',"phase":"play","to_move":',
@@ -135,11 +134,35 @@ class _Play52:
         self.hand = ['"' + c + '"' for c in obs["hand"]]  # what the seat holds: less its own plays from now on
         self.start: tuple = (None, None, "")  # (ruleset, options, the message's keys from ruleset to observation)
 
+    @classmethod
+    def at_play_start(cls, state: Trick52State, seat: int) -> _Play52 | None:
+        """The observation of ``seat`` as it stood before the first card of the play, from the state's
+        record (one ``to_record`` serves every seat): what a full build at that point gives, without the
+        ``View`` and observation it needs. ``update`` then adds the plays since. None before the play."""
+        log = state._log
+        n = next((i for i, entry in enumerate(log) if entry[0] < k52.PRIME_BASE), len(log))
+        if state.arrays.info[k52.I_PHASE] != k52.PH_PLAY:
+            return None
+        record = state.to_record()
+        dealt = 0
+        for c in state.arrays.dealt[seat].tolist():
+            dealt |= 1 << c
+        own = hand_text(dealt)  # in the play a seat has seen all its cards: held or played
+        visible = {key: record[key] for key in _PUBLIC_KEYS if key in record}
+        visible["tricks"] = []
+        visible["hands"] = {SEATS[seat]: own}
+        score = state._score_before()
+        obs = {"seat": SEATS[seat], "hand": own, "score": {"A": score[0], "B": score[1]}, "record": visible}
+        return cls(state, seat, obs, n)
+
     def update(self, view: View) -> str | None:
         """The observation JSON for ``view``, or None when only a full build will do."""
-        state = view._state
+        return self.update_state(view._state, view.seat)
+
+    def update_state(self, state: Trick52State, seat: int) -> str | None:
+        """The observation JSON of ``seat`` in ``state``, or None when only a full build will do."""
         log = state._log
-        if state is not self.state or view.seat != self.seat or state.arrays.info[k52.I_PHASE] != k52.PH_PLAY:
+        if state is not self.state or seat != self.seat or state.arrays.info[k52.I_PHASE] != k52.PH_PLAY:
             return None
         for i in range(self.n, len(log)):
             a, seat, t, j = log[i]
@@ -173,6 +196,60 @@ class _Play52:
 _PLAY_TEXT = [action_text(a) for a in range(k52.PRIME_BASE)]  # a card play's record text, signal included
 
 
+def _kept_line(fast, obs_text, ident, ruleset, options, texts, optional, time_ms, seed, world, view) -> bytes:
+    line = (
+        '{"type":"decide","id":' + _scalar(ident)
+        + fast.keys(ruleset, options) + obs_text
+        + ',"legal":[' + ('"' + '","'.join(texts) + '"' if texts else "") + "]"
+        + ',"optional":' + _scalar(optional)
+        + ',"time_ms":' + _scalar(time_ms)
+        + ',"seed":' + _scalar(seed)
+    )  # fmt: skip
+    if world:
+        from ...bits import new_rng
+
+        line += ',"world":' + _dumps(view.sample(new_rng(seed ^ 0x5EED)).to_record())
+    return (line + "}\n").encode()
+
+
+def play_decide_message(
+    cache: dict,
+    state: Trick52State,
+    seat: int,
+    legal: int,
+    ident: int,
+    ruleset: str,
+    options: dict,
+    time_ms: int,
+    seed: int,
+    world: bool = False,
+) -> tuple[bytes, dict[str, int]] | None:
+    """:func:`decide_message` for a card play of Feskot or Tekka by the seat to move, whose legal cards
+    are the mask ``legal`` and who may not ask for a raise now: the same line and map of allowed actions
+    (each card, then with option ``signals`` each with ``slam``, then with ``drop``: ``possible_actions``'
+    order), made without a ``View`` from the seat's observation kept in ``cache`` (made from the record at
+    the start of the play when there is none). None when only a full build will do (after a raise)."""
+    fast = cache.get(seat)
+    obs_text = fast.update_state(state, seat) if fast is not None else None
+    if obs_text is None:
+        fast = _Play52.at_play_start(state, seat)
+        obs_text = fast.update_state(state, seat) if fast is not None else None
+        if obs_text is None:
+            return None
+        cache[seat] = fast
+    cards = []
+    while legal:
+        low = legal & -legal
+        cards.append(low.bit_length() - 1)
+        legal ^= low
+    if state.arrays.info[k52.I_SIGNALS]:
+        cards += [c + 52 for c in cards] + [c + 104 for c in cards]
+    texts = [_PLAY_TEXT[a] for a in cards]
+    view = View(state, seat) if world else None
+    line = _kept_line(fast, obs_text, ident, ruleset, options, texts, False, time_ms, seed, world, view)
+    return line, dict(zip(texts, cards, strict=True))
+
+
 def decide_message(
     view: View,
     ident: int,
@@ -197,20 +274,8 @@ def decide_message(
     if obs_text is not None:
         possible = view.possible
         texts = [_PLAY_TEXT[a] if a < k52.PRIME_BASE else view.action_to_string(a) for a in possible]
-        allowed = dict(zip(texts, possible, strict=True))
-        line = (
-            '{"type":"decide","id":' + _scalar(ident)
-            + fast.keys(ruleset, options) + obs_text
-            + ',"legal":[' + ('"' + '","'.join(texts) + '"' if texts else "") + "]"
-            + ',"optional":' + _scalar(view.optional)
-            + ',"time_ms":' + _scalar(time_ms)
-            + ',"seed":' + _scalar(seed)
-        )  # fmt: skip
-        if world:
-            from ...bits import new_rng
-
-            line += ',"world":' + _dumps(view.sample(new_rng(seed ^ 0x5EED)).to_record())
-        return (line + "}\n").encode(), allowed
+        line = _kept_line(fast, obs_text, ident, ruleset, options, texts, view.optional, time_ms, seed, world, view)
+        return line, dict(zip(texts, possible, strict=True))
     # possible actions that are fouls (Satat's Renonces) are sent apart, as ``possible``; other possible
     # actions are legal forms that random play and search leave out of ``View.legal`` (Feskot and Tekka
     # signals): legal for engines
@@ -240,7 +305,7 @@ def decide_message(
         msg["world"] = view.sample(new_rng(seed ^ 0x5EED)).to_record()
     if cache is not None:
         if isinstance(view._state, Trick52State) and obs["phase"] == "play" and not renonces:
-            cache[view.seat] = _Play52(view, obs)
+            cache[view.seat] = _Play52(view._state, view.seat, obs, len(view._state._log))
         else:
             cache.pop(view.seat, None)
     return (_dumps(msg) + "\n").encode(), allowed
