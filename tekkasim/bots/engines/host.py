@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ...errors import BotError, shorten
-from ..base import Bot, Param, View
 from ...rules.trick52 import Trick52State
+from ..base import Bot, Param, View
 from .protocol import PROTOCOL, decide_message, play_decide_message
 
 HELLO_TIMEOUT = 10.0  # seconds for the hello answer (engine.md)
