@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from tekkasim.bits import below, new_rng
 from tekkasim.bots import View, decide, get_bot, mix_seed
 from tekkasim.bots.engines import decide_message, host, observation_json, stop_engines
-from tekkasim.bots.engines.protocol import play_decide_message
+from tekkasim.bots.engines.protocol import play_decide_message, prime_decide_message
 from tekkasim.bots.engines.table52 import play_deal52
 from tekkasim.errors import BotError
 from tekkasim.rules import _trick52 as k52
@@ -150,6 +150,10 @@ def test_decide_lines_kept_up_to_date_are_the_lines_built_afresh(variant, seed):
                     by_mask += 1
                 else:  # only after a raise in the play
                     assert any(a >= k52.RAISE_BASE for a in state.history())
+            if ruleset in ("feskot", "tekka") and state.phase() == "prime":
+                for world in (False, True):
+                    built = prime_decide_message(state, 9, ruleset, game.options, 50, seed, world)
+                    assert built == decide_message(View(state, seat), 9, ruleset, game.options, 50, seed, world)
         possible = state.possible_actions()
         action = possible[int(below(rng, len(possible)))]
         breaks += in_play and state.action_to_string(action)[:2].upper() not in _CARD_TEXTS
@@ -182,7 +186,7 @@ def test_engine_deals_on_the_arrays_play_what_the_state_api_loop_plays(ruleset, 
     for spec in ("RANDOM", "GREEDY", "JANGARA:mistake_rate=0.3"):
         other = get_bot(spec, ruleset=ruleset)
         for seed in range(6):
-            for table in (0, 1):
+            for table in (0, 1):  # the engine chooses Prime at table 0, a compiled seat at table 1
                 seats = [engine, other] * 2 if table == 0 else [other, engine] * 2
                 mine = game.new_deal(seed)
                 assert play_deal52(mine, seats, seed, table)

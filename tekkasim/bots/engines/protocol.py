@@ -143,7 +143,7 @@ class _Play52:
         n = next((i for i, entry in enumerate(log) if entry[0] < k52.PRIME_BASE), len(log))
         if state.arrays.info[k52.I_PHASE] != k52.PH_PLAY:
             return None
-        record = state.to_record()
+        record = _play_record(state)
         dealt = 0
         for c in state.arrays.dealt[seat].tolist():
             dealt |= 1 << c
@@ -194,6 +194,61 @@ class _Play52:
 
 
 _PLAY_TEXT = [action_text(a) for a in range(k52.PRIME_BASE)]  # a card play's record text, signal included
+
+# The record of the deal in play that ``_Play52.at_play_start`` read last: its fields other than the tricks
+# and hands stay as they are through the play (a raise is not in an observation's record), so the seats
+# of one deal share one ``to_record``.
+_LAST_RECORD: list = [None, None]
+
+
+def _play_record(state: Trick52State) -> dict:
+    if _LAST_RECORD[0] is not state:
+        _LAST_RECORD[:] = [state, state.to_record()]
+    return _LAST_RECORD[1]
+
+
+def prime_decide_message(
+    state: Trick52State, ident: int, ruleset: str, options: dict, time_ms: int, seed: int, world: bool = False
+) -> tuple[bytes, dict[str, int]]:
+    """:func:`decide_message` for the Prime choice of a Feskot or Tekka deal (the seat to move): the same
+    line and map, with the observation made from the record (what the seat sees of it) without a
+    ``View``."""
+    seat = int(state.arrays.info[k52.I_TO_MOVE])
+    record = state.to_record()
+    seen = hand_text(int(k52.seen_by(state.arrays, seat)))
+    visible = {key: record[key] for key in _PUBLIC_KEYS if key in record}
+    visible["hands"] = {SEATS[seat]: seen}
+    score = state._score_before()
+    won = state.team_tricks()
+    obs = {
+        "seat": SEATS[seat],
+        "phase": "prime",
+        "to_move": SEATS[seat],
+        "hand": seen,
+        "won": {"A": won[0], "B": won[1]},
+        "score": {"A": score[0], "B": score[1]},
+        "record": visible,
+    }
+    msg: dict[str, Any] = {
+        "type": "decide",
+        "id": ident,
+        "ruleset": ruleset,
+        "options": options,
+        "seat": SEATS[seat],
+        "observation": obs,
+        "legal": ["C", "D", "H", "S"],
+        "optional": False,
+        "time_ms": time_ms,
+        "seed": seed,
+    }
+    if world:
+        from ...bits import new_rng
+
+        msg["world"] = View(state, seat).sample(new_rng(seed ^ 0x5EED)).to_record()
+    return (_dumps(msg) + "\n").encode(), dict(_PRIMES)
+
+
+_PRIMES = {suit: k52.PRIME_BASE + i for i, suit in enumerate("CDHS")}
 
 
 def _kept_line(fast, obs_text, ident, ruleset, options, texts, optional, time_ms, seed, world, view) -> bytes:

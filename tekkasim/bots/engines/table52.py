@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from ...bits import mix_seed, mix_seed3
+from ...bits import mix_seed3
 from ...rules import _trick52 as k
 from ...rules.trick52 import Trick52State
 from .. import _policy_kernels as pk
@@ -32,19 +32,34 @@ from .host import EngineBot
 _MASK64 = (1 << 64) - 1
 
 
+# ``_advance``'s control array (uint64): what it is given, then what it answers
+C_SEED, C_TABLE, C_K, C_FIRST, C_CANSIG, C_COMPILED = 0, 1, 2, 3, 4, 5  # C_FIRST: the action + 1, 0 none
+C_LEGAL, C_SIMPLE, C_DECISION_SEED = 6, 7, 8
+N_CONTROL = 9
+
+
 @njit(cache=True)
-def _advance(d, forms, compiled, seed, table, k0, first, cansig, log, stop, work):
-    """Apply ``first`` (an action already decided, or -1), then play every decision of a ``compiled``
-    seat (its parameter vector ``forms[seat]``; decision ``i`` drawn from ``mix_seed3(seed, table, i)``)
-    from decision ``k0`` on, until a seat that is not compiled is to move or the deal ends. Each action is
-    logged as ``(action, seat, trick, play)``; returns how many. When a seat is left to move, ``stop[0]``
-    is its mask of legal cards and ``stop[1]`` 1 when it has only cards to choose from (the play, no raise
-    to ask), else 0."""
-    drng, buf, v, m = work[1], work[3], work[4], work[5]
+def _advance(d, forms, control, log):
+    """Apply the action ``control[C_FIRST] - 1`` if any (decided already), then play every decision of a
+    compiled seat (bit ``seat`` of ``control[C_COMPILED]``; its parameter vector ``forms[seat]``;
+    decision ``i`` drawn from ``mix_seed3(seed, table, i)``) from decision ``control[C_K]`` on, until a seat
+    that is not compiled is to move or the deal ends. Each action is logged as ``(action, seat, trick,
+    play)``; returns how many. When a seat is left to move: ``C_LEGAL`` its mask of legal cards and
+    ``C_SIMPLE`` 1 when it has only cards to choose from (the play, no raise to ask), and
+    ``C_DECISION_SEED`` the seed of its decision. (One call per engine decision, with few arguments: the
+    dispatch from Python costs more than the work.)"""
     info = d.info
-    tab = np.uint64(table)
+    drng = np.empty(1, np.uint64)
+    buf = np.empty(k.MAX_ACTIONS, np.int64)
+    v = np.empty(pk.N_V, np.int64)
+    m = np.empty(pk.N_M, np.uint64)
+    seed = control[C_SEED]
+    tab = control[C_TABLE]
+    k0 = np.int64(control[C_K])
+    cansig = np.int64(control[C_CANSIG])
+    compiled = np.int64(control[C_COMPILED])
     n = 0
-    a = first
+    a = np.int64(control[C_FIRST]) - 1
     while True:
         if a >= 0:
             log[n, 0] = a
@@ -57,13 +72,14 @@ def _advance(d, forms, compiled, seed, table, k0, first, cansig, log, stop, work
             return n
         seat = info[k.I_TO_MOVE]
         simple = info[k.I_PHASE] == k.PH_PLAY and k.n_raises(info) == 0
-        if not compiled[seat]:
-            stop[0] = k.current_legal_mask(d) if simple else np.uint64(0)
-            stop[1] = np.uint64(1) if simple else np.uint64(0)
+        drng[0] = mix_seed3(seed, tab, np.uint64(k0 + n))
+        if not (compiled >> seat) & 1:
+            control[C_LEGAL] = k.current_legal_mask(d) if simple else np.uint64(0)
+            control[C_SIMPLE] = np.uint64(1) if simple else np.uint64(0)
+            control[C_DECISION_SEED] = drng[0]
             return n
         p = forms[seat]
         pk.view_from_arrays(d, seat, cansig, v, m)
-        drng[0] = mix_seed3(seed, tab, np.uint64(k0 + n))
         if simple:
             a = pk.decide_cards(p, v, m, k.current_legal_mask(d), drng)
         else:
@@ -78,7 +94,7 @@ def play_deal52(state: Trick52State, bots: Sequence[Bot], seed: int, table: int 
         return False
     ruleset = state.game.name
     forms = np.zeros((4, pk.N_P), np.float64)
-    compiled = np.zeros(4, np.int64)
+    compiled = 0
     for seat, bot in enumerate(bots):
         if isinstance(bot, EngineBot):
             if not bot.supports(ruleset):
@@ -88,18 +104,19 @@ def play_deal52(state: Trick52State, bots: Sequence[Bot], seed: int, table: int 
         if form is None:
             return False
         forms[seat] = form
-        compiled[seat] = 1
-    d = state.arrays
-    info = d.info
-    cansig = int(state.game.takes_signals)
-    useed = np.uint64(int(seed) & _MASK64)
+        compiled |= 1 << seat
+    info = state.arrays.info
+    control = np.zeros(N_CONTROL, np.uint64)
+    control[C_SEED] = int(seed) & _MASK64
+    control[C_TABLE] = table
+    control[C_CANSIG] = int(state.game.takes_signals)
+    control[C_COMPILED] = compiled
     log = np.empty((k.MAX_ACTIONS + 64, 4), np.int64)
-    stop = np.zeros(2, np.uint64)
-    work = pk.new_work()
     n = 0  # actions applied: decision n is made with mix_seed(seed, table, n)
-    first = -1  # decision n, made by an engine, not applied yet
     while True:
-        done = _advance(d, forms, compiled, useed, table, n, first, cansig, log, stop, work)
+        control[C_K] = n
+        done = _advance(state.arrays, forms, control, log)
+        control[C_FIRST] = 0
         if done:
             state.note_applied(log[:done].tolist())
             n += done
@@ -107,12 +124,15 @@ def play_deal52(state: Trick52State, bots: Sequence[Bot], seed: int, table: int 
             return True
         seat = int(info[k.I_TO_MOVE])
         bot = bots[seat]
-        decision_seed = mix_seed(seed, table, n)
-        first = bot.play_card(state, seat, decision_seed, int(stop[0])) if stop[1] else None
-        if first is None:  # anything but a plain card play: the State API path
+        decision_seed = int(control[C_DECISION_SEED])  # mix_seed(seed, table, n)
+        if control[C_SIMPLE]:
+            action = bot.play_card(state, seat, decision_seed, int(control[C_LEGAL]))
+        elif info[k.I_PHASE] == k.PH_PRIME:
+            action = bot.choose_prime(state, seat, decision_seed)
+        else:
+            action = None
+        if action is None:  # anything else: the State API path
             state.apply_action(decide(bot, state, seat, decision_seed))
-            first = -1
             n += 1
-
-
-__all__ = ["play_deal52"]
+        else:
+            control[C_FIRST] = action + 1  # applied by the next kernel call, as decision n
