@@ -113,7 +113,7 @@ class _Play52:
     the rest is serialised once from the full build (:func:`observation_json`) and the plays since are
     appended from the state's action log. Any other action (a Tekka raise) or phase: a full build again."""
 
-    __slots__ = ("state", "seat", "n", "head", "tail", "done", "trick", "hand", "start")
+    __slots__ = ("state", "seat", "n", "head", "tail", "done", "closed", "trick", "hand", "start")
 
     def __init__(self, state: Trick52State, seat: int, obs: dict, n: int):
         record = obs["record"]
@@ -130,6 +130,7 @@ class _Play52:
         self.tail = "]" + "".join("," + item for item in _items(dict(items[at + 1 :]))) + "}}"
         # closed tricks as JSON, the open one as its play texts (JSON strings)
         self.done = [_dumps(t) for t in tricks if len(t) == 4]
+        self.closed = ",".join(self.done)
         self.trick = [_dumps(p) for p in tricks[-1]] if tricks and len(tricks[-1]) < 4 else []
         self.hand = ['"' + c + '"' for c in obs["hand"]]  # what the seat holds: less its own plays from now on
         self.start: tuple = (None, None, "")  # (ruleset, options, the message's keys from ruleset to observation)
@@ -161,25 +162,31 @@ class _Play52:
 
     def update_state(self, state: Trick52State, seat: int) -> str | None:
         """The observation JSON of ``seat`` in ``state``, or None when only a full build will do."""
-        log = state._log
-        if state is not self.state or seat != self.seat or state.arrays.info[k52.I_PHASE] != k52.PH_PLAY:
-            return None
-        for i in range(self.n, len(log)):
-            a, seat, t, j = log[i]
-            if a >= k52.PRIME_BASE or t != len(self.done) or j != len(self.trick):
-                return None  # a raise, or plays out of the expected order: rebuild
-            self.trick.append('"' + _PLAY_TEXT[a] + '"')
-            if len(self.trick) == 4:
-                self.done.append("[" + ",".join(self.trick) + "]")
-                self.trick = []
-            if seat == self.seat:
-                self.hand.remove('"' + _PLAY_TEXT[a % 52] + '"')
-        self.n = len(log)
-        tricks = ",".join(self.done + (["[" + ",".join(self.trick) + "]"] if self.trick else []))
         info = state.arrays.info
+        if state is not self.state or seat != self.seat or info[k52.I_PHASE] != k52.PH_PLAY:
+            return None
+        log = state._log
+        end = len(log)
+        if self.n < end:
+            done, trick, hand = self.done, self.trick, self.hand
+            for a, who, t, j in log[self.n : end]:
+                if a >= k52.PRIME_BASE or t != len(done) or j != len(trick):
+                    return None  # a raise, or plays out of the expected order: rebuild
+                trick.append(_QUOTED[a])
+                if who == seat:
+                    hand.remove(_QUOTED[a % 52])
+                if j == 3:
+                    text = "[" + ",".join(trick) + "]"
+                    done.append(text)
+                    self.closed = self.closed + "," + text if self.closed else text
+                    trick.clear()
+            self.n = end
+        tricks = self.closed
+        if self.trick:
+            tricks = (tricks + ",[" if tricks else "[") + ",".join(self.trick) + "]"
         return (
             self.head[0]
-            + '"' + SEATS[info[k52.I_TO_MOVE]] + '"'
+            + _SEAT_QUOTED[info[k52.I_TO_MOVE]]
             + ',"hand":[' + ",".join(self.hand) + "]"
             + ',"won":{"A":' + str(int(info[k52.I_TEAM_TRICKS])) + ',"B":' + str(int(info[k52.I_TEAM_TRICKS + 1])) + "}"
             + self.head[1] + tricks + self.tail
@@ -194,6 +201,8 @@ class _Play52:
 
 
 _PLAY_TEXT = [action_text(a) for a in range(k52.PRIME_BASE)]  # a card play's record text, signal included
+_QUOTED = ['"' + text + '"' for text in _PLAY_TEXT]  # as a JSON string
+_SEAT_QUOTED = ['"' + seat + '"' for seat in SEATS]
 
 # The record of the deal in play that ``_Play52.at_play_start`` read last: its fields other than the tricks
 # and hands stay as they are through the play (a raise is not in an observation's record), so the seats
