@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...cards import SEATS, card_name
+from ...cards import SEATS, SUITS, card_name
 from ...rules import _trick52 as k52
 from ...rules.trick52 import Trick52State, action_text
 from ..base import View
@@ -101,11 +101,6 @@ def _scalar(value: Any) -> str:
     return _dumps(value)
 
 
-def _items(d: dict) -> list[str]:
-    # a compact json.dumps of a dict is exactly its items joined by "," inside braces
-    return [_dumps(key) + ":" + _dumps(value) for key, value in d.items()]
-
-
 class _Play52:
     """The observation of one seat of a Feskot or Tekka deal in its play phase, kept up to date.
 
@@ -125,9 +120,10 @@ class _Play52:
         tricks = record["tricks"]
         self.head = (
             '{"seat":' + _dumps(obs["seat"]) + ',"phase":"play","to_move":',
-            ',"score":' + _dumps(obs["score"]) + ',"record":{' + ",".join(_items(dict(items[:at]))) + ',"tricks":[',
-        )
-        self.tail = "]" + "".join("," + item for item in _items(dict(items[at + 1 :]))) + "}}"
+            ',"score":' + _dumps(obs["score"]) + ',"record":{' + _dumps(dict(items[:at]))[1:-1] + ',"tricks":[',
+        )  # a compact dump of a dict, less its braces, is its items joined by ","
+        after = dict(items[at + 1 :])
+        self.tail = "]" + ("," + _dumps(after)[1:-1] if after else "") + "}}"
         # closed tricks as JSON, the open one as its play texts (JSON strings)
         self.done = [_dumps(t) for t in tricks if len(t) == 4]
         self.closed = ",".join(self.done)
@@ -211,9 +207,13 @@ _LAST_RECORD: list = [None, None]
 
 
 def _play_record(state: Trick52State) -> dict:
+    record = _LAST_RECORD[1]
     if _LAST_RECORD[0] is not state:
-        _LAST_RECORD[:] = [state, state.to_record()]
-    return _LAST_RECORD[1]
+        record = state.to_record()
+    elif "trump" not in record:  # kept from the Prime choice: Prime is the one public field added since
+        record = record | {"trump": SUITS[state.prime]}
+    _LAST_RECORD[:] = [state, record]
+    return record
 
 
 def prime_decide_message(
@@ -224,6 +224,7 @@ def prime_decide_message(
     ``View``."""
     seat = int(state.arrays.info[k52.I_TO_MOVE])
     record = state.to_record()
+    _LAST_RECORD[:] = [state, record]  # the start of the play reads it again (``_play_record``)
     seen = hand_text(int(k52.seen_by(state.arrays, seat)))
     visible = {key: record[key] for key in _PUBLIC_KEYS if key in record}
     visible["hands"] = {SEATS[seat]: seen}
