@@ -10,8 +10,11 @@ them (``Trick52State.note_applied``), so its record, returns and history are tho
 An engine to move in the play with only cards to choose from gets its message from
 ``protocol.play_decide_message`` (the bytes of a full build: the observation kept up to date, the legal
 cards from the kernel's mask) and its answer is checked against the same allowed actions; its card is the
-first action of the next kernel call. Every other decision (Prime, a call, a raise, a seat whose bot has no
-compiled form) goes through ``bots.base.decide`` on the state as usual.
+first action of the next kernel call. An engine's Prime choice is messaged from the record
+(``protocol.prime_decide_message``). Any other decision of an engine (a Tekka call, a raise or its answer)
+goes through ``bots.base.decide`` on the state as usual; a deal with a seat whose bot is neither an engine
+nor compiled is left to the State API loop. The twin of :func:`_advance` is that loop itself
+(tests/test_engines.py plays the same deals both ways).
 """
 
 from __future__ import annotations
