@@ -1,6 +1,9 @@
 """Engines through the host: decisions per second of a trivial engine (the reference engine,
 examples/engine_first_legal.py: the first legal action) playing Feskot in two seats against RANDOM,
-deals through the State API loop the tournaments use (``tournament.play.play_deal_state``).
+deals through the play loop the tournaments use (``tournament.play.play_deal_state``), which hands a Feskot
+or Tekka deal with engines and compiled seats to the host's loop on the state's arrays
+(``bots.engines.table52``). Beside it in the same run: the same deals through the State API loop (a
+``View`` and ``decide`` at every decision, the path before ``table52``).
 
 Goal (issue 26): >= 20,000 decisions/s on one core, >= 400 Feskot deals/s with the engine in two seats.
 The host and the engine take turns (one write and one read per decision), so together they use about one
@@ -20,8 +23,10 @@ import sys
 import time
 from pathlib import Path
 
-from tekkasim.bots import View, get_bot
+from tekkasim.bots import View, decide, get_bot
 from tekkasim.bots.engines import decide_message, engine_process, stop_engines
+from tekkasim.bots.loop import decision_seed
+from tekkasim.bots.loop import run as run_state_api
 from tekkasim.rules import get_game
 from tekkasim.tournament.play import play_deal_state
 
@@ -72,6 +77,15 @@ def run(quick: bool = False) -> list[dict]:
     protocol_us = (host_s - local_s) / decisions * 1e6 + engine_us
     engine_deals = best_rate(play(engine), deals, repeats=2)
     local_deals = best_rate(play(local), deals, repeats=2)
+
+    def play_state_api(n, r):  # every decision through a View and decide, as before table52
+        seats = [engine, other, engine, other]
+        for i in range(n):
+            seed = r * n + i
+            state = game.new_deal(seed)
+            run_state_api(state, lambda s, k, opt: decide(seats[s], state, s, decision_seed(seed, 0, k)))  # noqa: B023
+
+    api_deals = best_rate(play_state_api, deals, repeats=2)
     per_deal = decisions / deals
 
     # building decide messages alone, along whole deals (first legal action at every seat): the engine
@@ -122,6 +136,17 @@ def run(quick: bool = False) -> list[dict]:
             "goal": ">= 400",
         },
         {"name": "in process, same rule: Feskot deals/s", "value": local_deals, "unit": "deals/s"},
+        {
+            "name": "engine in two seats, State API loop: deals/s",
+            "value": api_deals,
+            "unit": "deals/s",
+            "note": "the path before table52, in the same run",
+        },
+        {
+            "name": "engine in two seats: table52 over the State API loop",
+            "value": engine_deals / api_deals,
+            "unit": "x",
+        },
         {
             "name": "host CPU per engine decision",
             "value": host_s / decisions * 1e6,

@@ -19,7 +19,10 @@ from hypothesis import strategies as st
 from tekkasim.bits import below, new_rng
 from tekkasim.bots import View, decide, get_bot, mix_seed
 from tekkasim.bots.engines import decide_message, host, observation_json, stop_engines
+from tekkasim.bots.engines.protocol import play_decide_message, prime_decide_message
+from tekkasim.bots.engines.table52 import play_deal52
 from tekkasim.errors import BotError
+from tekkasim.rules import _trick52 as k52
 from tekkasim.rules import get_game
 from tekkasim.tournament import Config, iter_records
 from tekkasim.tournament.play import Job, play_block, play_deal_state
@@ -126,7 +129,8 @@ def test_decide_lines_kept_up_to_date_are_the_lines_built_afresh(variant, seed):
     state = game.new_deal(seed)
     rng = new_rng(seed)
     cache: dict = {}
-    kept = plays = breaks = 0  # decisions kept up to date; decisions in the play; other actions there
+    table_cache: dict = {}  # the table52 loop's: play_decide_message only, from the legal cards' mask
+    kept = plays = breaks = by_mask = 0  # kept up to date; decisions in the play; other actions there; by mask
     while not state.is_terminal():
         in_play = state.phase() in ("play", "raise")
         for seat in state.actors():
@@ -135,17 +139,64 @@ def test_decide_lines_kept_up_to_date_are_the_lines_built_afresh(variant, seed):
             plays += state.phase() == "play"
             line, allowed = decide_message(View(state, seat), 9, ruleset, game.options, 50, seed, cache=cache)
             assert (line, allowed) == decide_message(View(state, seat), 9, ruleset, game.options, 50, seed)
+            legal = state.legal_actions()
+            if ruleset in ("feskot", "tekka") and state.phase() == "play" and max(legal) < 52:
+                world = by_mask % 5 == 0  # a world drawn from the seat's view too, now and then
+                mask = sum(1 << a for a in legal)
+                built = play_decide_message(table_cache, state, seat, mask, 9, ruleset, game.options, 50, seed, world)
+                full = decide_message(View(state, seat), 9, ruleset, game.options, 50, seed, world)
+                if built is not None:
+                    assert built == full
+                    by_mask += 1
+                else:  # only after a raise in the play
+                    assert any(a >= k52.RAISE_BASE for a in state.history())
+            if ruleset in ("feskot", "tekka") and state.phase() == "prime":
+                for world in (False, True):
+                    built = prime_decide_message(state, 9, ruleset, game.options, 50, seed, world)
+                    assert built == decide_message(View(state, seat), 9, ruleset, game.options, 50, seed, world)
         possible = state.possible_actions()
         action = possible[int(below(rng, len(possible)))]
         breaks += in_play and state.action_to_string(action)[:2].upper() not in _CARD_TEXTS
         state.apply_action(action)
     if ruleset in ("feskot", "tekka"):  # in the play, every seat's decision after its first (and a raise)
         assert kept >= plays - 4 * (1 + breaks)
+        assert by_mask > 0
     else:  # Satat and Shengji: built afresh every time
         assert kept == 0
 
 
 _CARD_TEXTS = {r + s for r in "23456789TJQKA" for s in "CDHS"}
+
+
+def _first_legal(view, rng):
+    """The reference engine's rule, in process."""
+    return None if view.optional else view.legal[0]
+
+
+@pytest.mark.parametrize(
+    "ruleset, options", [("feskot", {}), ("feskot", {"signals": False}), ("tekka", {}), ("tekka", {"raises": True})]
+)
+def test_engine_deals_on_the_arrays_play_what_the_state_api_loop_plays(ruleset, options):
+    """play_deal hands a Feskot or Tekka deal with engines and compiled seats to table52's loop: the
+    reference engine gives the same actions, record and returns as its rule in process through the State
+    API loop, beside compiled seats that draw decision seeds (RANDOM, JANGARA with mistakes) or not."""
+    game = get_game(ruleset, **options)
+    engine = get_bot(f"engine:{PY} {REFERENCE}", ruleset=ruleset)
+    local = get_bot(_first_legal)
+    for spec in ("RANDOM", "GREEDY", "JANGARA:mistake_rate=0.3"):
+        other = get_bot(spec, ruleset=ruleset)
+        for seed in range(6):
+            for table in (0, 1):  # the engine chooses Prime at table 0, a compiled seat at table 1
+                seats = [engine, other] * 2 if table == 0 else [other, engine] * 2
+                mine = game.new_deal(seed)
+                assert play_deal52(mine, seats, seed, table)
+                in_process = [local, other] * 2 if table == 0 else [other, local] * 2
+                theirs = play_deal_state(game.new_deal(seed), in_process, seed, table)  # no engine: State API
+                assert mine.history() == theirs.history(), (spec, seed, table)
+                assert mine.to_record() == theirs.to_record() and mine.returns() == theirs.returns()
+    # a seat whose bot has no compiled form (here a Python function): the State API loop plays the deal
+    assert not play_deal52(game.new_deal(1), [engine, local, engine, local], 1, 0)
+    assert play_deal_state(game.new_deal(1), [engine, local, engine, local], 1, 0).is_terminal()
 
 
 def _rows(job: Job) -> list:

@@ -179,6 +179,13 @@ class Trick52State(State):
         self._history.append(a)
         self._log.append((a, seat, trick, play))
 
+    def note_applied(self, rows) -> None:
+        """Keep in the history actions that a kernel has already applied to ``arrays`` (the engine host's
+        deal loop, ``bots.engines.table52``), given in order as rows ``(action, seat, trick, play)``."""
+        for row in rows:
+            self._history.append(row[0])
+            self._log.append(tuple(row))
+
     def _check(self, action) -> int:
         """Return ``action`` as an int if the rules allow it now, else raise ``IllegalAction``."""
         if isinstance(action, bool) or not isinstance(action, int | np.integer):

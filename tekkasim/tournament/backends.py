@@ -125,19 +125,25 @@ def _watch_bots(job: Job, where) -> None:
     ctx = context(job)
     for t, team in enumerate(ctx.bots):
         for m, bot in enumerate(team):
+            # ``act``, and an engine's decisions in the host's Feskot/Tekka loop (bots.engines.table52)
+            for name, seat_arg in (("act", None), ("play_card", 1), ("choose_prime", 1)):
+                method = getattr(bot, name, None)
+                if method is None:
+                    continue
 
-            def act(view, rng, _act=bot.act, _t=t, _m=m):
-                where[MEMBER], where[SEAT], where[SINCE] = _m, view.seat, time.monotonic()
-                where[TEAM] = _t
+                def watched(*args, _method=method, _t=t, _m=m, _seat_arg=seat_arg):
+                    seat = args[0].seat if _seat_arg is None else args[_seat_arg]
+                    where[MEMBER], where[SEAT], where[SINCE] = _m, seat, time.monotonic()
+                    where[TEAM] = _t
+                    try:
+                        return _method(*args)
+                    finally:
+                        where[TEAM] = -1
+
                 try:
-                    return _act(view, rng)
-                finally:
-                    where[TEAM] = -1
-
-            try:
-                bot.act = act
-            except AttributeError:  # a bot with __slots__: the watchdog names the table only
-                pass
+                    setattr(bot, name, watched)
+                except AttributeError:  # a bot with __slots__: the watchdog names the table only
+                    pass
 
 
 def _worker_main(job: Job, conn, parent_pid: int, where) -> None:

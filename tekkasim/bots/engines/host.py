@@ -34,8 +34,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ...errors import BotError, shorten
+from ...rules.trick52 import Trick52State
 from ..base import Bot, Param, View
-from .protocol import PROTOCOL, decide_message
+from .protocol import PROTOCOL, decide_message, play_decide_message, prime_decide_message
 
 HELLO_TIMEOUT = 10.0  # seconds for the hello answer (engine.md)
 QUIT_TIMEOUT = 2.0  # seconds an engine has to exit after quit (engine.md)
@@ -303,6 +304,36 @@ class EngineBot(Bot):
         line, allowed = decide_message(
             view, ident, state.game.name, state.game.options, time_ms, seed, self.world, self._observations
         )
+        return self._exchange(line, allowed, ident, view.optional, state, view.seat)
+
+    def play_card(self, state: Trick52State, seat: int, seed: int, legal: int) -> int | None:
+        """The engine's card for ``seat``, to move in the play of a Feskot or Tekka deal with the legal
+        cards of the mask ``legal`` and no raise to ask (``table52``'s loop): the decision ``act`` makes,
+        by the same message, made without a ``View``. None when only ``act`` will do."""
+        time_ms = self.params["time_ms"]
+        game = state.game
+        built = play_decide_message(
+            self._observations, state, seat, legal, self._ident + 1, game.name, game.options, time_ms, seed, self.world
+        )
+        if built is None:
+            return None
+        self._ident += 1
+        return self._exchange(built[0], built[1], self._ident, False, state, seat)
+
+    def choose_prime(self, state: Trick52State, seat: int, seed: int) -> int:
+        """The engine's Prime for ``seat``, to choose it in a Feskot or Tekka deal (``table52``'s loop): the
+        decision ``act`` makes, by the same message, made without a ``View``."""
+        self._ident += 1
+        game = state.game
+        line, allowed = prime_decide_message(
+            state, self._ident, game.name, game.options, self.params["time_ms"], seed, self.world
+        )
+        self._observations.pop(seat, None)  # as a full build out of the play does
+        return self._exchange(line, allowed, self._ident, False, state, seat)
+
+    def _exchange(self, line: bytes, allowed: dict, ident: int, optional: bool, state, seat: int) -> Any:
+        """Send one decide line, read the answer and return its action (one line on a fault)."""
+        time_ms = self.params["time_ms"]
         proc = None
         try:
             proc = engine_process(self.command)
@@ -310,16 +341,26 @@ class EngineBot(Bot):
             proc.send(line)
             answer = proc.read_line(time.monotonic() + (time_ms + grace) / 1000.0)
             proc.fresh = False
-            return _action(answer, ident, allowed, view.optional)
+            return _action(answer, ident, allowed, optional)
         except EngineFault as exc:
             if proc is not None:
                 exc = EngineFault(f"{exc} (its stderr: {proc.log_path})")
                 proc.stop()
-            where = f"{state.where()}, seat {('bottom', 'right', 'top', 'left')[view.seat]}"
+            where = f"{state.where()}, seat {('bottom', 'right', 'top', 'left')[seat]}"
             raise BotError(f"engine {self.name} at {where}: {exc}") from None
 
 
 def _action(answer: bytes, ident: int, allowed: dict, optional: bool) -> Any:
+    # the plain answer of an action allowed, in json.dumps' layouts: what json.loads would make of it
+    for head in (b'{"type": "action", "id": ', b'{"type":"action","id":'):
+        if answer.startswith(head) and answer.endswith(b'"}'):
+            rest = answer[len(head) :]
+            number = str(ident).encode()
+            for sep in (b', "action": "', b',"action":"'):
+                if rest.startswith(number + sep):
+                    action = allowed.get(rest[len(number) + len(sep) : -2].decode("ascii", "replace"))
+                    if action is not None:
+                        return action
     msg = _parse(answer)
     if not isinstance(msg, dict) or msg.get("type") != "action" or "action" not in msg:
         raise EngineFault(f"answered {shorten(answer.decode(errors='replace'), 80)!r}, not an action message")

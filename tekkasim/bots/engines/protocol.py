@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...cards import SEATS, card_name
+from ...cards import SEATS, SUITS, card_name
 from ...rules import _trick52 as k52
 from ...rules.trick52 import Trick52State, action_text
 from ..base import View
@@ -101,11 +101,6 @@ def _scalar(value: Any) -> str:
     return _dumps(value)
 
 
-def _items(d: dict) -> list[str]:
-    # a compact json.dumps of a dict is exactly its items joined by "," inside braces
-    return [_dumps(key) + ":" + _dumps(value) for key, value in d.items()]
-
-
 class _Play52:
     """The observation of one seat of a Feskot or Tekka deal in its play phase, kept up to date.
 
@@ -113,50 +108,81 @@ class _Play52:
     the rest is serialised once from the full build (:func:`observation_json`) and the plays since are
     appended from the state's action log. Any other action (a Tekka raise) or phase: a full build again."""
 
-    __slots__ = ("state", "seat", "n", "head", "tail", "done", "trick", "hand", "start")
+    __slots__ = ("state", "seat", "n", "head", "tail", "done", "closed", "trick", "hand", "start")
 
-    def __init__(self, view: View, obs: dict):
-        state = view._state
+    def __init__(self, state: Trick52State, seat: int, obs: dict, n: int):
         record = obs["record"]
         items = list(record.items())
         at = [key for key, _ in items].index("tricks")
         self.state = state
-        self.seat = view.seat
-        self.n = len(state._log)
+        self.seat = seat
+        self.n = n  # the actions of the state's log that ``obs`` shows
         tricks = record["tricks"]
         self.head = (
             '{"seat":' + _dumps(obs["seat"]) + ',"phase":"play","to_move":',
-            ',"score":' + _dumps(obs["score"]) + ',"record":{' + ",".join(_items(dict(items[:at]))) + ',"tricks":[',
-        )
-        self.tail = "]" + "".join("," + item for item in _items(dict(items[at + 1 :]))) + "}}"
+            ',"score":' + _dumps(obs["score"]) + ',"record":{' + _dumps(dict(items[:at]))[1:-1] + ',"tricks":[',
+        )  # a compact dump of a dict, less its braces, is its items joined by ","
+        after = dict(items[at + 1 :])
+        self.tail = "]" + ("," + _dumps(after)[1:-1] if after else "") + "}}"
         # closed tricks as JSON, the open one as its play texts (JSON strings)
         self.done = [_dumps(t) for t in tricks if len(t) == 4]
+        self.closed = ",".join(self.done)
         self.trick = [_dumps(p) for p in tricks[-1]] if tricks and len(tricks[-1]) < 4 else []
         self.hand = ['"' + c + '"' for c in obs["hand"]]  # what the seat holds: less its own plays from now on
         self.start: tuple = (None, None, "")  # (ruleset, options, the message's keys from ruleset to observation)
 
+    @classmethod
+    def at_play_start(cls, state: Trick52State, seat: int) -> _Play52 | None:
+        """The observation of ``seat`` as it stood before the first card of the play, from the state's
+        record (one ``to_record`` serves every seat): what a full build at that point gives, without the
+        ``View`` and observation it needs. ``update`` then adds the plays since. None before the play."""
+        log = state._log
+        n = next((i for i, entry in enumerate(log) if entry[0] < k52.PRIME_BASE), len(log))
+        if state.arrays.info[k52.I_PHASE] != k52.PH_PLAY:
+            return None
+        record = _play_record(state)
+        dealt = 0
+        for c in state.arrays.dealt[seat].tolist():
+            dealt |= 1 << c
+        own = hand_text(dealt)  # in the play a seat has seen all its cards: held or played
+        visible = {key: record[key] for key in _PUBLIC_KEYS if key in record}
+        visible["tricks"] = []
+        visible["hands"] = {SEATS[seat]: own}
+        score = state._score_before()
+        obs = {"seat": SEATS[seat], "hand": own, "score": {"A": score[0], "B": score[1]}, "record": visible}
+        return cls(state, seat, obs, n)
+
     def update(self, view: View) -> str | None:
         """The observation JSON for ``view``, or None when only a full build will do."""
-        state = view._state
-        log = state._log
-        if state is not self.state or view.seat != self.seat or state.arrays.info[k52.I_PHASE] != k52.PH_PLAY:
-            return None
-        for i in range(self.n, len(log)):
-            a, seat, t, j = log[i]
-            if a >= k52.PRIME_BASE or t != len(self.done) or j != len(self.trick):
-                return None  # a raise, or plays out of the expected order: rebuild
-            self.trick.append('"' + _PLAY_TEXT[a] + '"')
-            if len(self.trick) == 4:
-                self.done.append("[" + ",".join(self.trick) + "]")
-                self.trick = []
-            if seat == self.seat:
-                self.hand.remove('"' + _PLAY_TEXT[a % 52] + '"')
-        self.n = len(log)
-        tricks = ",".join(self.done + (["[" + ",".join(self.trick) + "]"] if self.trick else []))
+        return self.update_state(view._state, view.seat)
+
+    def update_state(self, state: Trick52State, seat: int) -> str | None:
+        """The observation JSON of ``seat`` in ``state``, or None when only a full build will do."""
         info = state.arrays.info
+        if state is not self.state or seat != self.seat or info[k52.I_PHASE] != k52.PH_PLAY:
+            return None
+        log = state._log
+        end = len(log)
+        if self.n < end:
+            done, trick, hand = self.done, self.trick, self.hand
+            for a, who, t, j in log[self.n : end]:
+                if a >= k52.PRIME_BASE or t != len(done) or j != len(trick):
+                    return None  # a raise, or plays out of the expected order: rebuild
+                trick.append(_QUOTED[a])
+                if who == seat:
+                    hand.remove(_QUOTED[a % 52])
+                if j == 3:
+                    text = "[" + ",".join(trick) + "]"
+                    done.append(text)
+                    self.closed = self.closed + "," + text if self.closed else text
+                    trick.clear()
+            self.n = end
+        tricks = self.closed
+        if self.trick:
+            tricks = (tricks + ",[" if tricks else "[") + ",".join(self.trick) + "]"
         return (
             self.head[0]
-            + '"' + SEATS[info[k52.I_TO_MOVE]] + '"'
+            + _SEAT_QUOTED[info[k52.I_TO_MOVE]]
             + ',"hand":[' + ",".join(self.hand) + "]"
             + ',"won":{"A":' + str(int(info[k52.I_TEAM_TRICKS])) + ',"B":' + str(int(info[k52.I_TEAM_TRICKS + 1])) + "}"
             + self.head[1] + tricks + self.tail
@@ -171,6 +197,122 @@ class _Play52:
 
 
 _PLAY_TEXT = [action_text(a) for a in range(k52.PRIME_BASE)]  # a card play's record text, signal included
+_QUOTED = ['"' + text + '"' for text in _PLAY_TEXT]  # as a JSON string
+_SEAT_QUOTED = ['"' + seat + '"' for seat in SEATS]
+
+# The record of the deal in play that ``_Play52.at_play_start`` read last: its fields other than the tricks
+# and hands stay as they are through the play (a raise is not in an observation's record), so the seats
+# of one deal share one ``to_record``.
+_LAST_RECORD: list = [None, None]
+
+
+def _play_record(state: Trick52State) -> dict:
+    record = _LAST_RECORD[1]
+    if _LAST_RECORD[0] is not state:
+        record = state.to_record()
+    elif "trump" not in record:  # kept from the Prime choice: Prime is the one public field added since
+        record = record | {"trump": SUITS[state.prime]}
+    _LAST_RECORD[:] = [state, record]
+    return record
+
+
+def prime_decide_message(
+    state: Trick52State, ident: int, ruleset: str, options: dict, time_ms: int, seed: int, world: bool = False
+) -> tuple[bytes, dict[str, int]]:
+    """:func:`decide_message` for the Prime choice of a Feskot or Tekka deal (the seat to move): the same
+    line and map, with the observation made from the record (what the seat sees of it) without a
+    ``View``."""
+    seat = int(state.arrays.info[k52.I_TO_MOVE])
+    record = state.to_record()
+    _LAST_RECORD[:] = [state, record]  # the start of the play reads it again (``_play_record``)
+    seen = hand_text(int(k52.seen_by(state.arrays, seat)))
+    visible = {key: record[key] for key in _PUBLIC_KEYS if key in record}
+    visible["hands"] = {SEATS[seat]: seen}
+    score = state._score_before()
+    won = state.team_tricks()
+    obs = {
+        "seat": SEATS[seat],
+        "phase": "prime",
+        "to_move": SEATS[seat],
+        "hand": seen,
+        "won": {"A": won[0], "B": won[1]},
+        "score": {"A": score[0], "B": score[1]},
+        "record": visible,
+    }
+    msg: dict[str, Any] = {
+        "type": "decide",
+        "id": ident,
+        "ruleset": ruleset,
+        "options": options,
+        "seat": SEATS[seat],
+        "observation": obs,
+        "legal": ["C", "D", "H", "S"],
+        "optional": False,
+        "time_ms": time_ms,
+        "seed": seed,
+    }
+    if world:
+        from ...bits import new_rng
+
+        msg["world"] = View(state, seat).sample(new_rng(seed ^ 0x5EED)).to_record()
+    return (_dumps(msg) + "\n").encode(), dict(_PRIMES)
+
+
+_PRIMES = {suit: k52.PRIME_BASE + i for i, suit in enumerate("CDHS")}
+
+
+def _kept_line(fast, obs_text, ident, ruleset, options, texts, optional, time_ms, seed, world, view) -> bytes:
+    line = (
+        '{"type":"decide","id":' + _scalar(ident)
+        + fast.keys(ruleset, options) + obs_text
+        + ',"legal":[' + ('"' + '","'.join(texts) + '"' if texts else "") + "]"
+        + ',"optional":' + _scalar(optional)
+        + ',"time_ms":' + _scalar(time_ms)
+        + ',"seed":' + _scalar(seed)
+    )  # fmt: skip
+    if world:
+        from ...bits import new_rng
+
+        line += ',"world":' + _dumps(view.sample(new_rng(seed ^ 0x5EED)).to_record())
+    return (line + "}\n").encode()
+
+
+def play_decide_message(
+    cache: dict,
+    state: Trick52State,
+    seat: int,
+    legal: int,
+    ident: int,
+    ruleset: str,
+    options: dict,
+    time_ms: int,
+    seed: int,
+    world: bool = False,
+) -> tuple[bytes, dict[str, int]] | None:
+    """:func:`decide_message` for a card play of Feskot or Tekka by the seat to move, whose legal cards
+    are the mask ``legal`` and who may not ask for a raise now: the same line and map of allowed actions
+    (each card, then with option ``signals`` each with ``slam``, then with ``drop``: ``possible_actions``'
+    order), made without a ``View`` from the seat's observation kept in ``cache`` (made from the record at
+    the start of the play when there is none). None when only a full build will do (after a raise)."""
+    fast = cache.get(seat)
+    obs_text = fast.update_state(state, seat) if fast is not None else None
+    if obs_text is None:
+        fast = _Play52.at_play_start(state, seat)
+        obs_text = fast.update_state(state, seat) if fast is not None else None
+        if obs_text is None:
+            return None
+        cache[seat] = fast
+    cards = []
+    while legal:
+        low = legal & -legal
+        cards.append(low.bit_length() - 1)
+        legal ^= low
+    if state.arrays.info[k52.I_SIGNALS]:
+        cards += [c + 52 for c in cards] + [c + 104 for c in cards]
+    texts = [_PLAY_TEXT[a] for a in cards]
+    view = View(state, seat) if world else None
+    line = _kept_line(fast, obs_text, ident, ruleset, options, texts, False, time_ms, seed, world, view)
+    return line, dict(zip(texts, cards, strict=True))
 
 
 def decide_message(
@@ -197,20 +339,8 @@ def decide_message(
     if obs_text is not None:
         possible = view.possible
         texts = [_PLAY_TEXT[a] if a < k52.PRIME_BASE else view.action_to_string(a) for a in possible]
-        allowed = dict(zip(texts, possible, strict=True))
-        line = (
-            '{"type":"decide","id":' + _scalar(ident)
-            + fast.keys(ruleset, options) + obs_text
-            + ',"legal":[' + ('"' + '","'.join(texts) + '"' if texts else "") + "]"
-            + ',"optional":' + _scalar(view.optional)
-            + ',"time_ms":' + _scalar(time_ms)
-            + ',"seed":' + _scalar(seed)
-        )  # fmt: skip
-        if world:
-            from ...bits import new_rng
-
-            line += ',"world":' + _dumps(view.sample(new_rng(seed ^ 0x5EED)).to_record())
-        return (line + "}\n").encode(), allowed
+        line = _kept_line(fast, obs_text, ident, ruleset, options, texts, view.optional, time_ms, seed, world, view)
+        return line, dict(zip(texts, possible, strict=True))
     # possible actions that are fouls (Satat's Renonces) are sent apart, as ``possible``; other possible
     # actions are legal forms that random play and search leave out of ``View.legal`` (Feskot and Tekka
     # signals): legal for engines
@@ -240,7 +370,7 @@ def decide_message(
         msg["world"] = view.sample(new_rng(seed ^ 0x5EED)).to_record()
     if cache is not None:
         if isinstance(view._state, Trick52State) and obs["phase"] == "play" and not renonces:
-            cache[view.seat] = _Play52(view, obs)
+            cache[view.seat] = _Play52(view._state, view.seat, obs, len(view._state._log))
         else:
             cache.pop(view.seat, None)
     return (_dumps(msg) + "\n").encode(), allowed
