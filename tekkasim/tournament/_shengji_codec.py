@@ -228,10 +228,7 @@ def shengji_fill(seeds, masks0, n0, masks1, n1, out, state, gains):
                     else:
                         n = st[sp.S_LEAD_N]
                         e = st[sp.S_LEAD_SUIT]
-                        if (
-                            K.check_play(h1, h2, one, two, n, st[sp.S_LEAD_PAIRS], e, eff, strength, suit_kinds)
-                            != K.OK
-                        ):
+                        if K.check_play(h1, h2, one, two, n, st[sp.S_LEAD_PAIRS], e, eff, strength, suit_kinds) != K.OK:
                             return -1
                         s1 = h1 & suit_kinds[e]
                         s2 = h2 & suit_kinds[e]
