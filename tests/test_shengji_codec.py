@@ -168,3 +168,12 @@ def test_a_block_whose_actions_do_not_replay_keeps_tables():
         tables[t * 2 + b] = (xr, yr, unpack(payload))
     assert encode_block(0, 0, 2, 70, "deal", tables, GAME).codec == SHENGJI
     assert encode_block(0, 0, 2, 71, "deal", tables, GAME).codec == TABLES  # shifted seeds: other deals
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**54 - 1), st.integers(0, 2**54 - 1))
+def test_the_decoders_kind_lists_are_the_state_apis(one, two):
+    from tekkasim.rules.shengji import _kinds
+
+    two &= one
+    assert C._kind_list(one, two) == _kinds(one, two)

@@ -34,7 +34,7 @@ from numba import njit
 from ..bits import highest, lowest, popcount
 from ..bots import _shengji_policy as sp
 from ..rules import _shengji_kernels as K
-from ..rules.shengji import _kinds, _masks, enumerate_leads
+from ..rules.shengji import _masks, enumerate_leads
 from ._legal import _put, _take
 
 ZERO = np.uint64(0)
@@ -407,9 +407,22 @@ def shengji_decode(seeds: np.ndarray, payload, lengths: np.ndarray) -> tuple[np.
     return masks, gains
 
 
+def _kind_list(one: int, two: int) -> list[int]:
+    """``_kinds`` by set bits only (the decoder's Python half: most plays are one card)."""
+    out = []
+    while one:
+        low = one & -one
+        k = low.bit_length() - 1
+        out.append(k)
+        if two & low:
+            out.append(k)
+        one ^= low
+    return out
+
+
 def masks_to_actions(masks: np.ndarray, lengths) -> list[list[list[int]]]:
     """Each deal's actions as lists of kinds (the KINDS payload's form) from ``(one, two)`` masks."""
-    return [[_kinds(int(o), int(t)) for o, t in masks[i, : int(lengths[i])].tolist()] for i in range(len(lengths))]
+    return [[_kind_list(o, t) for o, t in masks[i, : int(lengths[i])].tolist()] for i in range(len(lengths))]
 
 
 def actions_to_masks(deals: list[list]) -> tuple[np.ndarray, np.ndarray]:
