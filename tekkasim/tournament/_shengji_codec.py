@@ -133,25 +133,64 @@ def _free_part(pool1, pool2, r, min_pairs):
     return qmin, qmax, p, d
 
 
+@njit(cache=True, inline="always")
+def _insert(ms, cnt, m):
+    """Insert ``m`` into the ascending ``ms[:cnt]`` unless present; returns the new count."""
+    q = cnt
+    while q > 0 and ms[q - 1] > m:
+        q -= 1
+    if q > 0 and ms[q - 1] == m:
+        return cnt
+    for b in range(cnt, q, -1):
+        ms[b] = ms[b - 1]
+    ms[q] = m
+    return cnt + 1
+
+
 @njit(cache=True)
-def _tractors_of(h2, k0, strength_kinds, buf, ms):
+def _tractors_of(h2, k0, eff, strength_kinds, ms):
     """The distinct tractors of the pairs ``h2`` whose lowest kind is ``k0``, as kind masks ascending in
-    ``ms``; returns how many."""
-    nt = K.list_tractors(h2, strength_kinds, buf)
+    ``ms``; returns how many. The rows of ``list_tractors`` and masks of ``tractor_mask``, in ``k0``'s
+    effective suit only (a tractor holding ``k0`` lies there): the encoder's costliest step otherwise."""
+    e = eff[k0]
+    ps = 0
+    for s in range(16):
+        if (h2 & strength_kinds[e, s]) != ZERO:
+            ps |= 1 << s
     cnt = 0
-    for a in range(nt):
-        m = K.tractor_mask(h2, strength_kinds, buf[a])
-        if lowest(m) != k0:
+    if (ps & (ps >> 1)) == 0:
+        return cnt
+    for lo in range(16):
+        if not (ps >> lo) & 1:
             continue
-        q = cnt
-        while q > 0 and ms[q - 1] > m:  # insertion: a handful at most
-            q -= 1
-        if q > 0 and ms[q - 1] == m:
-            continue
-        for b in range(cnt, q, -1):
-            ms[b] = ms[b - 1]
-        ms[q] = m
-        cnt += 1
+        multi = -1
+        if popcount(h2 & strength_kinds[e, lo]) > 1:
+            multi = lo
+        hi = lo + 1
+        while hi < 16 and (ps >> hi) & 1:
+            if popcount(h2 & strength_kinds[e, hi]) > 1:
+                multi = hi
+            if multi < 0:
+                m = ZERO
+                for s in range(lo, hi + 1):
+                    m |= ONE << np.uint64(lowest(h2 & strength_kinds[e, s]))
+                if lowest(m) == k0:
+                    cnt = _insert(ms, cnt, m)
+            else:
+                choices = h2 & strength_kinds[e, multi]
+                while choices:
+                    chosen = lowest(choices)
+                    choices &= choices - ONE
+                    m = ZERO
+                    for s in range(lo, hi + 1):
+                        ms_s = h2 & strength_kinds[e, s]
+                        if (ms_s >> np.uint64(chosen)) & ONE:
+                            m |= ONE << np.uint64(chosen)
+                        else:
+                            m |= ONE << np.uint64(lowest(ms_s))
+                    if lowest(m) == k0:
+                        cnt = _insert(ms, cnt, m)
+            hi += 1
     return cnt
 
 
@@ -208,47 +247,61 @@ def shengji_fill(seeds, masks0, n0, masks1, n1, out, state, gains):
                     h1 = hands[seat, 0]
                     h2 = hands[seat, 1]
                     if st[sp.S_TN] == 0:
-                        if K.check_play(h1, h2, one, two, 0, 0, 0, eff, strength, suit_kinds) != K.OK:
+                        if one == ZERO:
                             return -1
                         k0 = lowest(one)
                         b0 = ONE << np.uint64(k0)
+                        if (h1 & b0) == ZERO:
+                            return -1
                         _put_sym(out, state, popcount(h1 & (b0 - ONE)), popcount(h1))
+                        # legal by construction: the symbols give back only legal leads, and must give this one
                         if h2 & b0:
-                            cnt = _tractors_of(h2, k0, strength_kinds, buf, ms)
+                            cnt = _tractors_of(h2, k0, eff, strength_kinds, ms)
+                            s = -1
                             if one == b0:
-                                s = 0 if two == ZERO else 1
-                            else:
-                                s = -1
+                                s = 0 if two == ZERO else (1 if two == b0 else -1)
+                            elif two == one:
                                 for q in range(cnt):
                                     if ms[q] == one:
                                         s = 2 + q
-                                if s < 0 or two != one:
-                                    return -1
+                            if s < 0:
+                                return -1
                             _put_sym(out, state, s, 2 + cnt)
+                        elif one != b0 or two != ZERO:
+                            return -1
                     else:
                         n = st[sp.S_LEAD_N]
                         e = st[sp.S_LEAD_SUIT]
-                        if K.check_play(h1, h2, one, two, n, st[sp.S_LEAD_PAIRS], e, eff, strength, suit_kinds) != K.OK:
-                            return -1
                         s1 = h1 & suit_kinds[e]
                         s2 = h2 & suit_kinds[e]
-                        if K.size(s1, s2) <= n:
+                        if K.size(s1, s2) <= n:  # all of the led suit, then r free cards of the rest
+                            m1, m2 = s1, s2
                             pool1, pool2 = K.remove(h1, h2, s1, s2)
-                            rest1, rest2 = K.remove(one, two, s1, s2)
                             r = n - K.size(s1, s2)
                             mp = 0
-                        else:
+                        else:  # n free cards of the led suit, with the pairs the lead asks for
+                            m1, m2 = ZERO, ZERO
                             pool1, pool2 = s1, s2
-                            rest1, rest2 = one, two
                             r = n
                             mp = min(st[sp.S_LEAD_PAIRS], popcount(s2))
+                        if (m1 & ~one) != ZERO or (m2 & ~two) != ZERO:
+                            return -1
+                        rest1, rest2 = K.remove(one, two, m1, m2)
+                        sing = rest1 & ~rest2
                         if r > 0:
                             qmin, qmax, p, d = _free_part(pool1, pool2, r, mp)
                             q = popcount(rest2)
+                            if q < qmin or q > qmax or (rest2 & ~pool2) != ZERO or (sing & ~pool1) != ZERO:
+                                return -1
+                            if popcount(sing) != r - 2 * q:
+                                return -1
                             _put_sym(out, state, q - qmin, qmax - qmin + 1)
                             _put_sym(out, state, _comb_rank(pool2, rest2, C), C[p, q])
-                            singles = pool1 & ~rest2
-                            _put_sym(out, state, _comb_rank(singles, rest1 & ~rest2, C), C[d - q, r - 2 * q])
+                            _put_sym(out, state, _comb_rank(pool1 & ~rest2, sing, C), C[d - q, r - 2 * q])
+                        # legal by construction as for leads: what the decoder rebuilds must be this play
+                        e1, e2 = K.add(m1, m2, rest2 | sing, rest2)
+                        if e1 != one or e2 != two:
+                            return -1
                 else:
                     return -1
                 sp.apply(st, hands, tplays, eff, strength, suit_kinds, strength_kinds, one, two)
@@ -316,7 +369,7 @@ def shengji_read(seeds, data, lengths, masks, gains):
                     b0 = ONE << np.uint64(k0)
                     one = b0
                     if h2 & b0:
-                        cnt = _tractors_of(h2, k0, strength_kinds, buf, ms)
+                        cnt = _tractors_of(h2, k0, eff, strength_kinds, ms)
                         s, w = _take_sym(data, pos, 2 + cnt)
                         pos += w
                         if s >= 2 + cnt:
@@ -380,7 +433,7 @@ def shengji_encode(seeds: np.ndarray, masks0, n0, masks1, n1) -> tuple[bytes, np
     """``(payload, gains)`` of both tables' deals of ``seeds`` (uint64) given as ``(one, two)`` masks, or None
     when an action is not legal in the replay (then the block keeps another codec)."""
     total = int(n0.sum()) + int(n1.sum())
-    out = np.zeros(total * 8 + 16, np.uint8)  # generous: a symbol takes < 64 bits, most far fewer
+    out = np.empty(total * 8 + 16, np.uint8)  # generous: a symbol takes < 64 bits, most far fewer
     gains = np.zeros((2 * len(seeds), 2), np.int64)
     state = np.zeros(3, np.int64)
     used = shengji_fill(seeds, masks0, n0, masks1, n1, out, state, gains)
