@@ -85,15 +85,15 @@ def test_combination_rank_kernels_equal_their_twins(cands, data):
 @given(st.lists(st.integers(1, 2**50).flatmap(lambda n: st.tuples(st.integers(0, n - 1), st.just(n))), max_size=30))
 def test_truncated_binary_symbols_round_trip_and_equal_the_twin(symbols):
     out = np.zeros(8 * len(symbols) + 16, np.uint8)
-    state = np.zeros(3, np.int64)
+    acc, nacc, p = np.uint64(0), 0, 0
     for s, n in symbols:
-        C._put_sym(out, state, s, n)
+        acc, nacc, p = C._emit(out, acc, nacc, p, s, n)
     twin = C._Bits()
     for s, n in symbols:
         twin.put(s, n)
-    used = state[2] + (1 if state[1] else 0)
-    if state[1]:
-        out[state[2]] = state[0] & 255
+    if nacc:
+        out[p] = int(acc) & 255
+    used = p + (1 if nacc else 0)
     assert out[:used].tobytes() == twin.value.to_bytes((twin.pos + 7) // 8, "little")
     data = np.concatenate([out[:used], np.zeros(8, np.uint8)])
     pos = 0

@@ -35,7 +35,7 @@ from ..bits import highest, lowest, popcount
 from ..bots import _shengji_policy as sp
 from ..rules import _shengji_kernels as K
 from ..rules.shengji import _masks, enumerate_leads
-from ._legal import _put, _take
+from ._legal import _take
 
 ZERO = np.uint64(0)
 ONE = np.uint64(1)
@@ -58,17 +58,28 @@ _C = _binomials()  # C(63, 31) < 2**63; a pool holds at most 54 kinds
 
 
 @njit(cache=True, inline="always")
-def _put_sym(out, state, s, n):
-    """Symbol ``s`` of ``n`` in truncated binary."""
+def _emit(out, acc, nacc, p, s, n):
+    """Append symbol ``s`` of ``n`` in truncated binary to the stream: ``acc`` (uint64) holds ``nacc`` < 8
+    bits not yet written, ``p`` bytes are out; returns the three (the writer lives in the caller's locals:
+    the worker's hot loop)."""
     if n <= 1:
-        return
+        return acc, nacc, p
     k = highest(np.uint64(n))
     u = (np.int64(1) << (k + 1)) - n
     if s < u:
-        _put(out, state, s, k)
+        v = s
+        w = k
     else:
-        _put(out, state, u + ((s - u) >> 1), k)
-        _put(out, state, (s - u) & 1, 1)
+        v = (u + ((s - u) >> 1)) | (((s - u) & 1) << k)
+        w = k + 1
+    acc |= np.uint64(v) << np.uint64(nacc)
+    nacc += w
+    while nacc >= 8:
+        out[p] = acc & np.uint64(255)
+        acc >>= np.uint64(8)
+        nacc -= 8
+        p += 1
+    return acc, nacc, p
 
 
 @njit(cache=True, inline="always")
@@ -204,15 +215,18 @@ def _scratch():
 
 
 @njit(cache=True)
-def shengji_fill(seeds, masks0, n0, masks1, n1, out, state, gains):
+def shengji_fill(seeds, masks0, n0, masks1, n1, out, gains):
     """Write the SHENGJI stream of both tables' deals (``masks0[i, j]`` = ``(one, two)`` of action ``j`` of
     the deal of ``seeds[i]`` at table 0, ``n0[i]`` used; the same for table 1) into ``out``; each deal's
     replayed (gain A, gain B) into ``gains`` (table 0's deals, then table 1's). Returns the bytes written,
-    or -1 when an action is not legal in the replay or a deal is not over after its actions. ``state`` is
-    three zeros (the bit writer's). Twin: :func:`shengji_encode_py`."""
+    or -1 when an action is not legal in the replay or a deal is not over after its actions. Twin:
+    :func:`shengji_encode_py`."""
     st, hands, tplays, tables, buf, opts, rng, deck, ms = _scratch()
     eff, strength, suit_kinds, strength_kinds = tables
     C = _C
+    acc = np.uint64(0)
+    nacc = 0
+    p = 0
     n_seeds = seeds.shape[0]
     for t in range(2):
         masks = masks0 if t == 0 else masks1
@@ -237,12 +251,12 @@ def shengji_fill(seeds, masks0, n0, masks1, n1, out, state, gains):
                                     s = q + 1
                     if s < 0:
                         return -1
-                    _put_sym(out, state, s, cnt + 1)
+                    acc, nacc, p = _emit(out, acc, nacc, p, s, cnt + 1)
                 elif phase == sp.PH_BURY:
                     h1 = hands[st[sp.S_DEALER], 0]
                     if two != ZERO or popcount(one) != 1 or (one & h1) == ZERO:
                         return -1
-                    _put_sym(out, state, popcount(h1 & (one - ONE)), popcount(h1))
+                    acc, nacc, p = _emit(out, acc, nacc, p, popcount(h1 & (one - ONE)), popcount(h1))
                 elif phase == sp.PH_PLAY:
                     h1 = hands[seat, 0]
                     h2 = hands[seat, 1]
@@ -253,7 +267,7 @@ def shengji_fill(seeds, masks0, n0, masks1, n1, out, state, gains):
                         b0 = ONE << np.uint64(k0)
                         if (h1 & b0) == ZERO:
                             return -1
-                        _put_sym(out, state, popcount(h1 & (b0 - ONE)), popcount(h1))
+                        acc, nacc, p = _emit(out, acc, nacc, p, popcount(h1 & (b0 - ONE)), popcount(h1))
                         # legal by construction: the symbols give back only legal leads, and must give this one
                         if h2 & b0:
                             cnt = _tractors_of(h2, k0, eff, strength_kinds, ms)
@@ -266,7 +280,7 @@ def shengji_fill(seeds, masks0, n0, masks1, n1, out, state, gains):
                                         s = 2 + q
                             if s < 0:
                                 return -1
-                            _put_sym(out, state, s, 2 + cnt)
+                            acc, nacc, p = _emit(out, acc, nacc, p, s, 2 + cnt)
                         elif one != b0 or two != ZERO:
                             return -1
                     else:
@@ -289,15 +303,17 @@ def shengji_fill(seeds, masks0, n0, masks1, n1, out, state, gains):
                         rest1, rest2 = K.remove(one, two, m1, m2)
                         sing = rest1 & ~rest2
                         if r > 0:
-                            qmin, qmax, p, d = _free_part(pool1, pool2, r, mp)
+                            qmin, qmax, npairs, d = _free_part(pool1, pool2, r, mp)
                             q = popcount(rest2)
                             if q < qmin or q > qmax or (rest2 & ~pool2) != ZERO or (sing & ~pool1) != ZERO:
                                 return -1
                             if popcount(sing) != r - 2 * q:
                                 return -1
-                            _put_sym(out, state, q - qmin, qmax - qmin + 1)
-                            _put_sym(out, state, _comb_rank(pool2, rest2, C), C[p, q])
-                            _put_sym(out, state, _comb_rank(pool1 & ~rest2, sing, C), C[d - q, r - 2 * q])
+                            acc, nacc, p = _emit(out, acc, nacc, p, q - qmin, qmax - qmin + 1)
+                            acc, nacc, p = _emit(out, acc, nacc, p, _comb_rank(pool2, rest2, C), C[npairs, q])
+                            acc, nacc, p = _emit(
+                                out, acc, nacc, p, _comb_rank(pool1 & ~rest2, sing, C), C[d - q, r - 2 * q]
+                            )
                         # legal by construction as for leads: what the decoder rebuilds must be this play
                         e1, e2 = K.add(m1, m2, rest2 | sing, rest2)
                         if e1 != one or e2 != two:
@@ -310,10 +326,10 @@ def shengji_fill(seeds, masks0, n0, masks1, n1, out, state, gains):
             ga, gb = sp.gains(st)
             gains[t * n_seeds + i, 0] = ga
             gains[t * n_seeds + i, 1] = gb
-    if state[1] > 0:
-        out[state[2]] = np.uint64(state[0]) & np.uint64(255)
-        state[2] += 1
-    return state[2]
+    if nacc > 0:
+        out[p] = acc & np.uint64(255)
+        p += 1
+    return p
 
 
 @njit(cache=True)
@@ -435,8 +451,7 @@ def shengji_encode(seeds: np.ndarray, masks0, n0, masks1, n1) -> tuple[bytes, np
     total = int(n0.sum()) + int(n1.sum())
     out = np.empty(total * 8 + 16, np.uint8)  # generous: a symbol takes < 64 bits, most far fewer
     gains = np.zeros((2 * len(seeds), 2), np.int64)
-    state = np.zeros(3, np.int64)
-    used = shengji_fill(seeds, masks0, n0, masks1, n1, out, state, gains)
+    used = shengji_fill(seeds, masks0, n0, masks1, n1, out, gains)
     if used < 0:
         return None
     return bytes([SCHEME]) + out[:used].tobytes(), gains
