@@ -34,8 +34,9 @@ from ..bots import get_bot, mix_seed
 from ..bots.loop import play_deal as play_deal_state  # the one play loop and seed scheme
 from ..errors import BotError
 from ..rules import get_game
+from ..rules.shengji import Shengji
 from ..rules.trick52 import Trick52Game
-from . import _legal
+from . import _legal, _shengji_codec
 from .config import Config, TournamentError
 
 MAX_MATCH_DEALS = 2000  # a match that has not ended by then is a bug in a ruleset or a bot that never scores
@@ -187,10 +188,14 @@ def _jsonable(actions: list) -> list:
 #   CARDS  one deal per table with integer actions (``--unit deal``, Satat, and format 2's blocks): the
 #          actions bit-packed (``cards_encode``); each deal's seed and returns follow from the board and
 #          the table's returns, so nothing else is kept. ``lengths`` = actions per deal.
+#   SHENGJI one deal per table of Shengji (``--unit deal``): each action coded against what the rules allow
+#          there, decoded by replaying the compiled rules (``_shengji_codec``; codec 4 of format 3, which a
+#          reader without it refuses as an unknown codec). ``lengths`` = actions per deal.
 #   TABLES anything else: each table's ``pack`` payload end to end, zlib-compressed. ``lengths`` = bytes.
 CARDS = 1
 TABLES = 2
 LEGAL = 3
+SHENGJI = 4
 _COLS = struct.Struct("<BBI")  # format version of the columns, returns dtype (0 float64, 1 int16), tables
 _ESC = struct.Struct("<qBB")  # CARDS payload header: the escape values' base and bit width, mult
 
@@ -306,6 +311,10 @@ def encode_block(pairing: int, start: int, stop: int, seed: int, unit: str, tabl
     yr = np.array([t[1] for t in tables], np.float64)
     counts = np.array([len(t[2]) for t in tables], np.int64)
     flat = [a for t in tables for d in t[2] for a in d[3]]
+    if unit == "deal" and bool((counts == 1).all()) and isinstance(game, Shengji):
+        block = _shengji_block(pairing, start, stop, seed, tables, xr, yr, counts, game)
+        if block is not None:
+            return block
     if unit == "deal" and bool((counts == 1).all()) and all(type(a) is int for a in flat):
         lengths = np.array([len(t[2][0][3]) for t in tables], np.int64)
         width = max(lengths.max(initial=0), 1)
@@ -325,6 +334,39 @@ def encode_block(pairing: int, start: int, stop: int, seed: int, unit: str, tabl
     lengths = np.array([len(p) for p in payloads], np.int64)
     body = zlib.compress(b"".join(payloads), 6)
     return BlockRows(pairing, start, stop, seed, TABLES, encode_columns(xr, yr, counts, lengths), body)
+
+
+def _shengji_block(pairing, start, stop, seed, tables, xr, yr, counts, game) -> BlockRows | None:
+    """A SHENGJI block of one-deal tables played through the State API, when every action replays and the
+    payload decodes to the same actions and returns (else None: the block keeps TABLES)."""
+    n = stop - start
+    seeds = np.arange(seed + start, seed + stop, dtype=np.int64).astype(np.uint64)
+    masks, lengths = _shengji_codec.actions_to_masks([t[2][0][3] for t in tables])
+    try:
+        encoded = _shengji_codec.shengji_encode(seeds, masks[:n], lengths[:n], masks[n:], lengths[n:])
+        if encoded is None:
+            return None
+        payload, _gains = encoded
+        got, gains = _shengji_codec.shengji_decode(seeds, payload, lengths)
+    except ValueError:
+        return None
+    width = min(got.shape[1], masks.shape[1])
+    if not (np.array_equal(got[:, :width], masks[:, :width]) and _gains_match(gains, xr, yr)):
+        return None
+    columns = encode_columns(xr, yr, counts, lengths)
+    return BlockRows(pairing, start, stop, seed, SHENGJI, columns, payload, None, _spec(game))
+
+
+def _gains_match(gains: np.ndarray, xr: np.ndarray, yr: np.ndarray) -> bool:
+    """Whether replayed (A, B) returns of a block's deals (table-major) are its stored X/Y returns: team X
+    is A at table 0, B at table 1."""
+    n = len(gains) // 2
+    return bool(
+        np.array_equal(gains[:n, 0], xr[:n])
+        and np.array_equal(gains[n:, 1], xr[n:])
+        and np.array_equal(gains[:n, 1], yr[:n])
+        and np.array_equal(gains[n:, 0], yr[n:])
+    )
 
 
 def _spec(game) -> tuple[str, dict]:
@@ -384,6 +426,18 @@ def decode_block(start: int, stop: int, seed: int, codec: int, columns: bytes, p
         for i in range(2 * n):
             ra, rb = (xs[i], ys[i]) if i < n else (ys[i], xs[i])
             per_table.append([[seed + start + i % n, ra, rb, rows[i][: lengths[i]]]])
+    elif codec == SHENGJI:
+        if not isinstance(game, Shengji):
+            raise ValueError("a SHENGJI block outside a Shengji run")
+        seeds = np.arange(seed + start, seed + stop, dtype=np.int64).astype(np.uint64)
+        masks, gains = _shengji_codec.shengji_decode(seeds, payload, lengths)
+        if not _gains_match(gains, xr, yr):
+            raise ValueError("a SHENGJI block whose replay does not give its stored returns")
+        actions = _shengji_codec.masks_to_actions(masks, lengths)
+        per_table = []
+        for i in range(2 * n):
+            ra, rb = (xs[i], ys[i]) if i < n else (ys[i], xs[i])
+            per_table.append([[seed + start + i % n, ra, rb, actions[i]]])
     elif codec == TABLES:
         raw = zlib.decompress(payload)
         ends = np.cumsum(lengths).tolist()
@@ -418,7 +472,18 @@ def compiled_block(ctx: _Context, pairing: int, boards: range) -> BlockRows | No
     xr = np.concatenate([r0[:, 0], r1[:, 1]])
     yr = np.concatenate([r0[:, 1], r1[:, 0]])
     counts = np.ones(2 * len(seeds), np.int64)
-    if "masks" in outs[0]:  # Shengji: the KINDS payloads, made by a kernel (its twin is ``pack``)
+    if "masks" in outs[0]:  # Shengji: coded against the rules by replay (``_shengji_codec``)
+        o0, o1 = outs
+        seeds_u = np.asarray(seeds, np.uint64)
+        encoded = _shengji_codec.shengji_encode(seeds_u, o0["masks"], o0["n_actions"], o1["masks"], o1["n_actions"])
+        if encoded is not None and _gains_match(encoded[1].astype(np.float64), xr, yr):
+            lengths = np.concatenate([o0["n_actions"], o1["n_actions"]])
+            columns = encode_columns(xr, yr, counts, lengths)
+            score = pair_score(xr, yr)
+            return BlockRows(
+                pairing, boards.start, boards.stop, job.seed, SHENGJI, columns, encoded[0], score, _spec(ctx.game)
+            )
+        # an action the replay refuses (a bug in a compiled bot or the codec): keep the KINDS payloads
         parts, lengths = [], []
         for out in outs:
             buf, starts, ends = _kinds_payloads(seeds, out["returns"], out["masks"], out["n_actions"])

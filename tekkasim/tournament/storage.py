@@ -10,7 +10,9 @@ run starts (so a run killed in its first milliseconds leaves a directory that re
 a copy in the database. A lock file held while a run writes keeps two runs out of one DIR.
 
 Format 3 adds the LEGAL codec (Feskot and Tekka deals as indices among the legal actions, decoded by
-replaying the rules: ``play``, ``_legal``), which a format-2 reader could not decode; a format-2 run is read
+replaying the rules: ``play``, ``_legal``) and the SHENGJI codec (codec 4: ``_shengji_codec``; a format-3
+reader without it refuses such a block in one line, an unknown codec), which a format-2 reader could not
+decode; a format-2 run is read
 as it is, and one that resumes becomes format 3 (its blocks stay as stored, the new ones are LEGAL). Format
 1 (one row per table, table ``tables``) is still read; a run that resumes on it is converted to blocks in
 place, in one transaction.
