@@ -167,9 +167,9 @@ def test_satat_card_mistake_is_another_rule_following_card():
         seat = state.current_player()
         hand = hands[seat]
         lm = int(sp.legal_cards(hand, st))
-        own = int(sp.card_decide(p, hand, st, seat, 0, new_rng(i)))
-        slip = int(sp.card_decide(q, hand, st, seat, 0, new_rng(i)))
-        assert slip == int(sp.card_decide(q, hand, st, seat, 0, new_rng(i)))  # reproducible
+        own = int(sp.card_decide(p, hand, st, seat, (0, 0), new_rng(i)))
+        slip = int(sp.card_decide(q, hand, st, seat, (0, 0), new_rng(i)))
+        assert slip == int(sp.card_decide(q, hand, st, seat, (0, 0), new_rng(i)))  # reproducible
         assert (lm >> slip) & 1
         if bin(lm).count("1") > 1:
             assert slip != own
