@@ -1081,12 +1081,13 @@ def play_rounds_kernel(seeds, table, px, py, returns, actions, n_actions):
     st = np.empty(K.ST_SIZE, np.int64)
     rng = np.zeros(1, np.uint64)
     drng = np.zeros(1, np.uint64)
+    score = (np.int64(0), np.int64(0))  # a match's first round: 0-0
     for b in range(seeds.shape[0]):
         rng[0] = seeds[b]
         caller, _ = K.draw_caller(rng, deck, log)
         K.deal(rng, deck, caller, hands)
         n_actions[b] = play_round(
-            px, py, table, hands, st, caller, deck, rng, seeds[b], np.uint64(table), actions[b], (np.int64(0), np.int64(0)), drng
+            px, py, table, hands, st, caller, deck, rng, seeds[b], np.uint64(table), actions[b], score, drng
         )
         returns[b, 0] = st[K.POINTS_A]
         returns[b, 1] = st[K.POINTS_B]
