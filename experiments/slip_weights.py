@@ -7,9 +7,10 @@ over the card decisions of the ladder KADO .. TANA playing Feskot on tuning boar
 For each ``--range S:N`` each bot plays N deals from seed S on (all four seats, its own mistakes
 included, the seeds of a tournament's table 0); at each card decision with two or more cards the
 mistake-free bot's card is noted and every legal card priced by the solver
-(``analysis.blunders.card_costs``). The fit is per kind of decision (a lead, following suit, not following), on costs and features taken relative to the
-decision's mean (a softmax ignores a decision's constant), ridge 1, then ``SLIP_PRIOR`` taken off the
-first weight (the rough value). Prints the three weight tuples as
+(``analysis.blunders.card_costs``). The fit is per kind of decision (a lead, following suit, not
+following), on costs and features taken relative to the decision's mean (a softmax ignores a
+decision's constant), ridge 1, then ``SLIP_PRIOR`` taken off the first weight (the rough value).
+Prints the three weight tuples as
 code, and the slip ratio they give on the same decisions (expected over the mistake draw at the given
 temperature: a mistake's cost against a uniformly random other card's, as ``tekkasim blunders``
 measures it; in-sample, so optimistic) beside the ratio of the weights in the package.
