@@ -759,8 +759,10 @@ def _slip_features(v, m, lm, c, gone, voids):
 # The weights of ``_slip_features`` in a card's estimated cost (tricks lost double dummy, against the
 # decision's other cards), one set per kind of decision (a lead, following suit, not following): a ridge
 # least-squares fit over 9,595 card decisions of KADO .. TANA in Feskot on tuning boards 4,000,000 ..
-# 4,000,011 and 4,000,100 .. 4,000,139, printed by
-# ``python -m experiments.slip_weights --range 4000000:12 --range 4000100:40``; the weight of the rough
+# 4,000,011 and 4,000,100 .. 4,000,139, the deals played with the previous pricing of mistakes (commit
+# 605fe7f), by the method of ``python -m experiments.slip_weights --range 4000000:12 --range 4000100:40``
+# (rerun with these weights the bots' own slips change the deals: 9,681 decisions, weights within a few
+# hundredths, slip ratio 0.713 against these weights' 0.718 on them); the weight of the rough
 # value (the first feature) then lowered by ``SLIP_PRIOR``: half the rough value's cost added as a prior,
 # which keeps throwing a master away rare at the same ratio (out of sample: 0.74 either way).
 SLIP_PRIOR = 0.5
