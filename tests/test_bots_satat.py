@@ -297,7 +297,7 @@ def test_array_and_observation_forms_decide_alike(name):
             expect = decide(b, state, seat, seed)
             got = int(sp.accuse_decide(p, hands[seat], st, seat))
             if got < 0 and seat == mover:
-                got = int(sp.card_decide(p, hands[seat], st, seat, 0, new_rng(seed)))
+                got = int(sp.card_decide(p, hands[seat], st, seat, (0, 0), new_rng(seed)))
             assert (None if got < 0 else got) == expect
             n += 1
     assert n > 100

@@ -414,27 +414,53 @@ def test_search_bots_play_legally():
         assert not any(seat in (B, T) for _, seat in state.renonces()), seed
 
 
-@pytest.mark.xfail(
-    strict=True, reason="no Satat bot reads the match score (only the bluff window does): docs/seed-words.md"
-)
-def test_hard_bots_respond_to_match_pressure():
-    """Match pressure: on some of 200 mid-round states, TANA decides differently at match scores 0-0, 4-0
-    and 0-4 (ahead by one point from the match, or the other side one point from it)."""
+def _pressure_decisions(bot, scores, n=200):
+    """Per mid-round state (one of ``n``, seeded 660,000 on), the decisions of ``bot`` at each match score
+    of ``scores`` (team A's, team B's points), the round played up to it by the same bot."""
     from tekkasim.bits import below, new_rng
 
-    game, rng, differ = get_game("satat"), new_rng(660_000), 0
-    tana = get_bot("TANA", ruleset="satat", mistake_rate=0.0)
-    for i in range(200):
+    game, rng, out = get_game("satat"), new_rng(660_000), []
+    for i in range(n):
         seed, steps = 660_000 + i, 8 + int(below(rng, 40))
         actions = []
-        for score in ({"A": 0, "B": 0}, {"A": 4, "B": 0}, {"A": 0, "B": 4}):
-            state = game.new_deal(seed, score=score)
+        for a, b in scores:
+            state = game.new_deal(seed, score={"A": a, "B": b})
             for _ in range(steps):
                 if state.is_terminal():
                     break
-                state.apply_action(decide(tana, state, state.current_player(), seed))
+                state.apply_action(decide(bot, state, state.current_player(), seed))
             if state.is_terminal():
                 break
-            actions.append(decide(tana, state, state.current_player(), 1))
-        differ += len(set(actions)) > 1
-    assert differ > 0
+            actions.append(decide(bot, state, state.current_player(), 1))
+        if len(actions) == len(scores):
+            out.append(actions)
+    return out
+
+
+@pytest.mark.parametrize("name", ["TANA", "JANGARA"])
+def test_hard_bots_respond_to_match_pressure(name):
+    """Match pressure (``match_pressure``, ``_satat_policy.kot_chase_from``): on some of 200 mid-round
+    states a Hard bot decides differently at match scores 0-0, 3-0, 0-3, 4-0 and 0-4 (one side's KOT would
+    win it the match; one side is one point from the match); with ``match_pressure=false`` never."""
+    scores = [(0, 0), (3, 0), (0, 3), (4, 0), (0, 4)]
+    bot = get_bot(name, ruleset="satat", mistake_rate=0.0)
+    assert sum(len(set(a)) > 1 for a in _pressure_decisions(bot, scores)) > 0
+    calm = get_bot(name, ruleset="satat", mistake_rate=0.0, match_pressure=False)
+    assert all(len(set(a)) == 1 for a in _pressure_decisions(calm, scores))
+
+
+def test_kot_chase_follows_the_match_score():
+    """The trick from which second hand plays to win against the other side's KOT in the making: the
+    fourth at 0-0; the second when their KOT would win them the match and their seven would not; never
+    when their seven wins it; the fourth whatever the score without match pressure."""
+    from tekkasim.bots import _satat_policy as sp
+
+    p = get_bot("TANA", ruleset="satat").compiled_form("satat")
+    assert sp.kot_chase_from(p, 0, (0, 0)) == 3
+    assert sp.kot_chase_from(p, 0, (0, 3)) == 1  # seat 0 is team A: the other side (B) is at 3
+    assert sp.kot_chase_from(p, 1, (0, 3)) == 3  # for team B the other side is at 0
+    assert sp.kot_chase_from(p, 0, (4, 4)) == 13
+    assert sp.kot_chase_from(p, 1, (4, 2)) == 13
+    assert sp.kot_chase_from(p, 1, (2, 4)) == 3
+    q = get_bot("TANA", ruleset="satat", match_pressure=False).compiled_form("satat")
+    assert all(sp.kot_chase_from(q, s, (a, b)) == 3 for s in range(4) for a in range(6) for b in range(6))

@@ -66,7 +66,7 @@ TROUPE_BASE, REDEAL, COLLECT, ACCUSE = 52, 56, 57, 64
 # The policies read the rules' own array layout (``_satat_kernels``), only its public fields: the
 # compiled loop passes the round's ``st`` itself; the Python form builds the same fields from the
 # observation (hidden ones -- Renonce flags, the accusation -- left at 0). Match points before the round
-# come as a separate argument (``total``: both teams' points).
+# come as a separate argument (``score``: team A's and team B's points, a pair of ints).
 V_TROUPE, V_TO_MOVE, V_TRICK, V_N_TABLE = K.TROUPE, K.TO_MOVE, K.TRICK, K.N_TABLE
 V_WON_A, V_WON_B, V_KOT, V_DECIDED, V_OVER = K.WON_A, K.WON_B, K.KOT_TEAM, K.DECIDED, K.OVER
 V_PLAYS, V_LEADERS, V_WINNERS, V_SIZE = K.PLAYS, K.LEADERS, K.WINNERS, K.ST_SIZE
@@ -97,12 +97,14 @@ PUBLIC_FIELDS = np.array(
     P_INFER,
     P_TEMP,
     P_UNIFORM,
-) = range(16)
-N_P = 16
+    P_MATCH,
+) = range(17)
+N_P = 17
 MODE_RANDOM, MODE_GREEDY, MODE_HEURISTIC = 0, 1, 2
 _HON13 = np.uint64(0b1111100000000)  # T J Q K A of a suit
 HONOURS = _HON13 | (_HON13 << np.uint64(13)) | (_HON13 << np.uint64(26)) | (_HON13 << np.uint64(39))
 MEM_NONE, MEM_TRICK, MEM_FULL = 0, 1, 2
+MATCH_POINTS = 5  # a match is won at 5 points or more (rules.md)
 BLUFF_NONE, BLUFF_ATOUTE, BLUFF_ZORGE = 0, 1, 2
 
 
@@ -592,20 +594,20 @@ def _bluffed_this_round(hand, seat, voids, proven):
 
 
 @njit(cache=True, _nrt=False)
-def bluff_allowed(p, pub, seat, total):
+def bluff_allowed(p, pub, seat, score):
     """The bluff window of a bluffing policy: from the fourth trick on, in the round whose match total
     (points of both teams before it) is ``P_BLUFF_ROUND`` (every round of a match has a different total,
     so that is one round per match), for the team's first seat (bottom/right) always and its second
     (top/left) only when the team may bluff twice."""
     if p[P_BLUFF] == BLUFF_NONE or pub[V_TRICK] < 3:
         return False
-    if total != p[P_BLUFF_ROUND]:
+    if score[0] + score[1] != p[P_BLUFF_ROUND]:
         return False
     return (seat >> 1) == 0 or p[P_BLUFF_TEAM] >= 2.0
 
 
 @njit(cache=True, _nrt=False)
-def _bluff_card(p, hand, pub, seat, total, lm, played, voids, proven):
+def _bluff_card(p, hand, pub, seat, score, lm, played, voids, proven):
     """A deliberate Renonce, or -1: a Troupe card played while holding the suit led (a ruff), to win a trick
     the other side is winning and no legal card of ours can win. ATOUTE ruffs only the trick that gives her
     side its seventh trick (it decides the round: no later card of hers can prove the Renonce, only a
@@ -616,7 +618,7 @@ def _bluff_card(p, hand, pub, seat, total, lm, played, voids, proven):
     if p[P_BLUFF] == BLUFF_NONE:  # (bluff_allowed says no) the ladder's policies: nothing to look at
         return -1
     n, leader, need, w, wp = _table_state(pub)
-    if n == 0 or not bluff_allowed(p, pub, seat, total):
+    if n == 0 or not bluff_allowed(p, pub, seat, score):
         return -1
     troupe = pub[V_TROUPE]
     if need == troupe:
@@ -647,8 +649,26 @@ def _bluff_card(p, hand, pub, seat, total, lm, played, voids, proven):
     return c
 
 
+@njit(cache=True, inline="always")
+def kot_chase_from(p, seat, score):
+    """The trick (0-based) from which second hand plays to win against the other side's KOT in the making
+    (with ``P_KOT``; 13: never). Round pressure alone: the fourth trick. With ``P_MATCH`` (match pressure)
+    the other side's match points (``score``: team A's, team B's before the round) move it: when their KOT
+    would win them the match and their plain seven would not (``MATCH_POINTS`` - 2 points, with the KOT's 2
+    points), from the second trick, spending high cards early; when their plain seven already wins them the
+    match (one point from it), never, since a KOT costs no more than the seven and second hand low takes
+    more tricks; else the fourth."""
+    if p[P_MATCH] > 0.0:
+        theirs = score[1 - (seat & 1)]
+        if theirs >= MATCH_POINTS - 1:
+            return 13
+        if theirs == MATCH_POINTS - 2:
+            return 1
+    return 3
+
+
 @njit(cache=True, _nrt=False)
-def _follow_card(p, hand, pub, seat, lm, gone, voids):
+def _follow_card(p, hand, pub, seat, lm, gone, voids, score):
     troupe = pub[V_TROUPE]
     n, leader, need, w, wp = _table_state(pub)
     partner = (seat + 2) & 3
@@ -688,8 +708,8 @@ def _follow_card(p, hand, pub, seat, lm, gone, voids):
         if s > wp and _is_master(c, gone) and s < bp:
             bp, best = s, c
     # the other side has taken every trick (second hand follows its leader, who won the last one): a KOT
-    # in the making, so from the fourth trick on second hand plays to win
-    run = p[P_KOT] > 0.0 and pub[V_KOT] < 0 and pub[V_WON_A + (seat & 1)] == 0 and t >= 3
+    # in the making, so from the fourth trick on second hand plays to win (match pressure moves that trick)
+    run = p[P_KOT] > 0.0 and pub[V_KOT] < 0 and pub[V_WON_A + (seat & 1)] == 0 and t >= kot_chase_from(p, seat, score)
     if n == 1 and not run:  # second hand: low unless a master wins
         if best >= 0 and cw // 13 != troupe:
             return best
@@ -777,15 +797,15 @@ def _longest_low(hand, troupe):
 
 
 @njit(cache=True, _nrt=False)
-def card_decide(p, hand, pub, seat, total, rng):
+def card_decide(p, hand, pub, seat, score, rng):
     """The card (or ``COLLECT``) of ``seat`` to move; a Renonce only from a bluffing policy.
     :func:`card_decide_k` with the round's knowledge replayed from ``pub``."""
     played, voids, proven = knowledge(pub, 0)
-    return card_decide_k(p, hand, pub, seat, total, rng, played, voids, proven)
+    return card_decide_k(p, hand, pub, seat, score, rng, played, voids, proven)
 
 
 @njit(cache=True, _nrt=False)
-def card_decide_k(p, hand, pub, seat, total, rng, played, voids, proven):
+def card_decide_k(p, hand, pub, seat, score, rng, played, voids, proven):
     """:func:`card_decide` given the whole round's knowledge (``knowledge(pub, 0)``, which the compiled loop
     and the rollouts keep up to date play by play)."""
     if pub[V_DECIDED] != 0:
@@ -811,9 +831,9 @@ def card_decide_k(p, hand, pub, seat, total, rng, played, voids, proven):
     if n == 0 or n == 4:
         c = _lead_card(p, hand, pub, seat, gone, seen_voids)
     else:
-        c = _bluff_card(p, hand, pub, seat, total, lm, played, voids, proven)
+        c = _bluff_card(p, hand, pub, seat, score, lm, played, voids, proven)
         if c < 0:
-            c = _follow_card(p, hand, pub, seat, lm, gone, seen_voids)
+            c = _follow_card(p, hand, pub, seat, lm, gone, seen_voids, score)
     if not slip:
         return c
     # priced with at least the round's fallen honours remembered (a slip is a near miss of a sensible card)
@@ -970,7 +990,7 @@ def _apply(hands, st, a):
 
 
 @njit(cache=True, _nrt=False)
-def play_round(px, py, x_side, hands, st, caller, deck, chance, seed, table, actions, total, drng):
+def play_round(px, py, x_side, hands, st, caller, deck, chance, seed, table, actions, score, drng):
     """Play one round from the deal in ``hands`` (the caller's first five are ``deck[0:5]``, ``chance`` the
     round's chance RNG for redeals): policy ``px`` at the seats of parity ``x_side``, ``py`` at the others;
     writes every action into ``actions`` and returns how many. ``drng``: a work RNG array for the
@@ -1021,7 +1041,7 @@ def play_round(px, py, x_side, hands, st, caller, deck, chance, seed, table, act
                 if not ((proofs_x if (mover & 1) == x_side else proofs_y) and (quiet >> (mover & 1)) & 1):
                     a = accuse_decide_k(p, hands[mover], st, mover, played, voids, proven)
                 if a < 0:
-                    a = card_decide_k(p, hands[mover], st, mover, total, drng, played, voids, proven)
+                    a = card_decide_k(p, hands[mover], st, mover, score, drng, played, voids, proven)
         _apply(hands, st, a)
         if a < TROUPE_BASE:
             played, voids, proven = _learn_last(st, mover, a, played, voids, proven)
@@ -1061,19 +1081,20 @@ def play_rounds_kernel(seeds, table, px, py, returns, actions, n_actions):
     st = np.empty(K.ST_SIZE, np.int64)
     rng = np.zeros(1, np.uint64)
     drng = np.zeros(1, np.uint64)
+    score = (np.int64(0), np.int64(0))  # a match's first round: 0-0
     for b in range(seeds.shape[0]):
         rng[0] = seeds[b]
         caller, _ = K.draw_caller(rng, deck, log)
         K.deal(rng, deck, caller, hands)
         n_actions[b] = play_round(
-            px, py, table, hands, st, caller, deck, rng, seeds[b], np.uint64(table), actions[b], np.int64(0), drng
+            px, py, table, hands, st, caller, deck, rng, seeds[b], np.uint64(table), actions[b], score, drng
         )
         returns[b, 0] = st[K.POINTS_A]
         returns[b, 1] = st[K.POINTS_B]
 
 
 @njit(cache=True, _nrt=False)
-def rollout(p, hands, st, total, rng):
+def rollout(p, hands, st, score, rng):
     """Play a world's round to its end with policy ``p`` at every seat (no accusations, the deciding trick
     collected): the rollout of the search bots. Returns team A's points minus team B's."""
     played, voids, proven = knowledge(st, 0)
@@ -1082,14 +1103,14 @@ def rollout(p, hands, st, total, rng):
             K.collect(st)
             break
         mover = st[K.TO_MOVE]
-        c = card_decide_k(p, hands[mover], st, mover, total, rng, played, voids, proven)
+        c = card_decide_k(p, hands[mover], st, mover, score, rng, played, voids, proven)
         K.play_card(hands, st, c)
         played, voids, proven = _learn_last(st, mover, c, played, voids, proven)
     return st[K.POINTS_A] - st[K.POINTS_B]
 
 
 @njit(cache=True)
-def rollout_scores(p, hands, st, total, cards, reps, team, rng, out):
+def rollout_scores(p, hands, st, score, cards, reps, team, rng, out):
     """For each card of ``cards`` (the seat to move's): the mean points margin of ``team`` over ``reps``
     rollouts after playing it, plus a tenth of the tricks margin as a tie-break."""
     h2 = np.empty(4, np.uint64)
@@ -1102,7 +1123,7 @@ def rollout_scores(p, hands, st, total, cards, reps, team, rng, out):
             for j in range(st.shape[0]):
                 s2[j] = st[j]
             K.play_card(h2, s2, cards[i])
-            m = rollout(p, h2, s2, total, rng)
+            m = rollout(p, h2, s2, score, rng)
             tricks = s2[K.WON_A] - s2[K.WON_B]
             v = m + 0.1 * tricks
             tot += v if team == 0 else -v

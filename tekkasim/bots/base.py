@@ -94,7 +94,7 @@ PLAUSIBLE_MISTAKE_RATE = Param(
 )
 MISTAKE_TEMPERATURE = Param(
     "mistake_temperature",
-    0.25,
+    0.1,
     "softmax temperature (tricks) of a card mistake over what each other card costs by the bot's own evaluation",
     0.0,
     5.0,

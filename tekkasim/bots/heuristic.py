@@ -12,10 +12,10 @@ Parameters of the family (``HeuristicBot``)
                       ``NAME:mistake_rate=0`` is the same bot without mistakes. A mistake is plausible
                       (issue 25): a card mistake plays another legal card drawn by ``bits.mistake_pick``
                       with weights ``exp(-cost / mistake_temperature)``, ``cost`` being how far that
-                      card's value falls below the best other card's by the bot's own evaluation (tricks,
-                      from what it remembers and infers: ``_policy_kernels._slip_card``), so its second
-                      choice or an equal card is the common slip and throwing a sure trick away is rare;
-                      a Prime mistake
+                      card's estimated cost lies above the cheapest other card's (tricks: what the bot
+                      sees of each card, from what it remembers and infers, weighted as fitted against
+                      double-dummy costs: ``_policy_kernels._slip_card``), so the card it rates next is
+                      the common slip and throwing a sure trick away is rare; a Prime mistake
                       takes the second-best suit by its evaluation; a Tekka call mistake bids one trick
                       over or under its estimate (never a jump to D13: a hand that takes all 13 calls 13);
                       raise requests and answers take no mistakes.

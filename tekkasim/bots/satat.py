@@ -41,7 +41,12 @@ The heuristic family (``SatatBot``; compiled in ``_satat_policy``)
                   -1, against what the round is worth now: a decided result, a KOT run's 2 points, else
                   tanh(trick margin / 3)), so a team on its own KOT never ends it with a proven
                   accusation; while the other side has taken every trick, from the fourth trick on, second
-                  hand plays to win (to stop their KOT). The match score is not read.
+                  hand plays to win (to stop their KOT).
+``match_pressure``  with ``kot_pressure``, match pressure (the match score before the round): the chase of
+                  the other side's KOT starts at the second trick when their KOT would win them the match
+                  and their plain seven would not (they are at 3), and is dropped when their seven already
+                  wins it (they are one point from the match: a KOT costs no more, and second hand low
+                  takes more tricks); ``_satat_policy.kot_chase_from``.
 ``bluff``         ``none`` | ``atoute`` | ``zorge``: deliberate Renonces (a ruff while holding the suit led, when
                   the other side is winning the trick and no legal card wins it; the ruffing card must be
                   the last of the trick or a master Troupe), from the fourth trick on, at most one per
@@ -123,6 +128,7 @@ PARAMS = (
     Param("detect", True, "accuse when a newly played card proves an earlier failure to follow"),
     Param("suspicion", 0.0, "prior that a failure to follow is a bluff; > 0 also accuses on probability", 0.0, 0.5),
     Param("kot_pressure", True, "use an accusation only when it beats the round's worth; stop the other side's KOT"),
+    Param("match_pressure", True, "with kot_pressure: chase the other side's KOT by what it would do to the match"),
     Param(
         "bluff",
         "none",
@@ -158,10 +164,10 @@ def public_from_observation(obs) -> np.ndarray:
     return pub
 
 
-def match_total(obs) -> int:
-    """Both teams' match points before the round."""
+def match_score(obs) -> tuple[int, int]:
+    """Team A's and team B's match points before the round (the policies' ``score``)."""
     a, b = obs.public["score"]
-    return int(a) + int(b)
+    return int(a), int(b)
 
 
 def _five(obs) -> int:
@@ -212,6 +218,7 @@ class SatatBot(Bot):
         p[sp.P_DETECT] = float(q["detect"])
         p[sp.P_SUSPICION] = q["suspicion"]
         p[sp.P_KOT] = float(q["kot_pressure"])
+        p[sp.P_MATCH] = float(q["match_pressure"])
         p[sp.P_BLUFF] = BLUFFS.index(q["bluff"])
         p[sp.P_BLUFF_TEAM] = q["bluff_team"]
         p[sp.P_BLUFF_ROUND] = q["bluff_round"]
@@ -240,7 +247,7 @@ def policy_act(p: np.ndarray, view: View, rng: np.ndarray) -> Any:
             return a
     if view.optional:
         return None
-    return int(sp.card_decide(p, hand, pub, view.seat, match_total(obs), rng))
+    return int(sp.card_decide(p, hand, pub, view.seat, match_score(obs), rng))
 
 
 class Greedy(SatatBot):
@@ -448,9 +455,9 @@ class _Scorer:
         if held <= self.dd_cards:
             return self.dd_scores(world, cards, team)
         hands, st = world.arrays
-        total = sum(world.score_before)
+        score = (int(world.score_before[0]), int(world.score_before[1]))
         out = np.empty(len(cards))
-        sp.rollout_scores(self.p, hands, st, total, np.array(cards, np.int64), self.reps, team, self.rng, out)
+        sp.rollout_scores(self.p, hands, st, score, np.array(cards, np.int64), self.reps, team, self.rng, out)
         return out
 
     def dd_scores(self, world, cards: list[int], team: int) -> np.ndarray:
@@ -576,7 +583,7 @@ class SatatAdapter(Adapter):
             a = int(sp.accuse_decide(p, hand, pub, view.seat))
             if a >= 0:
                 return a
-        prior = int(sp.card_decide(p, hand, pub, view.seat, match_total(obs), new_rng(0)))
+        prior = int(sp.card_decide(p, hand, pub, view.seat, match_score(obs), new_rng(0)))
         cards = [a for a in view.legal if a < 52]
         if prior not in cards:  # the policy's bluff: taken as it is (search plays legal cards)
             return prior
