@@ -17,9 +17,9 @@ positive margin 1, zero 1/2.
 
 ``bluff``: rounds of ATOUTE/ZORGE (Normal and Hard) against a Normal detector (PUCHOQ: Normal memory,
 proofs only), Hard ones (SADA: Hard memory, proofs only; JANGARA: Hard memory and round pressure, which
-weighs whether a proven accusation is worth more than the round as it stands); per bluff whether it was caught (a correct accusation
-of the bluffer), and the bluffing team's points in rounds with a bluff against the same board played without
-bluffing (the same bot with ``bluff=none``): what a bluff pays. Accusation accuracy per bot: correct
+weighs whether a proven accusation is worth more than the round as it stands); per bluff whether it was
+caught (a correct accusation of the bluffer), and the bluffing team's points in rounds with a bluff against
+the same board played without bluffing (the same bot with ``bluff=none``): what a bluff pays. Accusation accuracy per bot: correct
 accusations over all accusations it made.
 
 The figures measured with this script, their seeds and sizes are in ``experiments/README.md``.

@@ -455,7 +455,7 @@ def test_troupe_values_are_state_api_jangara_play_outs(seed):
     """The Troupe search's compiled rollouts value each suit of a world as the State-API adapter playing the
     world out after that Troupe with the JANGARA bot without accusations (the rollout policy)."""
     from tekkasim.bots.pimc import StateApiAdapter
-    from tekkasim.bots.satat import match_total, troupe_values
+    from tekkasim.bots.satat import match_score, troupe_values
 
     class Twin(StateApiAdapter):
         value = staticmethod(troupe_twin_value)
@@ -464,7 +464,7 @@ def test_troupe_values_are_state_api_jangara_play_outs(seed):
     seat = state.current_player()
     view = View(state, seat)
     world = view.sample(new_rng(seed))
-    fast = troupe_values(world, seat & 1, match_total(view.observation), new_rng(1))
+    fast = troupe_values(world, seat & 1, match_score(view.observation), new_rng(1))
     params = {"worlds": 1, "time_ms": 0, "evaluate": "rollout", "rollout": "JANGARA:detect=False", "override_z": 0.0}
     slow = Twin(params).scores(world, [sp.TROUPE_BASE + s for s in range(4)], seat, new_rng(1))
     assert list(fast) == list(slow)

@@ -497,17 +497,17 @@ def _dd_target_score(sv, Position, hands, st, team: int) -> float:
     return float(sv.can_reach(pos, 6, side=team))
 
 
-def troupe_values(world, team: int, total: int, rng: np.ndarray) -> np.ndarray:
+def troupe_values(world, team: int, score: tuple[int, int], rng: np.ndarray) -> np.ndarray:
     """The value for ``team`` of each Troupe (suit 0..3) in ``world`` (a state before Troupe is chosen): the
     round played out by JANGARA's rollout policy at every seat, its points margin plus a tenth of the trick
-    margin (``total``: the match points before the round, which the policy reads)."""
+    margin (``score``: each team's match points before the round, which the policy reads)."""
     roll = _rollout_vector()
     out = np.empty(4)
     for s in range(4):
         w = world.clone()
         w.apply_action(sp.TROUPE_BASE + s)  # the exchange, if one is due, as the rules make it
         h, st = w.arrays
-        m = float(sp.rollout(roll, h, st, total, rng)) + 0.1 * float(st[K.WON_A] - st[K.WON_B])
+        m = float(sp.rollout(roll, h, st, score, rng)) + 0.1 * float(st[K.WON_A] - st[K.WON_B])
         out[s] = m if team == 0 else -m
     return out
 
@@ -609,9 +609,9 @@ class SatatAdapter(Adapter):
             None,
             time.perf_counter(),
         )
-        team, total = view.seat & 1, match_total(view.observation)
-        score = lambda w: troupe_values(w, team, total, rng)  # noqa: E731
-        return sp.TROUPE_BASE + choose(worlds, score, prior - sp.TROUPE_BASE, self.p["troupe_z"])
+        team, score = view.seat & 1, match_score(view.observation)
+        values = lambda w: troupe_values(w, team, score, rng)  # noqa: E731
+        return sp.TROUPE_BASE + choose(worlds, values, prior - sp.TROUPE_BASE, self.p["troupe_z"])
 
     def oracle(self, view: View, world: Worlds, rng: np.ndarray) -> Any:
         """The true world: Troupe by the solver on the full deal, accusations of the true Renonces, cards by
