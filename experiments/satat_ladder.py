@@ -19,8 +19,8 @@ positive margin 1, zero 1/2.
 proofs only), Hard ones (SADA: Hard memory, proofs only; JANGARA: Hard memory and round pressure, which
 weighs whether a proven accusation is worth more than the round as it stands); per bluff whether it was
 caught (a correct accusation of the bluffer), and the bluffing team's points in rounds with a bluff against
-the same board played without bluffing (the same bot with ``bluff=none``): what a bluff pays. Accusation accuracy per bot: correct
-accusations over all accusations it made.
+the same board played without bluffing (the same bot with ``bluff=none``): what a bluff pays. Accusation
+accuracy per bot: correct accusations over all accusations it made.
 
 The figures measured with this script, their seeds and sizes are in ``experiments/README.md``.
 """
