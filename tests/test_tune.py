@@ -42,10 +42,22 @@ def test_tune_json_says_null_where_the_pairs_give_no_bound():
 
 
 def test_tune_reaches_the_target_and_reports_the_final_measurement():
-    res = tune("feskot", "KADO", "mistake_rate", 60, "RANDOM", seed=3, pairs=400, final_pairs=800, tolerance=40)
+    res = tune(
+        "feskot",
+        "KADO:mistake_uniform=true",
+        "mistake_rate",
+        60,
+        "RANDOM",
+        seed=3,
+        pairs=400,
+        final_pairs=800,
+        tolerance=40,
+    )
     assert 0.0 < res.value < 1.0
     # the Elo reported is the final measurement on fresh boards (seeds seed + pairs ..) at that setting
-    again = elo_estimate(pair_margins("feskot", f"KADO:mistake_rate={res.value}", "RANDOM", 3 + 400, 800))
+    again = elo_estimate(
+        pair_margins("feskot", f"KADO:mistake_uniform=true,mistake_rate={res.value}", "RANDOM", 3 + 400, 800)
+    )
     assert (res.elo, res.lo, res.hi) == pytest.approx(again)
     assert res.pairs == 800 and res.lo < res.elo < res.hi
     assert res.within_tolerance == (abs(res.elo - 60) <= 40)
@@ -54,7 +66,17 @@ def test_tune_reaches_the_target_and_reports_the_final_measurement():
     data = res.to_json()
     assert list(data)[:8] == ["bot", "param", "value", "target_elo", "elo", "lo", "hi", "pairs"]
     # a weaker target needs more mistakes
-    weaker = tune("feskot", "KADO", "mistake_rate", 20, "RANDOM", seed=3, pairs=400, final_pairs=200, tolerance=40)
+    weaker = tune(
+        "feskot",
+        "KADO:mistake_uniform=true",
+        "mistake_rate",
+        20,
+        "RANDOM",
+        seed=3,
+        pairs=400,
+        final_pairs=200,
+        tolerance=40,
+    )
     assert weaker.value > res.value
 
 
@@ -95,7 +117,7 @@ def test_cli_tune_json():
             "--ruleset",
             "tekka",
             "--bot",
-            "KADO",
+            "KADO:mistake_uniform=true",
             "--param",
             "mistake_rate",
             "--target-elo",
@@ -113,5 +135,5 @@ def test_cli_tune_json():
     )
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
-    assert data["bot"] == "KADO" and data["param"] == "mistake_rate" and data["pairs"] == 200
+    assert data["bot"].startswith("KADO") and data["param"] == "mistake_rate" and data["pairs"] == 200
     assert data["lo"] <= data["elo"] <= data["hi"] and 0 <= data["value"] <= 1
