@@ -1,11 +1,11 @@
 """The search adapter of Feskot and Tekka (``pimc`` core): TANOOR (rank 6), TIZAB (7) and ZELZELA (8).
 
-The three are one family, each tier adding to the one below: TANOOR scores 8 uniform worlds by JANGARA
-rollouts and keeps JANGARA's choice unless another is better by a paired t-statistic of 1 and the sign
-test at the same level (``override_z=1``, ``sign_test``; Tekka calls at ``call_z=2``); TIZAB has 16
-worlds weighted by inference from the other seats' Prime choice, calls and signals, and calls at
-``call_z=1``; ZELZELA has 256 worlds, adds inference from the card plays (``play_miss=0.3``) and scores its
-last four cards by the double-dummy solver. All three play their chosen card with the signal JANGARA
+The three are one family, each tier adding to the one below: TANOOR scores 16 worlds weighted by
+inference from the other seats' Prime choice, calls and signals by JANGARA rollouts and keeps JANGARA's
+choice unless another is better by a paired t-statistic of 1 and the sign test at the same level
+(``override_z=1``, ``sign_test``; Tekka calls at ``call_z=2``); TIZAB has 64 worlds, adds inference from
+the card plays (``play_miss=0.3``), scores its last four cards by the double-dummy solver and calls at
+``call_z=1``; ZELZELA is TIZAB with 256 worlds. All three play their chosen card with the signal JANGARA
 would send with it.
 
 Every decision goes the same way:
@@ -17,7 +17,7 @@ Every decision goes the same way:
    (:func:`likelihood`): the Feskot Prime choice from the first-dealt seat's first five cards (a softmax
    over suit strength), every Tekka call (the caller's estimated playing tricks plus an average partner
    against the call), signals (an honest ``drop`` says void in the suit; a ``slam`` asks for a suit the
-   sender is strong in), and with ``play_miss < 1`` (ZELZELA: 0.3) the card plays: the world's deal is
+   sender is strong in), and with ``play_miss < 1`` (TIZAB, ZELZELA: 0.3) the card plays: the world's deal is
    replayed from trick 1 and every card of another seat that JANGARA, holding that world's hand, would
    not have played (nor one interchangeable with it) multiplies the weight by ``play_miss``
    (``_search_kernels.play_weight``; the Skat programs' main gain, here on a model of the other seats).
@@ -29,7 +29,7 @@ Every decision goes the same way:
      returns margin for the seat's team (Feskot: tricks margin plus 3 for a win, minus 3 for a loss;
      Tekka: points margin); Prime choices, calls and raises use the share of rollouts (played over all 13
      tricks) in which the team takes at least k tricks.
-   * ``evaluator="dd"`` (the parameters' default; ZELZELA from 4 cards on, ORACLE): the double-dummy
+   * ``evaluator="dd"`` (the parameters' default; TIZAB and ZELZELA from 4 cards on, ORACLE): the double-dummy
      solver's target queries ("can our team still reach k tricks?", zero-window searches, far faster than
      exact counts). A card scores
      ``4 * reach(T) + reach(T + 1) + reach(T - 1)``, where T is the team's target: 7 in Feskot; in Tekka
@@ -708,39 +708,23 @@ class SearchBot(pimc.SearchBot):
 
 
 class Tanoor(SearchBot):
-    """TANOOR (rank 6): a light determinized search over JANGARA: 8 uniform worlds, JANGARA rollouts, no
-    inference, and JANGARA's own choice kept unless another is better on the paired differences over the
-    worlds by a t-statistic of 1 and by the sign test at the same level (``override_z=1``,
-    ``sign_test``; Tekka calls at ``call_z=2``). The sign test because Tekka's scores are win-or-lose:
-    a few worlds all agreeing have no spread, so an infinite t-statistic, and without the test the
-    t-statistic alone let chance agreements override JANGARA (the old preset lost to it in Tekka)."""
+    """TANOOR (rank 6): a light determinized search over JANGARA: 16 worlds weighted by inference from the
+    other seats' Prime choice, calls and signals, JANGARA rollouts, and JANGARA's own choice kept unless
+    another is better on the paired differences over the worlds by a t-statistic of 1 and by the sign test
+    at the same level (``override_z=1``, ``sign_test``; Tekka calls at ``call_z=2``). The sign test
+    because Tekka's scores are win-or-lose: a few worlds all agreeing have no spread, so an infinite
+    t-statistic, and without the test the t-statistic alone let chance agreements override JANGARA.
+
+    16 inferred worlds (formerly TIZAB's preset; TANOOR had 8 uniform worlds) because the 8 uniform worlds
+    were level with JANGARA in Tekka, where the calls say much about the hands. The figures:
+    ``docs/search-strength.md`` and ``experiments/README.md``."""
 
     name = "TANOOR"
     rank = 6
     description = (
-        "determinized search over JANGARA: 8 sampled worlds, each action scored by a JANGARA-policy "
-        "rollout; plays JANGARA's card unless another is clearly better (t-statistic and sign test); no inference"
-    )
-    preset = {
-        "worlds": 8,
-        "evaluator": "rollout",
-        "rollout": "jangara",
-        "inference": False,
-        "override_z": 1.0,
-        "call_z": 2.0,
-        "sign_test": True,
-    }
-
-
-class Tizab(SearchBot):
-    """TIZAB (rank 7): TANOOR with twice the worlds (16), inference from the other seats' Prime choice, calls
-    and signals, and a lower bar for Tekka calls other than JANGARA's (``call_z=1``)."""
-
-    name = "TIZAB"
-    rank = 7
-    description = (
-        "determinized search: TANOOR with 16 worlds weighted by the Prime choice, calls and signals, "
-        "each action scored by a JANGARA-policy rollout; overrides JANGARA's Tekka calls more readily"
+        "determinized search over JANGARA: 16 worlds weighted by the Prime choice, calls and signals, each "
+        "action scored by a JANGARA-policy rollout; plays JANGARA's card unless another is clearly better "
+        "(t-statistic and sign test)"
     )
     preset = {
         "worlds": 16,
@@ -748,13 +732,41 @@ class Tizab(SearchBot):
         "rollout": "jangara",
         "inference": True,
         "override_z": 1.0,
+        "call_z": 2.0,
+        "sign_test": True,
+    }
+
+
+class Tizab(SearchBot):
+    """TIZAB (rank 7): TANOOR with four times the worlds (64), card-play inference (``play_miss=0.3``) and,
+    once it holds at most four cards, the double-dummy solver's exact card values (``dd_cards=4``,
+    ``exact_cards=4``), JANGARA rollouts before; a lower bar for Tekka calls other than JANGARA's
+    (``call_z=1``). That is ZELZELA with a quarter of its worlds: the effort of the three presets grows in
+    even steps (TIZAB's former 16 worlds without card-play inference were level with TANOOR's 8 in Feskot)."""
+
+    name = "TIZAB"
+    rank = 7
+    description = (
+        "determinized search: 64 worlds weighted by the Prime choice, calls, signals and how well a JANGARA "
+        "model explains the other seats' card plays; each action scored by a JANGARA-policy rollout, and from "
+        "4 cards on by the double-dummy solver; overrides JANGARA's Tekka calls more readily"
+    )
+    preset = {
+        "worlds": 64,
+        "evaluator": "dd",
+        "dd_cards": 4,
+        "exact_cards": 4,
+        "rollout": "jangara",
+        "inference": True,
+        "play_miss": 0.3,
+        "override_z": 1.0,
         "call_z": 1.0,
         "sign_test": True,
     }
 
 
 class Zelzela(SearchBot):
-    """ZELZELA (rank 8): TIZAB with sixteen times the worlds (256), card-play inference (``play_miss=0.3``) and,
+    """ZELZELA (rank 8): TIZAB with four times the worlds (256): card-play inference (``play_miss=0.3``) and,
     once it holds at most four cards, every card scored in every world by the double-dummy solver's exact
     card values (reach 7 / the contract first, then tricks); JANGARA rollouts before that. Tekka calls as
     TIZAB's (``call_z=1``): with ``call_z=0`` (the best expected score) it took more points than TIZAB
