@@ -283,3 +283,22 @@ def test_a_mixture_step_is_between_its_ends_on_fixed_boards():
     strong, weak = at_position("feskot", 3.9), at_position("feskot", 0.1)
     m = pair_margins("feskot", strong, weak, 6_000_200, 60)
     assert pair_scores(m).mean() > 0.6
+
+
+def test_a_runs_identity_names_what_level_plays(monkeypatch):
+    """A stored run keeps what LEVEL:elo=E plays (from the shipped table), so that a rerun after the table
+    was regenerated is refused instead of resuming another bot's results into the run."""
+    import copy
+
+    import tekkasim.bots.level as level
+    from tekkasim.tournament.config import Config
+
+    cfg = Config.build(ruleset="feskot", bots="LEVEL:elo=500,GREEDY", boards=2, seed=1)
+    before = cfg.identity()["bots"][0][0]
+    assert before["plays"] == get_bot("LEVEL:elo=500", ruleset="feskot").inner("feskot").label
+    shifted = copy.deepcopy(level.shipped_table())
+    for p in shifted["rulesets"]["feskot"]["points"]:
+        p["elo"] += 50.0
+    monkeypatch.setattr(level, "shipped_table", lambda: shifted)
+    after = Config.build(ruleset="feskot", bots="LEVEL:elo=500,GREEDY", boards=2, seed=1).identity()["bots"][0][0]
+    assert after["params"] == before["params"] and after["plays"] != before["plays"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -182,7 +183,12 @@ def _settings(spec, ruleset: str) -> dict:
         return f"<{type(v).__qualname__}>"
 
     params = {k: value(v) for k, v in sorted(bot.params.items())}
-    return {"class": f"{type(bot).__module__}:{type(bot).__qualname__}", "params": params}
+    out = {"class": f"{type(bot).__module__}:{type(bot).__qualname__}", "params": params}
+    if isinstance(getattr(bot, "inner", None), Callable):
+        # LEVEL:elo=E plays what the shipped table makes of E: after the table is regenerated the same
+        # parameters are another bot, whose results must not be resumed into the old run's
+        out["plays"] = bot.inner(ruleset).label
+    return out
 
 
 @dataclass
