@@ -83,6 +83,15 @@ def _emit(out, acc, nacc, p, s, n):
 
 
 @njit(cache=True, inline="always")
+def _nth_card(mask, s):
+    """The ``s``-th lowest card (bit) of ``mask`` (0-based; ``s`` < its popcount): a symbol read back as a card."""
+    m = mask
+    for _ in range(s):
+        m &= m - ONE
+    return lowest(m)
+
+
+@njit(cache=True, inline="always")
 def _take_sym(data, pos, n):
     """``(symbol, bits)`` of a truncated binary symbol of ``n`` at bit ``pos``."""
     if n <= 1:
@@ -366,10 +375,7 @@ def shengji_read(seeds, data, lengths, masks, gains):
                 pos += w
                 if s >= popcount(h1):
                     return -1
-                m = h1
-                for _ in range(s):
-                    m &= m - ONE
-                one = ONE << np.uint64(lowest(m))
+                one = ONE << np.uint64(_nth_card(h1, s))
             elif phase == sp.PH_PLAY:
                 h1 = hands[seat, 0]
                 h2 = hands[seat, 1]
@@ -378,10 +384,7 @@ def shengji_read(seeds, data, lengths, masks, gains):
                     pos += w
                     if s >= popcount(h1):
                         return -1
-                    m = h1
-                    for _ in range(s):
-                        m &= m - ONE
-                    k0 = lowest(m)
+                    k0 = _nth_card(h1, s)
                     b0 = ONE << np.uint64(k0)
                     one = b0
                     if h2 & b0:
