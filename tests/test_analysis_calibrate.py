@@ -5,6 +5,7 @@ import math
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -126,3 +127,21 @@ def test_cli_calibrate_places_an_engine(tmp_path):
     assert (
         "FIRST_LEGAL: Elo " in text.output and "against RANDOM (18 pairs against RANDOM, KADO, POCHAQ)" in text.output
     )
+
+
+def test_pairs_on_two_workers_are_the_pairs_on_one():
+    # pairs that are not compiled (a search bot, an engine) can be spread over local processes: every
+    # board is seeded by itself, so the margins (and the table) are the same for any number of workers
+    search = "TANOOR:worlds=2"
+    one = pair_margins("feskot", search, "GREEDY", 31, 5)
+    assert np.array_equal(pair_margins("feskot", search, "GREEDY", 31, 5, workers=2), one)
+    engine = pair_margins("feskot", ENGINE, "KADO", 40, 6)
+    assert np.array_equal(pair_margins("feskot", ENGINE, "KADO", 40, 6, workers=2), engine)
+
+
+def test_cli_calibrate_workers_give_the_same_table(tmp_path):
+    args = ["calibrate", "--bots", "KADO", "--pairs", "6", "--seed", "3", "--bot", ENGINE, "--json"]
+    one = CliRunner().invoke(cli, args)
+    two = CliRunner().invoke(cli, [*args, "--workers", "2"])
+    assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
+    assert json.loads(one.output.splitlines()[-1]) == json.loads(two.output.splitlines()[-1])

@@ -45,6 +45,7 @@ def calibration(
     options: dict | None = None,
     progress=None,
     extra=(),
+    workers: int = 1,
 ) -> pd.DataFrame:
     """Per bot (ladder order): ``rank``, ``elo``, ``lo``, ``hi`` (95%, anchor RANDOM = 0), ``pairs`` it
     played in the fit, ``direct`` / ``direct_lo`` / ``direct_hi`` (its Elo against RANDOM from its own pairs
@@ -52,7 +53,8 @@ def calibration(
     ``progress(x, y, n)`` is called before each pairing. ``against``: the bots each one played.
 
     ``extra``: bots outside the ladder (specs or Bot objects) placed on its scale (module notes); their rows
-    follow the ladder's, labelled by ``Bot.label`` (an engine by its hello's name), with rank None."""
+    follow the ladder's, labelled by ``Bot.label`` (an engine by its hello's name), with rank None.
+    ``workers``: local processes for the pairings that are not compiled (the same table for any number)."""
     from ..rules import get_game
 
     game = get_game(ruleset, **(options or {}))
@@ -76,7 +78,7 @@ def calibration(
         n = search_pairs if searching or y in SEARCH else pairs
         if progress is not None:
             progress(label, y, n)
-        m = pair_margins(game.name, x, y, seed + k * 1_000_000, n, dict(game.options))
+        m = pair_margins(game.name, x, y, seed + k * 1_000_000, n, dict(game.options), workers=workers)
         rows.extend((label, y, k * 1_000_000 + j, float(v)) for j, v in enumerate(m))
         if y == "RANDOM":
             direct[label] = (*elo_estimate(m), n, score_note(pair_scores(m)))

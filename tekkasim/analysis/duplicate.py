@@ -28,10 +28,20 @@ def _compiled(bot: Bot, ruleset: str) -> bool:
 
 
 def pair_margins(
-    ruleset: str, x: str | Bot, y: str | Bot, start: int, n: int, options: dict | None = None, compiled: bool = True
+    ruleset: str,
+    x: str | Bot,
+    y: str | Bot,
+    start: int,
+    n: int,
+    options: dict | None = None,
+    compiled: bool = True,
+    workers: int = 1,
 ) -> np.ndarray:
     """X's margin on each of the ``n`` pairs of board seeds ``start .. start+n-1`` (float array).
-    ``compiled=False`` plays every decision through the State API (the same results, slower)."""
+    ``compiled=False`` plays every decision through the State API (the same results, slower). ``workers``
+    > 1 plays the pairs that are not compiled on that many local processes (the tournament runner's
+    backend: its watchdog, fault lines and clean stop); every board is seeded by itself, so the margins
+    are the same for any number of workers."""
     from ..rules import get_game
 
     game = get_game(ruleset, **(options or {}))
@@ -52,11 +62,29 @@ def pair_margins(
         boards=n,
         seed=start,
         schedule="gauntlet",
-        workers=1,
+        workers=max(1, workers),
     )
+    job = Job.from_config(cfg, use_compiled=compiled)
     margins = np.zeros(n)
-    for _p, board, _t, xr, yr, *_ in play_block(Job.from_config(cfg, use_compiled=compiled), (0, 0, n)):
-        margins[board] += xr - yr
+    if workers <= 1 or n < 2:
+        for _p, board, _t, xr, yr, *_ in play_block(job, (0, 0, n)):
+            margins[board] += xr - yr
+        return margins
+    from ..tournament.backends import run_local
+
+    # small blocks (about eight per worker) keep both cores busy to the end of a slow search pairing
+    size = max(1, -(-n // (8 * workers)))
+    blocks = [(0, b, min(n, b + size)) for b in range(0, n, size)]
+
+    def on_rows(_block, rows) -> None:
+        for _p, board, _t, xr, yr in rows.results():
+            margins[board] += xr - yr
+
+    def describe(block, board, table) -> str:
+        where = f"board {board}, table {table}" if board is not None else f"boards {block[1]}..{block[2] - 1}"
+        return f"{bx.label} against {by.label}, {where} (seed {start} + board)"
+
+    run_local(job, blocks, workers, on_rows, cfg.timeout, describe)
     return margins
 
 

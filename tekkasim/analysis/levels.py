@@ -83,6 +83,7 @@ def level_table(
     seed: int = 6_000_000,
     options: dict | None = None,
     progress: Callable[[str, str, int], None] | None = None,
+    workers: int = 1,
 ) -> dict:
     """One ruleset's table entry (module notes): ``{"points": [{"u", "bot", "elo", "lo", "hi", "pairs"}],
     "pairs", "search_pairs", "points_per_step", "seed"}``; ``lo``/``hi`` None where the fit gives no bound."""
@@ -100,7 +101,7 @@ def level_table(
         x, y = point_name(ux), "RANDOM" if uy < 0 else point_name(uy)
         if progress is not None:
             progress(x, y, n)
-        m = pair_margins(game.name, bx, by, seed + i * SEEDS_PER_PAIRING, n, dict(game.options))
+        m = pair_margins(game.name, bx, by, seed + i * SEEDS_PER_PAIRING, n, dict(game.options), workers=workers)
         rows += [(x, y, i * SEEDS_PER_PAIRING + j, float(v)) for j, v in enumerate(m)]
     us = sorted(u for u in bots if u >= 0)
     fit = fit_elo(Pairs.from_rows(rows, ["RANDOM", *(point_name(u) for u in us)]), anchor="RANDOM")
@@ -166,6 +167,7 @@ def accuracy(
     table: dict | None = None,
     options: dict | None = None,
     progress: Callable[[str, str, int], None] | None = None,
+    workers: int = 1,
 ) -> list[dict]:
     """Per requested E (``fractions`` of the ruleset's range): ``{"ruleset", "elo_requested", "u", "bot",
     "elo", "lo", "hi", "error", "within_40", "pairs", "opponents", "seeds"}`` (module notes). Point ``i``'s
@@ -192,7 +194,7 @@ def accuracy(
             start = seed + (2 * i + j) * SEEDS_PER_PAIRING
             if progress is not None:
                 progress(f"LEVEL:elo={target}", opp, n)
-            m = pair_margins(game.name, level, bo, start, n, dict(game.options))
+            m = pair_margins(game.name, level, bo, start, n, dict(game.options), workers=workers)
             scores.append(np.where(m > 0, 1.0, np.where(m < 0, 0.0, 0.5)))
             ratings.append(np.full(n, float(np.interp(ku, u_curve, e_curve))))
             n_total += n

@@ -49,17 +49,26 @@ SEEDS_PER_PAIRING = 1_000_000  # analysis.calibrate's spacing of the pairings' b
     default=None,
     help="Write the Markdown table here (e.g. docs/calibration.md).",
 )
+@click.option(
+    "--workers",
+    "-w",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="Local processes for the pairings that are not compiled (0 = every core); the same numbers for any.",
+)
 @click.option("--json", "as_json", is_flag=True, help="JSON: {ruleset: [{bot, rank, elo, lo, hi, pairs, ...}]}.")
-def calibrate(rulesets, bots, extra, pairs, search_pairs, seed, out, as_json):
+def calibrate(rulesets, bots, extra, pairs, search_pairs, seed, out, workers, as_json):
     """Each ladder bot's Elo against RANDOM with its 95% interval, per ruleset, from duplicate pairs
     against RANDOM and the two bots below it (one Bradley–Terry fit, anchor RANDOM). With --bot, that
     bot's Elo on the same scale, from pairs against RANDOM and the ladder bots nearest it, in the same fit."""
     from ..analysis.calibrate import LADDER, calibration, calibration_markdown, calibration_records, placed_bots
     from ..ratings import interval_text
     from ..rules import get_game
-    from .options import _check_seed, check_writable
+    from .options import _check_seed, check_writable, local_workers
 
     seed = _check_seed(None, None, seed)
+    workers = local_workers(workers)
     from ..errors import OptionError
     from ..rules.base import MAX_SEED
 
@@ -93,7 +102,7 @@ def calibrate(rulesets, bots, extra, pairs, search_pairs, seed, out, as_json):
     for g in games:
         if not as_json:
             click.echo(f"{g}:", err=True)
-        tables[g] = calibration(g, names, pairs, search_pairs, seed, progress=progress, extra=extra)
+        tables[g] = calibration(g, names, pairs, search_pairs, seed, progress=progress, extra=extra, workers=workers)
     command = " ".join(
         [
             "tekkasim calibrate",

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .options import parse_rule_options
+from .options import local_workers, parse_rule_options
 
 
 def _write(out: str, text: str) -> None:
@@ -54,7 +54,15 @@ def levels():
     help="The table file to write (e.g. tekkasim/data/levels.json); its other rulesets are kept.",
 )
 @click.option("--option", "-o", "rule_opts", multiple=True, metavar="KEY=VALUE", help="A ruleset option.")
-def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts):
+@click.option(
+    "--workers",
+    "-w",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="Local processes for the pairings that are not compiled (0 = every core); the same numbers for any.",
+)
+def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts, workers):
     """Measure the ladder path's Elo against RANDOM (ladder bots and POINTS points within each step; one
     Bradley-Terry fit per ruleset) and write LEVEL's table as JSON (analysis.levels).
 
@@ -102,7 +110,7 @@ def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts):
         doc.setdefault("rulesets", {})
     for g in games:
         click.echo(f"{g}:", err=True)
-        entry = level_table(g, pairs, search_pairs, points, seed, options, progress)
+        entry = level_table(g, pairs, search_pairs, points, seed, options, progress, workers=local_workers(workers))
         entry["command"] = command
         doc["rulesets"][g] = entry
     text = json.dumps(doc, indent=1) + "\n"
@@ -131,8 +139,16 @@ def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts):
 @click.option(
     "--out", type=click.Path(dir_okay=False), default=None, help="Write the Markdown report (docs/levels.md)."
 )
+@click.option(
+    "--workers",
+    "-w",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="Local processes for the pairings that are not compiled (0 = every core); the same numbers for any.",
+)
 @click.option("--json", "as_json", is_flag=True, help="JSON: a list of {ruleset, elo_requested, elo, lo, hi, ...}.")
-def check(rulesets, pairs, search_pairs, seed, out, as_json):
+def check(rulesets, pairs, search_pairs, seed, out, workers, as_json):
     """LEVEL's accuracy: for E at five points of each ruleset's range, the Elo LEVEL:elo=E measures on
     fresh boards against the two ladder bots around it, with its 95% interval."""
     from ..analysis.levels import accuracy, accuracy_markdown, accuracy_records
@@ -141,6 +157,7 @@ def check(rulesets, pairs, search_pairs, seed, out, as_json):
     from .options import _check_seed, check_writable
 
     seed = _check_seed(None, None, seed)
+    workers = local_workers(workers)
     games = _rulesets(rulesets) if rulesets else table_rulesets()
     if out:
         check_writable(out, "--out")
@@ -151,7 +168,7 @@ def check(rulesets, pairs, search_pairs, seed, out, as_json):
 
     rows = []
     for g in games:
-        rows += accuracy(g, pairs, search_pairs, seed, progress=progress)
+        rows += accuracy(g, pairs, search_pairs, seed, progress=progress, workers=workers)
     command = " ".join(
         [
             "tekkasim levels check",

@@ -103,6 +103,13 @@ def cap_workers(workers: int) -> int:
     return workers
 
 
+def local_workers(workers: int) -> int:
+    """``--workers`` of the analysis commands: 0 is every core, more than the cores is capped."""
+    from ..tournament.backends import default_workers
+
+    return cap_workers(workers) or default_workers()
+
+
 def check_pairs(option: str, pairs: int) -> None:
     """Sizes a run could never hold are refused before anything is played (``MAX_PAIRS``)."""
     from ..tournament.config import MAX_PAIRS
