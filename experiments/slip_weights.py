@@ -1,17 +1,20 @@
 """The weights with which a heuristic bot prices its mistakes (``_policy_kernels.SLIP_W_*``, issue 25):
-a least-squares fit of each card's double-dummy cost on what the bot sees of it (``_slip_features``),
-over the card decisions of the ladder KADO .. TANA playing Feskot on tuning boards (never report seeds).
+a fit of each card's double-dummy cost on what the bot sees of it (``_slip_features``), over the card
+decisions of the ladder KADO .. TANA playing Feskot on tuning boards (never report seeds).
 
-    python -m experiments.slip_weights --range 4000000:12 --range 4000100:40 [--temperature 0.1]
+    python -m experiments.slip_weights --range 4100000:40 --range 4200000:40 [--temperature 0.1]
+        [--cache FILE]
 
 For each ``--range S:N`` each bot plays N deals from seed S on (all four seats, its own mistakes
 included, the seeds of a tournament's table 0); at each card decision with two or more cards the
 mistake-free bot's card is noted and every legal card priced by the solver
-(``analysis.blunders.card_costs``). The fit is per kind of decision (a lead, following suit, not
-following), on costs and features taken relative to the decision's mean (a softmax ignores a
-decision's constant), ridge 1, then ``SLIP_PRIOR`` taken off the first weight (the rough value).
-Prints the three weight tuples as
-code, and the slip ratio they give on the same decisions (expected over the mistake draw at the given
+(``analysis.blunders.card_costs``); ``--cache`` keeps these decisions (the policy view, legal cards,
+costs) so that a change of the features can be refitted without the solver. The fit is per kind of
+decision (a lead, following suit, not following): a ridge least-squares fit (ridge 1) on costs and
+features taken relative to the decision's mean (a softmax ignores a decision's constant), then refined
+(:func:`fit`) to the weights whose softmax draw over the cards other than the mistake-free one costs
+least on these decisions, held near the least-squares weights. Prints the three weight tuples as code,
+and the slip ratio they give on the same decisions (expected over the mistake draw at the given
 temperature: a mistake's cost against a uniformly random other card's, as ``tekkasim blunders``
 measures it; in-sample, so optimistic) beside the ratio of the weights in the package.
 """
@@ -20,8 +23,11 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
+import pickle
 
 import numpy as np
+from scipy.optimize import minimize
 
 from tekkasim.analysis.blunders import card_costs
 from tekkasim.bits import SLIP_UNIT
@@ -36,12 +42,15 @@ BOTS = ("KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA")
 KINDS = ("lead", "follow", "void")
 
 
-def decisions(ranges: list[tuple[int, int]]) -> list[dict]:
-    game, solver, out = get_game("feskot"), default_solver(), []
+def decisions(ranges: list[tuple[int, int]], ruleset: str = "feskot") -> list[dict]:
+    """The card decisions of the ladder on the deals of ``ranges``: per decision the bot's policy view
+    (``v``, ``m``), legal mask ``lm``, parameters ``p``, the mistake-free card ``calm``, the legal cards
+    and their double-dummy costs ``y`` (features are computed from these by :func:`features`)."""
+    game, solver, out = get_game(ruleset), default_solver(), []
     for (seed, deals), name in ((r, b) for r in ranges for b in BOTS):
-        bot = get_bot(name, ruleset="feskot")
-        calm = get_bot(name, ruleset="feskot", mistake_rate=0.0)
-        p = bot.compiled_form("feskot")
+        bot = get_bot(name, ruleset=ruleset)
+        calm = get_bot(name, ruleset=ruleset, mistake_rate=0.0)
+        p = bot.compiled_form(ruleset)
         for s in range(seed, seed + deals):
             state, k = game.new_deal(s), 0
             while not state.is_terminal():
@@ -53,17 +62,19 @@ def decisions(ranges: list[tuple[int, int]]) -> list[dict]:
                     lm = pk.ZERO
                     for a in cards:
                         lm |= pk.bit(int(a) % pk.k.SIGNAL_MULT)
-                    gone = pk._slip_known(p, v, m) | m[pk.M_HAND]
-                    voids = pk.known_voids(p, v)
                     dd = card_costs(state, solver)
                     cs = sorted(dd)
                     out.append(
                         {
                             "bot": name,
+                            "seed": s,
                             "group": int(pk._slip_group(v, lm)),
                             "cards": cs,
                             "calm": int(decide(calm, state, seat, mix_seed(s, 0, k))) % pk.k.SIGNAL_MULT,
-                            "x": np.array([pk._slip_features(v, m, lm, c, gone, voids) for c in cs]),
+                            "v": v.copy(),
+                            "m": m.copy(),
+                            "lm": int(lm),
+                            "p": p.copy(),
                             "y": np.array([dd[c] for c in cs], float),
                         }
                     )
@@ -72,15 +83,53 @@ def decisions(ranges: list[tuple[int, int]]) -> list[dict]:
     return out
 
 
-def fit(rows: list[dict], ridge: float = 1.0) -> list[np.ndarray]:
+def add_features(rows: list[dict]) -> None:
+    """Each row's ``x``: ``_slip_features`` of every legal card, as the bot sees it at that decision."""
+    for r in rows:
+        v, m, p = r["v"], r["m"], r["p"]
+        lm = np.uint64(r["lm"])
+        gone = pk._slip_known(p, v, m) | m[pk.M_HAND]
+        voids = pk.known_voids(p, v)
+        calm = np.int64(r["calm"])
+        r["x"] = np.array([pk._slip_features(v, m, lm, np.int64(c), gone, voids, calm) for c in r["cards"]])
+
+
+def fit(rows: list[dict], ridge: float = 1.0, tau: float = 0.1, pull: float = 3.0) -> list[np.ndarray]:
+    """Per kind of decision: a ridge least-squares fit of the cards' costs (both relative to the decision's
+    mean), then refined to what a mistake draws: the weights that minimise the expected cost of a softmax
+    draw (temperature ``tau``) over the cards other than the mistake-free one, summed over decisions, plus
+    ``pull`` times the squared distance from the least-squares weights (which keeps the estimate a cost
+    in tricks, and the refinement from chasing a few decisions)."""
     weights = []
     for g in range(3):
-        x = np.vstack([r["x"] - r["x"].mean(0) for r in rows if r["group"] == g])
-        y = np.concatenate([r["y"] - r["y"].mean() for r in rows if r["group"] == g])
-        w = np.linalg.solve(x.T @ x + ridge * np.eye(x.shape[1]), x.T @ y)
-        w[0] -= pk.SLIP_PRIOR  # the rough value's prior (_policy_kernels.SLIP_PRIOR)
-        weights.append(w)
+        sub = [r for r in rows if r["group"] == g]
+        x = np.vstack([r["x"] - r["x"].mean(0) for r in sub])
+        y = np.concatenate([r["y"] - r["y"].mean() for r in sub])
+        w0 = np.linalg.solve(x.T @ x + ridge * np.eye(x.shape[1]), x.T @ y)
+        weights.append(_refine(sub, w0, tau, pull))
     return weights
+
+
+def _refine(rows: list[dict], w0: np.ndarray, tau: float, pull: float) -> np.ndarray:
+    f = rows[0]["x"].shape[1]
+    x = np.zeros((len(rows), 13, f))
+    y = np.zeros((len(rows), 13))
+    other = np.zeros((len(rows), 13), bool)
+    for d, r in enumerate(rows):
+        for i, c in enumerate(r["cards"]):
+            if c != r["calm"]:
+                x[d, i], y[d, i], other[d, i] = r["x"][i], r["y"][i], True
+
+    def loss(w):
+        s = np.where(other, -(x @ w) / tau, -1e9)
+        e = np.exp(s - s.max(1, keepdims=True)) * other
+        prob = e / e.sum(1, keepdims=True)
+        cost = (prob * y).sum(1)
+        g = prob * (y - cost[:, None])  # d cost / d score of each card
+        grad = -(g[:, :, None] * x).sum((0, 1)) / tau + 2 * pull * (w - w0)
+        return cost.sum() + pull * ((w - w0) ** 2).sum(), grad
+
+    return minimize(loss, w0, jac=True, method="L-BFGS-B", options={"maxiter": 300}).x
 
 
 def slip_ratio(rows: list[dict], weights, temperature: float) -> dict[str, float]:
@@ -111,11 +160,21 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--range", action="append", required=True, help="S:N, N deals from seed S (repeatable)")
     ap.add_argument("--temperature", type=float, default=0.1)
+    ap.add_argument("--ruleset", default="feskot", choices=("feskot", "tekka"))
+    ap.add_argument("--cache", help="a pickle of the decisions: read if it exists, else written after playing")
     a = ap.parse_args()
     ranges = [tuple(int(x) for x in r.split(":")) for r in a.range]
     if not all(4_000_000 <= s and s + n <= 5_000_000 for s, n in ranges):
         raise SystemExit("tuning boards are 4,000,000 .. 4,999,999")
-    rows = decisions(ranges)
+    if a.cache and os.path.exists(a.cache):
+        with open(a.cache, "rb") as f:
+            rows = pickle.load(f)
+    else:
+        rows = decisions(ranges, a.ruleset)
+        if a.cache:
+            with open(a.cache, "wb") as f:
+                pickle.dump(rows, f)
+    add_features(rows)
     weights = fit(rows)
     for name, w in zip(("SLIP_W_LEAD", "SLIP_W_FOLLOW", "SLIP_W_VOID"), weights, strict=True):
         print(f"{name} = (" + ", ".join(f"{x:.3f}" for x in w) + ")")

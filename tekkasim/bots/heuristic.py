@@ -13,9 +13,10 @@ Parameters of the family (``HeuristicBot``)
                       (issue 25): a card mistake plays another legal card drawn by ``bits.mistake_pick``
                       with weights ``exp(-cost / mistake_temperature)``, ``cost`` being how far that
                       card's estimated cost lies above the cheapest other card's (tricks: what the bot
-                      sees of each card, from what it remembers and infers, weighted as fitted against
-                      double-dummy costs: ``_policy_kernels._slip_card``), so the card it rates next is
-                      the common slip and throwing a sure trick away is rare; a Prime mistake
+                      sees of each card, from what it remembers and infers, and how it stands to the
+                      card it meant to play, weighted as fitted against double-dummy costs:
+                      ``_policy_kernels._slip_card``), so the card it rates next is the common slip and
+                      throwing a sure trick away is rare; a Prime mistake
                       takes the second-best suit by its evaluation; a Tekka call mistake bids one trick
                       over or under its estimate (never a jump to D13: a hand that takes all 13 calls 13);
                       raise requests and answers take no mistakes.
