@@ -11,6 +11,7 @@ give it the same observation (tested against ``State.resample``).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ...cards import SEATS, SUITS, card_name
@@ -180,13 +181,13 @@ class _Play52:
         tricks = self.closed
         if self.trick:
             tricks = (tricks + ",[" if tricks else "[") + ",".join(self.trick) + "]"
-        return (
-            self.head[0]
-            + _SEAT_QUOTED[info[k52.I_TO_MOVE]]
-            + ',"hand":[' + ",".join(self.hand) + "]"
-            + ',"won":{"A":' + str(int(info[k52.I_TEAM_TRICKS])) + ',"B":' + str(int(info[k52.I_TEAM_TRICKS + 1])) + "}"
-            + self.head[1] + tricks + self.tail
-        )  # fmt: skip
+        # one join: the line is some 750 bytes, and each ``+`` would copy what is built so far
+        return "".join((
+            self.head[0], _SEAT_QUOTED[info[k52.I_TO_MOVE]],
+            ',"hand":[', ",".join(self.hand),
+            '],"won":{"A":', str(int(info[k52.I_TEAM_TRICKS])), ',"B":', str(int(info[k52.I_TEAM_TRICKS + 1])),
+            "}", self.head[1], tricks, self.tail,
+        ))  # fmt: skip
 
     def keys(self, ruleset: str, options: dict) -> str:
         """The text from ``"ruleset"`` to ``"observation":`` of a decide message (the same all deal long)."""
@@ -277,6 +278,64 @@ def _kept_line(fast, obs_text, ident, ruleset, options, texts, optional, time_ms
     return (line + "}\n").encode()
 
 
+# The items of ``legal`` (JSON strings joined by ",", no brackets) by the mask of legal cards, times 2, plus
+# 1 with option ``signals``. Most masks of a play are a few cards of one suit (following suit): the
+# first build of each is kept (emptied when it holds 2^16: the hands a lead offers are too many to keep).
+_LEGAL_TEXT: dict[int, str] = {}
+
+
+def _legal_json(legal: int, signals: bool) -> str:
+    """The items of ``legal`` (without brackets) for the mask of legal cards: each card by suit and rank,
+    then with option ``signals`` each with ``slam``, then each with ``drop`` (``possible_actions``'
+    order)."""
+    key = 2 * legal + signals
+    text = _LEGAL_TEXT.get(key)
+    if text is None:
+        cards = [c for c in range(52) if legal >> c & 1]
+        text = ",".join([_QUOTED[c + 52 * signal] for signal in range(3 if signals else 1) for c in cards])
+        if len(_LEGAL_TEXT) >= 1 << 16:
+            _LEGAL_TEXT.clear()
+        _LEGAL_TEXT[key] = text
+    return text
+
+
+_PLAY_ACTION = {text: a for a, text in enumerate(_PLAY_TEXT)}  # a card play's text -> its action
+
+
+class CardPlays(Mapping):
+    """The allowed actions of a Feskot or Tekka card play, from the mask of legal cards: the map
+    ``decide_message`` builds (text -> action: each card, then with option ``signals`` each with
+    ``slam``, then with ``drop``), answering ``get`` without building it."""
+
+    __slots__ = ("legal", "signals")
+
+    def __init__(self, legal: int, signals: bool):
+        self.legal = legal
+        self.signals = signals
+
+    def get(self, text: str, default: Any = None) -> Any:
+        a = _PLAY_ACTION.get(text)
+        if a is None or not self.legal >> (a % 52) & 1 or (a >= 52 and not self.signals):
+            return default
+        return a
+
+    def __getitem__(self, text: str) -> int:
+        a = self.get(text)
+        if a is None:
+            raise KeyError(text)
+        return a
+
+    def _actions(self) -> list[int]:
+        cards = [c for c in range(52) if self.legal >> c & 1]
+        return cards + [c + 52 for c in cards] + [c + 104 for c in cards] if self.signals else cards
+
+    def __iter__(self) -> Iterator[str]:
+        return (_PLAY_TEXT[a] for a in self._actions())
+
+    def __len__(self) -> int:
+        return self.legal.bit_count() * (3 if self.signals else 1)
+
+
 def play_decide_message(
     cache: dict,
     state: Trick52State,
@@ -288,12 +347,12 @@ def play_decide_message(
     time_ms: int,
     seed: int,
     world: bool = False,
-) -> tuple[bytes, dict[str, int]] | None:
+) -> tuple[bytes, Mapping[str, int]] | None:
     """:func:`decide_message` for a card play of Feskot or Tekka by the seat to move, whose legal cards
     are the mask ``legal`` and who may not ask for a raise now: the same line and map of allowed actions
-    (each card, then with option ``signals`` each with ``slam``, then with ``drop``: ``possible_actions``'
-    order), made without a ``View`` from the seat's observation kept in ``cache`` (made from the record at
-    the start of the play when there is none). None when only a full build will do (after a raise)."""
+    (a :class:`CardPlays`), made without a ``View`` from the seat's observation kept in ``cache`` (made
+    from the record at the start of the play when there is none). None when only a full build will do
+    (after a raise)."""
     fast = cache.get(seat)
     obs_text = fast.update_state(state, seat) if fast is not None else None
     if obs_text is None:
@@ -302,17 +361,17 @@ def play_decide_message(
         if obs_text is None:
             return None
         cache[seat] = fast
-    cards = []
-    while legal:
-        low = legal & -legal
-        cards.append(low.bit_length() - 1)
-        legal ^= low
-    if state.arrays.info[k52.I_SIGNALS]:
-        cards += [c + 52 for c in cards] + [c + 104 for c in cards]
-    texts = [_PLAY_TEXT[a] for a in cards]
-    view = View(state, seat) if world else None
-    line = _kept_line(fast, obs_text, ident, ruleset, options, texts, False, time_ms, seed, world, view)
-    return line, dict(zip(texts, cards, strict=True))
+    signals = bool(state.arrays.info[k52.I_SIGNALS])
+    line = "".join((
+        '{"type":"decide","id":', str(ident), fast.keys(ruleset, options), obs_text,
+        ',"legal":[', _legal_json(legal, signals),
+        '],"optional":false,"time_ms":', _scalar(time_ms), ',"seed":', str(seed),
+    ))  # fmt: skip
+    if world:
+        from ...bits import new_rng
+
+        line += ',"world":' + _dumps(View(state, seat).sample(new_rng(seed ^ 0x5EED)).to_record())
+    return (line + "}\n").encode(), CardPlays(legal, signals)
 
 
 def decide_message(
