@@ -135,23 +135,24 @@ class _Play52:
     @classmethod
     def at_play_start(cls, state: Trick52State, seat: int) -> _Play52 | None:
         """The observation of ``seat`` as it stood before the first card of the play, from the state's
-        record (one ``to_record`` serves every seat): what a full build at that point gives, without the
-        ``View`` and observation it needs. ``update`` then adds the plays since. None before the play."""
-        log = state._log
-        n = next((i for i, entry in enumerate(log) if entry[0] < k52.PRIME_BASE), len(log))
+        record (one ``to_record``, and one serialisation of what is public in it, serve every seat): what
+        a full build at that point gives, without the ``View`` and observation it needs. ``update`` then
+        adds the plays since. None before the play."""
         if state.arrays.info[k52.I_PHASE] != k52.PH_PLAY:
             return None
-        record = _play_record(state)
-        dealt = 0
-        for c in state.arrays.dealt[seat].tolist():
-            dealt |= 1 << c
-        own = hand_text(dealt)  # in the play a seat has seen all its cards: held or played
-        visible = {key: record[key] for key in _PUBLIC_KEYS if key in record}
-        visible["tricks"] = []
-        visible["hands"] = {SEATS[seat]: own}
-        score = state._score_before()
-        obs = {"seat": SEATS[seat], "hand": own, "score": {"A": score[0], "B": score[1]}, "record": visible}
-        return cls(state, seat, obs, n)
+        log = state._log
+        n = next((i for i, entry in enumerate(log) if entry[0] < k52.PRIME_BASE), len(log))
+        head, rest = _play_start_texts(state)
+        name = SEATS[seat]
+        # in the play a seat has seen all its cards (held or played), sorted: by suit, then rank
+        own = [_QUOTED[c] for c in sorted(state.arrays.dealt[seat].tolist())]
+        fast = cls.__new__(cls)
+        fast.state, fast.seat, fast.n = state, seat, n
+        fast.head = ('{"seat":"' + name + '","phase":"play","to_move":', head)
+        fast.tail = "]," + rest + '"hands":{"' + name + '":[' + ",".join(own) + "]}}}"
+        fast.done, fast.closed, fast.trick, fast.hand = [], "", [], own
+        fast.start = (None, None, "")
+        return fast
 
     def update(self, view: View) -> str | None:
         """The observation JSON for ``view``, or None when only a full build will do."""
@@ -217,6 +218,28 @@ def _play_record(state: Trick52State) -> dict:
     return record
 
 
+_PLAY_START: list = [None, None]  # the state of ``_play_start_texts``' last answer, and that answer
+
+
+def _play_start_texts(state: Trick52State) -> tuple[str, str]:
+    """What every seat's observation at the start of the play of ``state`` shares, serialised: from
+    ``"score"`` to the opening bracket of the record's ``tricks``, and the record's items after the
+    tricks but ``hands`` (each followed by ",")."""
+    if _PLAY_START[0] is state:
+        return _PLAY_START[1]
+    record = _play_record(state)
+    visible = {key: record[key] for key in _PUBLIC_KEYS if key in record}
+    visible["tricks"] = []
+    items = list(visible.items())
+    at = [key for key, _ in items].index("tricks")
+    score = state._score_before()
+    head = ',"score":{"A":' + _scalar(score[0]) + ',"B":' + _scalar(score[1]) + "}"
+    head += ',"record":{' + _dumps(dict(items[:at]))[1:-1] + ',"tricks":['
+    rest = "".join(_dumps({key: value})[1:-1] + "," for key, value in items[at + 1 :])
+    _PLAY_START[:] = [state, (head, rest)]
+    return head, rest
+
+
 def prime_decide_message(
     state: Trick52State, ident: int, ruleset: str, options: dict, time_ms: int, seed: int, world: bool = False
 ) -> tuple[bytes, dict[str, int]]:
@@ -278,9 +301,23 @@ def _kept_line(fast, obs_text, ident, ruleset, options, texts, optional, time_ms
     return (line + "}\n").encode()
 
 
-# The items of ``legal`` (JSON strings joined by ",", no brackets) by the mask of legal cards, times 2, plus
-# 1 with option ``signals``. Most masks of a play are a few cards of one suit (following suit): the
-# first build of each is kept (emptied when it holds 2^16: the hands a lead offers are too many to keep).
+# The items of ``legal`` (JSON strings joined by ",", no brackets) of each suit's legal cards (13 bits of a
+# card mask: at most 4 x 8191 keys), plain, with ``slam`` and with ``drop``, made on first use.
+_SUIT_LEGAL: tuple[dict[int, tuple[str, str, str]], ...] = ({}, {}, {}, {})
+
+
+def _suit_legal(suit: int, ranks: int) -> tuple[str, str, str]:
+    cards = [13 * suit + r for r in range(13) if ranks >> r & 1]
+    texts = _SUIT_LEGAL[suit][ranks] = (
+        ",".join([_QUOTED[c] for c in cards]),
+        ",".join([_QUOTED[c + 52] for c in cards]),
+        ",".join([_QUOTED[c + 104] for c in cards]),
+    )
+    return texts
+
+
+# The items of ``legal`` by the whole mask (times 2, plus 1 with signals): each suit's follow-suit masks
+# recur; emptied when it holds 2^16, as the masks a lead offers (whole hands) are too many to keep.
 _LEGAL_TEXT: dict[int, str] = {}
 
 
@@ -290,12 +327,18 @@ def _legal_json(legal: int, signals: bool) -> str:
     order)."""
     key = 2 * legal + signals
     text = _LEGAL_TEXT.get(key)
-    if text is None:
-        cards = [c for c in range(52) if legal >> c & 1]
-        text = ",".join([_QUOTED[c + 52 * signal] for signal in range(3 if signals else 1) for c in cards])
-        if len(_LEGAL_TEXT) >= 1 << 16:
-            _LEGAL_TEXT.clear()
-        _LEGAL_TEXT[key] = text
+    if text is not None:
+        return text
+    parts = []
+    for suit in range(4):
+        ranks = legal >> 13 * suit & 0x1FFF
+        if ranks:
+            parts.append(_SUIT_LEGAL[suit].get(ranks) or _suit_legal(suit, ranks))
+    plain = [p[0] for p in parts]
+    text = ",".join(plain + [p[1] for p in parts] + [p[2] for p in parts]) if signals else ",".join(plain)
+    if len(_LEGAL_TEXT) >= 1 << 16:
+        _LEGAL_TEXT.clear()
+    _LEGAL_TEXT[key] = text
     return text
 
 
