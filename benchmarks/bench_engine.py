@@ -7,13 +7,15 @@ or Tekka deal with engines and compiled seats to the host's loop on the state's 
 
 Goal (issue 26): >= 20,000 decisions/s on one core, >= 400 Feskot deals/s with the engine in two seats.
 The host and the engine take turns (one write and one read per decision), so together they use about one
-core; the rows split the CPU time per decision between the host (this process) and the engine (its
-``/proc`` times), and give the wall-clock rates. Reference: the same deals with the same rule in process
-(a Python function bot), whose rate bounds what the State API loop allows any engine; the protocol's CPU
-per decision is the host's CPU beyond that reference plus the engine's. Also timed alone: building the
-engine seats' decide messages along whole deals, the observation brought up to date as the host does,
-against each built afresh. Best of the repeats; the load average is in the rows, as the machine may be
-shared.
+core: the goal's rows are measured with both pinned to the CPU the host is on (``sched_setaffinity``; a
+wake-up across the cores of these VMs costs far more than a switch on one), and the first rate also
+before the pinning, with the cores left to the scheduler. The rows split the CPU time per decision
+between the host (this process) and the engine (its ``/proc`` times), and give the wall-clock rates.
+Reference: the same deals with the same rule in process (a Python function bot), whose rate bounds what
+the State API loop allows any engine; the protocol's CPU per decision is the host's CPU beyond that
+reference plus the engine's. Also timed alone: building the engine seats' decide messages along whole
+deals, the observation brought up to date as the host does, against each built afresh. Best of the
+repeats; the load average is in the rows, as the machine may be shared.
 
 Two references measured in the same run locate the protocol's own cost apart from the reference engine's
 (its ``json.loads`` of each ~750-byte message is most of its CPU): a minimal engine that finds the id and

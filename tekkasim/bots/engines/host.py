@@ -77,7 +77,7 @@ class EngineFault(Exception):
 
 
 _PID = [os.getpid()]  # this process's pid, kept up to date across forks (no getpid call per decision)
-WATCH_TICK = 0.02  # seconds between the watchdog's looks at the engines' deadlines
+WATCH_TICK = 0.05  # seconds between the watchdog's looks at the engines' deadlines
 
 
 class _Watchdog:
