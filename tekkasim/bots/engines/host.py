@@ -208,8 +208,8 @@ class EngineProcess:
             try:
                 while message:
                     message = message[os.write(self._in, message) :]
-            except OSError:  # BrokenPipeError: it exited; or the watchdog stopped it
-                raise EngineFault(self._exit_text()) from None
+            except OSError:  # BrokenPipeError: it exited, or the watchdog stopped it (a write it did not read)
+                raise EngineFault("no answer in time" if self.late else self._exit_text()) from None
             line = self._read_line()
         finally:
             with self.lock:
