@@ -7,24 +7,34 @@ or Tekka deal with engines and compiled seats to the host's loop on the state's 
 
 Goal (issue 26): >= 20,000 decisions/s on one core, >= 400 Feskot deals/s with the engine in two seats.
 The host and the engine take turns (one write and one read per decision), so together they use about one
-core; the rows split the CPU time per decision between the host (this process) and the engine (its
-``/proc`` times), and give the wall-clock rates. Reference: the same deals with the same rule in process
-(a Python function bot), whose rate bounds what the State API loop allows any engine; the protocol's CPU
-per decision is the host's CPU beyond that reference plus the engine's. Also timed alone: building the
-engine seats' decide messages along whole deals, the observation brought up to date as the host does,
-against each built afresh. Best of the repeats; the load average is in the rows, as the machine may be
-shared.
+core: the goal's rows are measured with both pinned to the CPU the host is on (``sched_setaffinity``; a
+wake-up across the cores of these VMs costs far more than a switch on one), and the first rate also
+before the pinning, with the cores left to the scheduler. The rows split the CPU time per decision
+between the host (this process) and the engine (its ``/proc`` times), and give the wall-clock rates.
+Reference: the same deals with the same rule in process (a Python function bot), whose rate bounds what
+the State API loop allows any engine; the protocol's CPU per decision is the host's CPU beyond that
+reference plus the engine's. Also timed alone: building the engine seats' decide messages along whole
+deals, the observation brought up to date as the host does, against each built afresh. Best of the
+repeats; the load average is in the rows, as the machine may be shared.
+
+Two references measured in the same run locate the protocol's own cost apart from the reference engine's
+(its ``json.loads`` of each ~750-byte message is most of its CPU): a minimal engine that finds the id and
+the first legal action in the line's bytes without parsing the JSON (the least any engine can cost; not
+an example to follow), through the same host and deals; and the bare pipe round trip, a fixed answer to
+each of the same decide lines, which no engine behind a pipe can beat on the same machine at that moment.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from tekkasim.bots import View, decide, get_bot
-from tekkasim.bots.engines import decide_message, engine_process, stop_engines
+from tekkasim.bots.engines import decide_message, engine_process, host, stop_engines
 from tekkasim.bots.loop import decision_seed
 from tekkasim.bots.loop import run as run_state_api
 from tekkasim.rules import get_game
@@ -33,6 +43,50 @@ from tekkasim.tournament.play import play_deal_state
 from ._common import best_rate
 
 REFERENCE = Path(__file__).resolve().parents[1] / "examples" / "engine_first_legal.py"
+
+
+# The first legal action from the decide line's bytes, no JSON parsed (relies on the host's layout): the
+# protocol's floor, beside the reference engine.
+MINIMAL_ENGINE = r"""
+import os, re
+ID, LEGAL = re.compile(rb'"id":(-?\d+)'), re.compile(rb'"legal":\["([^"]*)"')
+rest = b""
+while True:
+    chunk = os.read(0, 1 << 16)
+    if not chunk:
+        break
+    *lines, rest = (rest + chunk).split(b"\n")
+    for line in lines:
+        if line.startswith(b'{"type":"decide"'):
+            os.write(1, b'{"type":"action","id":%s,"action":"%s"}\n' % (ID.search(line)[1], LEGAL.search(line)[1]))
+        elif b'"hello"' in line:
+            os.write(1, b'{"type":"hello","protocol":1,"name":"MINIMAL","rulesets":["feskot","tekka"]}\n')
+        elif b'"quit"' in line:
+            raise SystemExit
+"""
+
+# Answers a fixed line to each line it reads: the bare round trip
+ECHO = r"""
+import os
+while os.read(0, 1 << 16):
+    os.write(1, b'{"type": "action", "id": 1, "action": "2C"}\n')
+"""
+
+
+def _round_trips(lines: list[bytes], repeats: int = 3) -> float:
+    """Round trips per second through a pipe to a child that answers each line at once (best of repeats)."""
+    child = subprocess.Popen([sys.executable, "-c", ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    out, back = child.stdin.fileno(), child.stdout.fileno()
+    best = 0.0
+    for _ in range(repeats):
+        t = time.perf_counter()
+        for line in lines:
+            os.write(out, line)
+            os.read(back, 1 << 16)
+        best = max(best, len(lines) / (time.perf_counter() - t))
+    child.stdin.close()
+    child.wait()
+    return best
 
 
 def _first_legal(view, rng):
@@ -64,6 +118,26 @@ def run(quick: bool = False) -> list[dict]:
     play(engine)(3, 99)  # start the engine, load the kernels
     play(local)(3, 99)
     pid = engine_process(command).proc.pid
+    free_deals = best_rate(play(engine), deals, repeats=2)  # host and engine where the scheduler puts them
+    # The rest on one core, the goal's measure: host and engine take turns, and a wake-up on the other
+    # core of this VM costs far more than a switch on the same one (the engines started below inherit it)
+    everywhere = os.sched_getaffinity(0)
+    core = {_current_cpu()}
+    os.sched_setaffinity(0, core)
+    os.sched_setaffinity(pid, core)
+    try:
+        rows = _on_one_core(game, deals, quick, command, engine, other, local, play, pid, free_deals, load0)
+    finally:
+        os.sched_setaffinity(0, everywhere)
+    return rows
+
+
+def _current_cpu() -> int:
+    """The CPU this process runs on now (/proc/self/stat, field 39)."""
+    return int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[36])
+
+
+def _on_one_core(game, deals, quick, command, engine, other, local, play, pid, free_deals, load0) -> list[dict]:
     ident0, cpu0, eng0 = engine._ident, time.process_time(), _proc_cpu(pid)
     play(engine)(deals, 0)
     decisions = engine._ident - ident0
@@ -74,9 +148,33 @@ def run(quick: bool = False) -> list[dict]:
     local_s = time.process_time() - cpu0
     # the protocol's CPU per decision: what the host spends beyond the same deals played in process, plus
     # the engine's own; its inverse is the decisions one core can pass through the protocol
-    protocol_us = (host_s - local_s) / decisions * 1e6 + engine_us
-    engine_deals = best_rate(play(engine), deals, repeats=2)
+    protocol_us = (host_s - local_s) / decisions * 1e6
+    protocol_us += engine_us
+    engine_deals = best_rate(play(engine), deals, repeats=3)
     local_deals = best_rate(play(local), deals, repeats=2)
+    with tempfile.NamedTemporaryFile("w", suffix="_minimal_engine.py", delete=False) as f:
+        f.write(MINIMAL_ENGINE)
+    minimal_command = f"{sys.executable} {f.name}"
+    try:
+        minimal = get_bot(f"engine:{minimal_command}", ruleset="feskot")
+        play(minimal)(3, 99)
+        minimal_deals = best_rate(play(minimal), deals, repeats=3)
+    finally:
+        stop_engines()
+        os.unlink(f.name)
+    # the same decide lines as the engine seats get, through a bare round trip
+    lines = []
+
+    def keep_line(bot, line, allowed, *rest):  # the first legal action, as the reference engine answers
+        lines.append(line)
+        return next(iter(allowed.values()))
+
+    exchange, host.EngineBot._exchange = host.EngineBot._exchange, keep_line
+    try:
+        play(engine)(min(deals, 100), 0)
+    finally:
+        host.EngineBot._exchange = exchange
+    pipe_rate = _round_trips(lines * 10)
 
     def play_state_api(n, r):  # every decision through a View and decide, as before table52
         seats = [engine, other, engine, other]
@@ -87,6 +185,7 @@ def run(quick: bool = False) -> list[dict]:
 
     api_deals = best_rate(play_state_api, deals, repeats=2)
     per_deal = decisions / deals
+    free_rate = free_deals * per_deal
 
     # building decide messages alone, along whole deals (first legal action at every seat): the engine
     # seats' decisions in order, the observation brought up to date as the host does, against each built
@@ -119,13 +218,24 @@ def run(quick: bool = False) -> list[dict]:
     full_rate = best_rate(build_chained(False), size, repeats=3)
     stop_engines()
     load = f"load {load0:.2f} -> {os.getloadavg()[0]:.2f}"
+    engine_rate = engine_deals * per_deal
     return [
         {
             "name": "engine decisions/s (first legal, Feskot)",
-            "value": engine_deals * per_deal,
+            "value": engine_rate,
             "unit": "decisions/s",
+            "reference": "the bare pipe round trip",
+            "ratio": engine_rate / pipe_rate,
             "goal": ">= 20,000 on one core",
-            "note": f"wall clock, play loop of all four seats included; {load}",
+            "note": f"host and engine on one core; wall clock, play loop of all four seats included; {load}",
+        },
+        {
+            "name": "engine decisions/s, cores left to the scheduler",
+            "value": free_rate,
+            "unit": "decisions/s",
+            "reference": "on one core",
+            "ratio": free_rate / engine_rate,
+            "note": "measured first, before the pinning",
         },
         {
             "name": "engine in two seats: Feskot deals/s",
@@ -136,6 +246,20 @@ def run(quick: bool = False) -> list[dict]:
             "goal": ">= 400",
         },
         {"name": "in process, same rule: Feskot deals/s", "value": local_deals, "unit": "deals/s"},
+        {
+            "name": "minimal engine (no JSON parsed): decisions/s",
+            "value": minimal_deals * per_deal,
+            "unit": "decisions/s",
+            "reference": "the bare pipe round trip",
+            "ratio": minimal_deals * per_deal / pipe_rate,
+            "note": "the host and the protocol with an engine that costs next to nothing",
+        },
+        {
+            "name": "bare pipe round trips/s (same decide lines)",
+            "value": pipe_rate,
+            "unit": "round trips/s",
+            "note": f"a fixed answer to each line; {load}",
+        },
         {
             "name": "engine in two seats, State API loop: deals/s",
             "value": api_deals,

@@ -14,10 +14,12 @@ of one action of ``legal`` (or None for an optional decision). Log to stderr, ne
 """
 
 import json
+import os
 import sys
 
 NAME = "FIRST_LEGAL"
 RULESETS = ["feskot", "tekka", "satat", "shengji"]
+HELLO = {"type": "hello", "protocol": 1, "name": NAME, "rulesets": RULESETS, "author": "tekkasim example"}
 
 
 def choose(message):
@@ -27,28 +29,28 @@ def choose(message):
     return message["legal"][0]
 
 
+def send(text):
+    # one write a message, unbuffered: the host waits for each answer, so an answer left in a buffer
+    # would stall the table (a pipe takes a short write whole)
+    os.write(1, text.encode() + b"\n")
+
+
 def main():
-    # bytes in, bytes out, one flush per answer: the host waits for each answer, so a buffered line
-    # that is not flushed would stall the table, and text-mode decoding would double the reading cost
-    read = sys.stdin.buffer.readline
-    out = sys.stdout.buffer
-    while True:
-        line = read()
-        if not line:  # the host closed our stdin
-            return
+    # bytes in (no text-mode decoding: json.loads reads UTF-8 bytes itself), one message a line
+    for line in sys.stdin.buffer:
         message = json.loads(line)
         kind = message.get("type")
-        if kind == "hello":
-            answer = {"type": "hello", "protocol": 1, "name": NAME, "rulesets": RULESETS, "author": "tekkasim example"}
-        elif kind == "decide":
-            answer = {"type": "action", "id": message["id"], "action": choose(message)}
+        if kind == "decide":  # first: the host sends little else
+            # the answer's few keys written directly: json.dumps of a dict costs more than the rest of
+            # the loop but json.loads; json.dumps still quotes the action (and writes None as null)
+            action = json.dumps(choose(message))
+            send(f'{{"type": "action", "id": {json.dumps(message["id"])}, "action": {action}}}')
+        elif kind == "hello":
+            send(json.dumps(HELLO))
         elif kind == "quit":
             return
         else:  # a message type this engine does not know: the protocol lets it ignore it
             print(f"{NAME}: ignoring a {kind!r} message", file=sys.stderr)
-            continue
-        out.write(json.dumps(answer).encode() + b"\n")
-        out.flush()
 
 
 if __name__ == "__main__":

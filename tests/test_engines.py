@@ -461,3 +461,60 @@ def test_engines_play_on_the_dask_backend_and_none_is_left_behind(tmp_path):
     while _engine_processes(str(engine_file)) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert _engine_processes(str(engine_file)) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(legal=st.integers(1, (1 << 52) - 1), signals=st.booleans())
+def test_card_plays_is_the_map_of_allowed_actions_read_from_the_mask(legal, signals):
+    """play_decide_message's allowed actions (CardPlays) answer as the dict a full build makes: each legal
+    card, with signals also each with slam and with drop, in that order; nothing else."""
+    from tekkasim.bots.engines.protocol import CardPlays, _legal_json
+    from tekkasim.rules.trick52 import action_text
+
+    cards = [c for c in range(52) if legal >> c & 1]
+    actions = cards + ([c + 52 for c in cards] + [c + 104 for c in cards] if signals else [])
+    want = {action_text(a): a for a in actions}
+    plays = CardPlays(legal, signals)
+    assert plays == want and list(plays) == list(want) and len(plays) == len(want)
+    assert _legal_json(legal, signals) == ",".join(json.dumps(t) for t in want)
+    for a in range(k52.PRIME_BASE):
+        assert plays.get(action_text(a)) == want.get(action_text(a))
+    assert plays.get("pass") is None and plays.get("C") is None
+
+
+def test_answers_are_read_in_every_layout_and_faults_still_caught():
+    """The host reads json.dumps' layouts of an allowed action without json.loads; any other layout,
+    case or key order goes through json.loads to the same action; a wrong id or action is a fault."""
+    from tekkasim.bots.engines.protocol import CardPlays
+
+    allowed = CardPlays((1 << 0) | (1 << 51), True)  # 2C, AS
+    for answer in (
+        b'{"type": "action", "id": 7, "action": "AS"}',
+        b'{"type":"action","id":7,"action":"AS"}',
+        b'{"id": 7, "type": "action", "action": "as"}',
+        b'{"type": "action", "id": 7, "action": "\\u0041S"}',
+        b'{"type": "action", "id": 7, "action": " AS ", "note": "x"}',
+    ):
+        assert host._action(answer, 7, allowed, False) == 51, answer
+    assert host._action(b'{"type": "action", "id": 7, "action": "2c:SLAM"}', 7, allowed, False) == 52
+    for answer, fault in (
+        (b'{"type": "action", "id": 8, "action": "AS"}', "to decision id 7"),
+        (b'{"type": "action", "id": 7, "action": "KS"}', "not among the allowed actions"),
+        (b'{"type": "action", "id": 7, "action": "AS"', "not an action message"),
+    ):
+        with pytest.raises(host.EngineFault, match=fault):
+            host._action(answer, 7, allowed, False)
+
+
+def test_the_watchdog_takes_a_slow_answer_in_time_and_stops_a_late_one_soon_after_its_deadline(tmp_path, monkeypatch):
+    """The host waits in a plain read; its watchdog stops an engine only once the deadline has passed."""
+    monkeypatch.setattr(host, "GRACE_MS", 300)
+    slow = get_bot(fake(tmp_path, "SLOW", "if n == 2: time.sleep(0.2)"), ruleset="feskot", time_ms=10)
+    other = get_bot("RANDOM")
+    assert play_deal_state(get_game("feskot").new_deal(3), [slow, other, other, other], 3, 0).is_terminal()
+    late = get_bot(fake(tmp_path, "LATE", "if n == 2: time.sleep(30)"), ruleset="feskot", time_ms=10)
+    t = time.monotonic()
+    with pytest.raises(BotError, match="engine LATE at .*no answer in time"):
+        play_deal_state(get_game("feskot").new_deal(3), [late, other, other, other], 3, 0)
+    assert 0.3 < time.monotonic() - t < 0.3 + 5 * host.WATCH_TICK + 1.0  # deadline, a tick, the first answer
+    stop_engines()

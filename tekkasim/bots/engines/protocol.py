@@ -11,6 +11,7 @@ give it the same observation (tested against ``State.resample``).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ...cards import SEATS, SUITS, card_name
@@ -134,23 +135,24 @@ class _Play52:
     @classmethod
     def at_play_start(cls, state: Trick52State, seat: int) -> _Play52 | None:
         """The observation of ``seat`` as it stood before the first card of the play, from the state's
-        record (one ``to_record`` serves every seat): what a full build at that point gives, without the
-        ``View`` and observation it needs. ``update`` then adds the plays since. None before the play."""
-        log = state._log
-        n = next((i for i, entry in enumerate(log) if entry[0] < k52.PRIME_BASE), len(log))
+        record (one ``to_record``, and one serialisation of what is public in it, serve every seat): what
+        a full build at that point gives, without the ``View`` and observation it needs. ``update`` then
+        adds the plays since. None before the play."""
         if state.arrays.info[k52.I_PHASE] != k52.PH_PLAY:
             return None
-        record = _play_record(state)
-        dealt = 0
-        for c in state.arrays.dealt[seat].tolist():
-            dealt |= 1 << c
-        own = hand_text(dealt)  # in the play a seat has seen all its cards: held or played
-        visible = {key: record[key] for key in _PUBLIC_KEYS if key in record}
-        visible["tricks"] = []
-        visible["hands"] = {SEATS[seat]: own}
-        score = state._score_before()
-        obs = {"seat": SEATS[seat], "hand": own, "score": {"A": score[0], "B": score[1]}, "record": visible}
-        return cls(state, seat, obs, n)
+        log = state._log
+        n = next((i for i, entry in enumerate(log) if entry[0] < k52.PRIME_BASE), len(log))
+        head, rest = _play_start_texts(state)
+        name = SEATS[seat]
+        # in the play a seat has seen all its cards (held or played), sorted: by suit, then rank
+        own = [_QUOTED[c] for c in sorted(state.arrays.dealt[seat].tolist())]
+        fast = cls.__new__(cls)
+        fast.state, fast.seat, fast.n = state, seat, n
+        fast.head = ('{"seat":"' + name + '","phase":"play","to_move":', head)
+        fast.tail = "]," + rest + '"hands":{"' + name + '":[' + ",".join(own) + "]}}}"
+        fast.done, fast.closed, fast.trick, fast.hand = [], "", [], own
+        fast.start = (None, None, "")
+        return fast
 
     def update(self, view: View) -> str | None:
         """The observation JSON for ``view``, or None when only a full build will do."""
@@ -180,13 +182,13 @@ class _Play52:
         tricks = self.closed
         if self.trick:
             tricks = (tricks + ",[" if tricks else "[") + ",".join(self.trick) + "]"
-        return (
-            self.head[0]
-            + _SEAT_QUOTED[info[k52.I_TO_MOVE]]
-            + ',"hand":[' + ",".join(self.hand) + "]"
-            + ',"won":{"A":' + str(int(info[k52.I_TEAM_TRICKS])) + ',"B":' + str(int(info[k52.I_TEAM_TRICKS + 1])) + "}"
-            + self.head[1] + tricks + self.tail
-        )  # fmt: skip
+        # one join: the line is some 750 bytes, and each ``+`` would copy what is built so far
+        return "".join((
+            self.head[0], _SEAT_QUOTED[info[k52.I_TO_MOVE]],
+            ',"hand":[', ",".join(self.hand),
+            '],"won":{"A":', str(int(info[k52.I_TEAM_TRICKS])), ',"B":', str(int(info[k52.I_TEAM_TRICKS + 1])),
+            "}", self.head[1], tricks, self.tail,
+        ))  # fmt: skip
 
     def keys(self, ruleset: str, options: dict) -> str:
         """The text from ``"ruleset"`` to ``"observation":`` of a decide message (the same all deal long)."""
@@ -214,6 +216,28 @@ def _play_record(state: Trick52State) -> dict:
         record = record | {"trump": SUITS[state.prime]}
     _LAST_RECORD[:] = [state, record]
     return record
+
+
+_PLAY_START: list = [None, None]  # the state of ``_play_start_texts``' last answer, and that answer
+
+
+def _play_start_texts(state: Trick52State) -> tuple[str, str]:
+    """What every seat's observation at the start of the play of ``state`` shares, serialised: from
+    ``"score"`` to the opening bracket of the record's ``tricks``, and the record's items after the
+    tricks but ``hands`` (each followed by ",")."""
+    if _PLAY_START[0] is state:
+        return _PLAY_START[1]
+    record = _play_record(state)
+    visible = {key: record[key] for key in _PUBLIC_KEYS if key in record}
+    visible["tricks"] = []
+    items = list(visible.items())
+    at = [key for key, _ in items].index("tricks")
+    score = state._score_before()
+    head = ',"score":{"A":' + _scalar(score[0]) + ',"B":' + _scalar(score[1]) + "}"
+    head += ',"record":{' + _dumps(dict(items[:at]))[1:-1] + ',"tricks":['
+    rest = "".join(_dumps({key: value})[1:-1] + "," for key, value in items[at + 1 :])
+    _PLAY_START[:] = [state, (head, rest)]
+    return head, rest
 
 
 def prime_decide_message(
@@ -277,6 +301,84 @@ def _kept_line(fast, obs_text, ident, ruleset, options, texts, optional, time_ms
     return (line + "}\n").encode()
 
 
+# The items of ``legal`` (JSON strings joined by ",", no brackets) of each suit's legal cards (13 bits of a
+# card mask: at most 4 x 8191 keys), plain, with ``slam`` and with ``drop``, made on first use.
+_SUIT_LEGAL: tuple[dict[int, tuple[str, str, str]], ...] = ({}, {}, {}, {})
+
+
+def _suit_legal(suit: int, ranks: int) -> tuple[str, str, str]:
+    cards = [13 * suit + r for r in range(13) if ranks >> r & 1]
+    texts = _SUIT_LEGAL[suit][ranks] = (
+        ",".join([_QUOTED[c] for c in cards]),
+        ",".join([_QUOTED[c + 52] for c in cards]),
+        ",".join([_QUOTED[c + 104] for c in cards]),
+    )
+    return texts
+
+
+# The items of ``legal`` by the whole mask (times 2, plus 1 with signals): each suit's follow-suit masks
+# recur; emptied when it holds 2^16, as the masks a lead offers (whole hands) are too many to keep.
+_LEGAL_TEXT: dict[int, str] = {}
+
+
+def _legal_json(legal: int, signals: bool) -> str:
+    """The items of ``legal`` (without brackets) for the mask of legal cards: each card by suit and rank,
+    then with option ``signals`` each with ``slam``, then each with ``drop`` (``possible_actions``'
+    order)."""
+    key = 2 * legal + signals
+    text = _LEGAL_TEXT.get(key)
+    if text is not None:
+        return text
+    parts = []
+    for suit in range(4):
+        ranks = legal >> 13 * suit & 0x1FFF
+        if ranks:
+            parts.append(_SUIT_LEGAL[suit].get(ranks) or _suit_legal(suit, ranks))
+    plain = [p[0] for p in parts]
+    text = ",".join(plain + [p[1] for p in parts] + [p[2] for p in parts]) if signals else ",".join(plain)
+    if len(_LEGAL_TEXT) >= 1 << 16:
+        _LEGAL_TEXT.clear()
+    _LEGAL_TEXT[key] = text
+    return text
+
+
+_PLAY_ACTION = {text: a for a, text in enumerate(_PLAY_TEXT)}  # a card play's text -> its action
+
+
+class CardPlays(Mapping):
+    """The allowed actions of a Feskot or Tekka card play, from the mask of legal cards: the map
+    ``decide_message`` builds (text -> action: each card, then with option ``signals`` each with
+    ``slam``, then with ``drop``), answering ``get`` without building it."""
+
+    __slots__ = ("legal", "signals")
+
+    def __init__(self, legal: int, signals: bool):
+        self.legal = legal
+        self.signals = signals
+
+    def get(self, text: str, default: Any = None) -> Any:
+        a = _PLAY_ACTION.get(text)
+        if a is None or not self.legal >> (a % 52) & 1 or (a >= 52 and not self.signals):
+            return default
+        return a
+
+    def __getitem__(self, text: str) -> int:
+        a = self.get(text)
+        if a is None:
+            raise KeyError(text)
+        return a
+
+    def _actions(self) -> list[int]:
+        cards = [c for c in range(52) if self.legal >> c & 1]
+        return cards + [c + 52 for c in cards] + [c + 104 for c in cards] if self.signals else cards
+
+    def __iter__(self) -> Iterator[str]:
+        return (_PLAY_TEXT[a] for a in self._actions())
+
+    def __len__(self) -> int:
+        return self.legal.bit_count() * (3 if self.signals else 1)
+
+
 def play_decide_message(
     cache: dict,
     state: Trick52State,
@@ -288,12 +390,12 @@ def play_decide_message(
     time_ms: int,
     seed: int,
     world: bool = False,
-) -> tuple[bytes, dict[str, int]] | None:
+) -> tuple[bytes, Mapping[str, int]] | None:
     """:func:`decide_message` for a card play of Feskot or Tekka by the seat to move, whose legal cards
     are the mask ``legal`` and who may not ask for a raise now: the same line and map of allowed actions
-    (each card, then with option ``signals`` each with ``slam``, then with ``drop``: ``possible_actions``'
-    order), made without a ``View`` from the seat's observation kept in ``cache`` (made from the record at
-    the start of the play when there is none). None when only a full build will do (after a raise)."""
+    (a :class:`CardPlays`), made without a ``View`` from the seat's observation kept in ``cache`` (made
+    from the record at the start of the play when there is none). None when only a full build will do
+    (after a raise)."""
     fast = cache.get(seat)
     obs_text = fast.update_state(state, seat) if fast is not None else None
     if obs_text is None:
@@ -302,17 +404,17 @@ def play_decide_message(
         if obs_text is None:
             return None
         cache[seat] = fast
-    cards = []
-    while legal:
-        low = legal & -legal
-        cards.append(low.bit_length() - 1)
-        legal ^= low
-    if state.arrays.info[k52.I_SIGNALS]:
-        cards += [c + 52 for c in cards] + [c + 104 for c in cards]
-    texts = [_PLAY_TEXT[a] for a in cards]
-    view = View(state, seat) if world else None
-    line = _kept_line(fast, obs_text, ident, ruleset, options, texts, False, time_ms, seed, world, view)
-    return line, dict(zip(texts, cards, strict=True))
+    signals = bool(state.arrays.info[k52.I_SIGNALS])
+    line = "".join((
+        '{"type":"decide","id":', str(ident), fast.keys(ruleset, options), obs_text,
+        ',"legal":[', _legal_json(legal, signals),
+        '],"optional":false,"time_ms":', _scalar(time_ms), ',"seed":', str(seed),
+    ))  # fmt: skip
+    if world:
+        from ...bits import new_rng
+
+        line += ',"world":' + _dumps(View(state, seat).sample(new_rng(seed ^ 0x5EED)).to_record())
+    return (line + "}\n").encode(), CardPlays(legal, signals)
 
 
 def decide_message(

@@ -42,8 +42,10 @@ N_CONTROL = 9
 
 
 @njit(cache=True)
-def _advance(d, forms, control, log):
-    """Apply the action ``control[C_FIRST] - 1`` if any (decided already), then play every decision of a
+def _advance(hand, dealt, plays, signal, leader, winner, info, forms, control, log):
+    """On the deal of the arrays ``hand`` .. ``info`` (``_trick52.Arrays``' fields, passed one by one: numba
+    types plain arrays in its C dispatcher, a NamedTuple of them in Python, which took 1.6 us more a call),
+    apply the action ``control[C_FIRST] - 1`` if any (decided already), then play every decision of a
     compiled seat (bit ``seat`` of ``control[C_COMPILED]``; its parameter vector ``forms[seat]``;
     decision ``i`` drawn from ``mix_seed3(seed, table, i)``) from decision ``control[C_K]`` on, until a seat
     that is not compiled is to move or the deal ends. Each action is logged as ``(action, seat, trick,
@@ -51,7 +53,7 @@ def _advance(d, forms, control, log):
     ``C_SIMPLE`` 1 when it has only cards to choose from (the play, no raise to ask), and
     ``C_DECISION_SEED`` the seed of its decision. (One call per engine decision, with few arguments: the
     dispatch from Python costs more than the work.)"""
-    info = d.info
+    d = k.Arrays(hand, dealt, plays, signal, leader, winner, info)
     drng = np.empty(1, np.uint64)
     buf = np.empty(k.MAX_ACTIONS, np.int64)
     v = np.empty(pk.N_V, np.int64)
@@ -108,7 +110,8 @@ def play_deal52(state: Trick52State, bots: Sequence[Bot], seed: int, table: int 
             return False
         forms[seat] = form
         compiled |= 1 << seat
-    info = state.arrays.info
+    arrays = state.arrays
+    info = arrays.info
     control = np.zeros(N_CONTROL, np.uint64)
     control[C_SEED] = int(seed) & _MASK64
     control[C_TABLE] = table
@@ -118,19 +121,21 @@ def play_deal52(state: Trick52State, bots: Sequence[Bot], seed: int, table: int 
     n = 0  # actions applied: decision n is made with mix_seed(seed, table, n)
     while True:
         control[C_K] = n
-        done = _advance(state.arrays, forms, control, log)
-        control[C_FIRST] = 0
+        done = _advance(*arrays, forms, control, log)
         if done:
             state.note_applied(log[:done].tolist())
             n += done
-        if info[k.I_PHASE] == k.PH_TERMINAL:
+        phase, seat = info[k.I_PHASE], int(info[k.I_TO_MOVE])
+        if phase == k.PH_TERMINAL:
             return True
-        seat = int(info[k.I_TO_MOVE])
         bot = bots[seat]
-        decision_seed = int(control[C_DECISION_SEED])  # mix_seed(seed, table, n)
-        if control[C_SIMPLE]:
-            action = bot.play_card(state, seat, decision_seed, int(control[C_LEGAL]))
-        elif info[k.I_PHASE] == k.PH_PRIME:
+        now = control.tolist()  # Python ints: a read of the array costs as much as its copy
+        decision_seed = now[C_DECISION_SEED]  # mix_seed(seed, table, n)
+        if now[C_FIRST]:
+            control[C_FIRST] = 0
+        if now[C_SIMPLE]:
+            action = bot.play_card(state, seat, decision_seed, now[C_LEGAL])
+        elif phase == k.PH_PRIME:
             action = bot.choose_prime(state, seat, decision_seed)
         else:
             action = None
