@@ -88,6 +88,7 @@ def _contracts(task: tuple) -> list[dict]:
                 "target": 13 if contract["target"] == "D13" else int(contract["target"]),
                 "makeable": makeable,
                 "made": bool(state.result()["made"]),
+                "mandatory": bool(contract["mandatory"]),
                 "score": float(returns[team] - returns[1 - team]),
             }
         )
@@ -171,6 +172,7 @@ def contract_row(name: str, rows: list[dict]) -> dict:
     lo, hi = wilson_interval(made, n)
     under = sum(r["target"] < r["makeable"] and r["makeable"] >= 8 for r in rows)
     over = sum(r["target"] > r["makeable"] for r in rows)
+    called = [r for r in rows if not r.get("mandatory", False)]
     return {
         "bot": name,
         "deals": n,
@@ -179,6 +181,11 @@ def contract_row(name: str, rows: list[dict]) -> dict:
         "made_hi": float(hi),
         "underbid": under / n,
         "overbid": over / n,
+        "mandatory": 1 - len(called) / n,
+        "called_made": sum(r["made"] for r in called) / len(called) if called else math.nan,
+        "called_under": sum(r["target"] < r["makeable"] and r["makeable"] >= 8 for r in called) / len(called)
+        if called
+        else math.nan,
         "target": float(np.mean([r["target"] for r in rows])),
         "makeable": float(np.mean([r["makeable"] for r in rows])),
         "score": float(np.mean([r["score"] for r in rows])),
@@ -397,16 +404,20 @@ def markdown(fig: dict, command: str, kept: dict | None = None) -> str:
             "its Wilson 95% interval; underbid: a target below the most tricks the declaring team could take "
             "double dummy with the Prime chosen (when that is 8 or more); overbid: above it; score: the "
             "declaring team's `returns` less the defenders', per deal. Goals: ZELZELA made at least 85%, "
-            "underbids at most 40% of its contracts, its score within 10% of ORACLE's.",
+            "underbids at most 40% of its contracts, its score within 10% of ORACLE's. Mandatory: the deals in "
+            "which all four passed (the first-asked seat declares 8 it did not call); made and underbid when "
+            "called: the same over the other deals.",
             "",
-            "| bot | deals | made [95%] | underbid | overbid | mean target | mean makeable | score per deal |",
-            "|---|---|---|---|---|---|---|---|",
+            "| bot | deals | made [95%] | underbid | overbid | mean target | mean makeable | score per deal "
+            "| mandatory | made when called | underbid when called |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
         ]
         for r in c["rows"]:
             lines.append(
                 f"| {r['bot']} | {r['deals']} | {_pct(r['made'])} [{_pct(r['made_lo'])}, {_pct(r['made_hi'])}] "
                 f"| {_pct(r['underbid'])} | {_pct(r['overbid'])} | {r['target']:.2f} | {r['makeable']:.2f} "
-                f"| {r['score']:+.2f} |"
+                f"| {r['score']:+.2f} | {_pct(r.get('mandatory', math.nan))} | {_pct(r.get('called_made', math.nan))} "
+                f"| {_pct(r.get('called_under', math.nan))} |"
             )
         lines += [
             "",

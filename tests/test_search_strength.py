@@ -67,3 +67,15 @@ def test_a_run_of_every_ruleset_it_names_needs_no_kept_rows():
     text = ss.markdown(fig, NEW)
     assert f"    {NEW}" in text.splitlines() and "# rows" not in text
     assert ss.kept_parts(text, ("tekka",)) == {"commands": [], "steps": [], "oracle": [], "contracts": []}
+
+
+def test_contract_row_sets_the_mandatory_eights_apart():
+    rows = [
+        {"target": 8, "makeable": 6, "made": False, "mandatory": True, "score": -8.0},
+        {"target": 8, "makeable": 10, "made": True, "mandatory": False, "score": 8.0},
+        {"target": 9, "makeable": 9, "made": False, "mandatory": False, "score": -18.0},
+        {"target": 10, "makeable": 10, "made": True, "mandatory": False, "score": 10.0},
+    ]
+    r = ss.contract_row("ZELZELA", rows)
+    assert (r["made"], r["underbid"], r["mandatory"]) == (0.5, 0.25, 0.25)
+    assert (r["called_made"], r["called_under"]) == (2 / 3, 1 / 3)
