@@ -473,6 +473,7 @@ def main(argv=None) -> int:
         + [f"--contracts {args.contracts}", f"--seed {args.seed}"]
         + ([f"--contract-seed {args.contract_seed}"] if args.contract_seed is not None else [])
         + ([f"--out {args.out}"] if args.out else [])
+        + (["--update"] if args.update else [])
     )
     kept = None
     if args.update:

@@ -835,7 +835,9 @@ class Zelzela(SearchBot):
     once it holds at most four cards, every card scored in every world by the double-dummy solver's exact
     card values (reach 7 / the contract first, then tricks); JANGARA rollouts before that. Tekka calls as
     TIZAB's (``call_z=1``): with ``call_z=0`` (the best expected score) it took more points than TIZAB
-    but won no more pairs.
+    but won no more pairs. Unlike TIZAB it values a pass as the contract that then stands (``call_stand``:
+    the high call, or the first-asked seat's mandatory 8), so as first-asked seat it does not volunteer
+    the 8 it would get anyway at half the price of failure.
 
     The solver only at the end: scoring worlds by the solver's exact card values from more cards on took
     fewer tricks than rollouts (a solved world knows every card, which the real decision does not); from
@@ -862,6 +864,7 @@ class Zelzela(SearchBot):
         "play_miss": 0.3,
         "override_z": 1.0,
         "call_z": 1.0,
+        "call_stand": True,
         "sign_test": True,
     }
 
