@@ -5,8 +5,8 @@ inference from the other seats' Prime choice, calls and signals by JANGARA rollo
 choice unless another is better by a paired t-statistic of 1 and the sign test at the same level
 (``override_z=1``, ``sign_test``; Tekka calls at ``call_z=2``); TIZAB has 64 worlds, adds inference from
 the card plays (``play_miss=0.3``), scores its last four cards by the double-dummy solver and calls at
-``call_z=1``; ZELZELA is TIZAB with 256 worlds. All three play their chosen card with the signal JANGARA
-would send with it.
+``call_z=1``; ZELZELA is TIZAB with 256 worlds, valuing a Tekka pass as the contract that then stands
+(``call_stand``). All three play their chosen card with the signal JANGARA would send with it.
 
 Every decision goes the same way:
 
@@ -852,7 +852,8 @@ class Zelzela(SearchBot):
     description = (
         "determinized search: TIZAB with 256 worlds, weighted by the Prime choice, calls, signals and how well "
         "a JANGARA model explains the other seats' card plays; each action scored by a JANGARA-policy rollout, "
-        "and from 4 cards on by the double-dummy solver's exact card values (reach 7 / the contract, then tricks)"
+        "and from 4 cards on by the double-dummy solver's exact card values (reach 7 / the contract, then tricks); "
+        "a Tekka pass valued as the contract that then stands"
     )
     preset = {
         "worlds": 256,
