@@ -522,3 +522,48 @@ def test_search_bots_send_jangaras_signals(ruleset):
     assert off.phase() == "play"  # the signals-off check below always runs
     card = off.legal_actions()[0]
     assert honest_signal(View(off, off.current_player()), card) == card
+
+
+def test_fitted_shares_read_each_rollout_through_the_fit():
+    """call_fit: P(total x) is the mean over the rollouts of sigmoid(A + B (r - x)), falling with x; without
+    the fit, the share of rollouts with at least x tricks."""
+    from tekkasim.bots.search import CALL_FIT, Rollouts
+
+    ro = Rollouts("jangara", 1, new_rng(0), CALL_FIT)
+    ro.hist[:] = 0
+    ro.hist[[7, 9, 10]] = (2, 1, 1)
+    a, b = CALL_FIT
+    counts = [7, 7, 9, 10]
+    want = [sum(1 / (1 + np.exp(-(a + b * (r - x)))) for r in counts) / 4 for x in range(8, 14)]
+    got = ro._fitted_shares(range(8, 14))
+    assert np.allclose(got, want)
+    assert all(p > q for p, q in zip(got, got[1:], strict=False))
+    ro.fit = None
+    assert ro._shares(range(8, 14)) == [0.5, 0.5, 0.25, 0.0, 0.0, 0.0]
+
+
+def test_standing_contract_of_a_pass():
+    """call_stand: a pass leaves the high call standing, or the first-asked seat's mandatory 8."""
+    from tekkasim.bots.search import _standing
+
+    state = get_game("tekka").new_deal(5, first=2)
+    info = state.arrays.info
+    assert _standing(info, 2) == (2, 8, True)
+    state.apply_action(k.CALL_BASE + k.PASS)
+    state.apply_action(k.CALL_BASE + 9)  # seat 3
+    assert _standing(state.arrays.info, 0) == (3, 9, False)
+
+
+def test_call_stand_first_seat_never_volunteers_the_mandatory_eight():
+    """The first-asked seat calling 8 gets the all-pass contract at the voluntary price (-16 failed, not -8):
+    with call_stand (pass worth the mandatory 8) the best expected call is never 8 there; without it, some
+    of these first seats call 8."""
+    stand = get_bot("TANOOR", worlds=8, call_z=0.0, call_stand=True)
+    free = get_bot("TANOOR", worlds=8, call_z=0.0)
+    eights = 0
+    for seed in range(400, 430):
+        state = get_game("tekka").new_deal(seed)
+        seat = state.current_player()
+        assert decide(stand, state, seat, 3) != k.CALL_BASE + 8
+        eights += decide(free, state, seat, 3) == k.CALL_BASE + 8
+    assert eights > 0

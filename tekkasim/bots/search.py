@@ -5,8 +5,8 @@ inference from the other seats' Prime choice, calls and signals by JANGARA rollo
 choice unless another is better by a paired t-statistic of 1 and the sign test at the same level
 (``override_z=1``, ``sign_test``; Tekka calls at ``call_z=2``); TIZAB has 64 worlds, adds inference from
 the card plays (``play_miss=0.3``), scores its last four cards by the double-dummy solver and calls at
-``call_z=1``; ZELZELA is TIZAB with 256 worlds. All three play their chosen card with the signal JANGARA
-would send with it.
+``call_z=1``; ZELZELA is TIZAB with 256 worlds, valuing a Tekka pass as the contract that then stands
+(``call_stand``). All three play their chosen card with the signal JANGARA would send with it.
 
 Every decision goes the same way:
 
@@ -57,6 +57,14 @@ Every decision goes the same way:
    another beats it on the paired per-world worths with a t-statistic of at least ``call_z``: the max
    over suits and calls of a few worlds' shares overbids, so with few worlds JANGARA's call is the safer
    one, while with many worlds the best call over the worlds is worth more than JANGARA's.
+   Two options refine the calls (and the Prime, which reads the same opening rollouts): ``call_fit``
+   reads a rollout's trick count r as the chance ``sigmoid(A + B (r - k))`` that the world's double-dummy
+   count reaches k (``CALL_FIT``, a logistic fit by ``experiments/tekka_call_fit.py`` on tuning deals:
+   a JANGARA rollout takes about half a trick less than double dummy where contracts are called, and a
+   single rollout is a noisy count); ``call_stand`` values a pass as the contract that stands if the later
+   seats pass too (the high call, or the first-asked seat's mandatory 8, whose failure costs 8, not 16),
+   each from its own declarer's rollouts, so the first-asked seat never volunteers the 8 it would get
+   anyway and a last seat weighs the opponents' mandatory 8 against its own call.
    Raises (option ``raises``): the declarer requests the raise with the best expected score if it beats
    the standing contract's (a rejected request costs nothing); the opponent asked accepts when the new
    contract's expected score for its own team is better.
@@ -100,6 +108,9 @@ SLAM_WEAK = 0.4  # weight of a world in which a seat that signalled slam holds n
 CALL_FLOOR = 0.02  # no call is ruled out entirely (bots make mistakes)
 EXACT_CARDS = 7  # from this many cards in hand the solver's exact card values score the cards
 TRICK_WEIGHT = 0.1  # with exact card values: score per trick beside the target terms
+# call_fit: P(double-dummy tricks >= t) = sigmoid(A + B (r - t)) for a JANGARA rollout's r team tricks at the
+# opening (the declarer leading trick 1 with its Prime); a logistic fit by experiments/tekka_call_fit.py
+CALL_FIT = (1.62, 1.53)
 
 _solver: Solver | None = None
 
@@ -377,8 +388,9 @@ def _rollout_bot(policy: str) -> np.ndarray:
 class Rollouts:
     """Scores by compiled rollouts (TANOOR, TIZAB, ZELZELA)."""
 
-    def __init__(self, policy: str, reps: int, rng: np.ndarray):
+    def __init__(self, policy: str, reps: int, rng: np.ndarray, fit: tuple[float, float] | None = None):
         self.policy = S.POLICIES.index(policy)
+        self.fit = fit
         self.reps = reps if self.policy != S.GREEDY_POLICY else 1  # a greedy rollout is deterministic
         self.rng = rng
         self.hist = np.zeros(14, np.int64)
@@ -408,9 +420,16 @@ class Rollouts:
         tail = np.cumsum(self.hist[::-1])[::-1]  # tail[x] = rollouts with at least x tricks
         return [float(tail[x]) / n if 0 <= x <= 13 else float(x < 0) for x in totals]
 
+    def _fitted_shares(self, totals: Sequence[int]) -> list[float]:
+        """The mean over the rollouts of P(double-dummy tricks >= x) given each rollout's count (``fit``)."""
+        a, b = self.fit
+        n = max(1, int(self.hist.sum()))
+        r = np.arange(14)
+        return [float(self.hist @ (1.0 / (1.0 + np.exp(-(a + b * (r - x)))))) / n for x in totals]
+
     def opening_reach(self, world: State, seat: int, trump: int, totals: Sequence[int]) -> list[float]:
         self._counts(world, seat, trump, seat & 1)
-        return self._shares(totals)
+        return self._shares(totals) if self.fit is None else self._fitted_shares(totals)
 
     def current_reach(self, world: State, team: int, totals: Sequence[int]) -> list[float]:
         self._counts(world, -1, 0, team)
@@ -454,6 +473,7 @@ class Scoring:
     z: float = 0.0
     call_z: float = 0.0
     sign: bool = False
+    call_stand: bool = False
 
 
 def prior_action(world: State) -> int:
@@ -547,18 +567,47 @@ def _raise_answer(worlds: Worlds, ev, info, team: int) -> int:
     return k.ACCEPT if accept > keep else k.REJECT
 
 
+def _standing(info, seat: int) -> tuple[int, int, bool]:
+    """The contract that stands if ``seat`` and every later seat pass: ``(declarer, code, mandatory)`` of the
+    high call, or the first-asked seat's mandatory 8 when nobody has called."""
+    high, high_seat = int(info[k.I_HIGH]), int(info[k.I_HIGH_SEAT])
+    if high == k.PASS or high_seat < 0:
+        return int(info[k.I_FIRST]), 8, True
+    return high_seat, high, False
+
+
 def _call(worlds: Worlds, how: Scoring, info, seat: int, legal: list[int]) -> int:
     totals = list(range(8, 14))
     cols = np.arange(len(totals))
+    stand_seat, stand_code, mandatory = _standing(info, seat)
+    stand_total = 13 if stand_code == k.D13 else stand_code
+    # with call_stand, the standing contract's declarer (another seat) is weighed in the same worlds
+    other = how.call_stand and stand_seat != seat
+
+    def world_reach(w: State) -> np.ndarray:
+        ours = [how.ev.opening_reach(w, seat, t, totals) for t in range(4)]
+        theirs = [how.ev.opening_reach(w, stand_seat, t, [stand_total]) for t in range(4)] if other else []
+        return np.concatenate([np.ravel(ours), np.ravel(theirs)])
+
     # per world and trump, whether the team takes each total with this seat declaring
-    reach = worlds.matrix(lambda w: np.ravel([how.ev.opening_reach(w, seat, t, totals) for t in range(4)]))
-    reach = reach.reshape(len(reach), 4, len(totals))
+    rows = worlds.matrix(world_reach)
+    reach = rows[:, : 4 * len(totals)].reshape(len(rows), 4, len(totals))
     # the declarer picks Prime after the auction: per total the suit best over the worlds
     best = reach[:, reach.mean(axis=0).argmax(axis=0), cols]  # worlds x totals
     prob = {x: best[:, i] for i, x in enumerate(totals)}
     high, high_seat = int(info[k.I_HIGH]), int(info[k.I_HIGH_SEAT])
     pass_value = np.zeros(len(best))
-    if high != k.PASS and high_seat >= 0 and high_seat & 1 == seat & 1:
+    if how.call_stand:
+        # pass is worth the standing contract for our team (the later seats' calls are not modelled): the
+        # high call, or the first-asked seat's mandatory 8, each declared by its own seat
+        if other:
+            stand = rows[:, 4 * len(totals) :]  # worlds x trumps
+            p_stand = stand[:, stand.mean(axis=0).argmax()]
+        else:
+            p_stand = prob[stand_total]
+        value = contract_value(p_stand, stand_code, mandatory)
+        pass_value = value if stand_seat & 1 == seat & 1 else -value
+    elif high != k.PASS and high_seat >= 0 and high_seat & 1 == seat & 1:
         pass_value = contract_value(prob[13 if high == k.D13 else high], high)
     options = [k.CALL_BASE + k.PASS] + [a for a in legal if a - k.CALL_BASE != k.PASS]
     values = [pass_value] + [
@@ -635,6 +684,19 @@ PLAY_MISS = Param(
     0.0,
     1.0,
 )
+CALL_FIT_P = Param(
+    "call_fit",
+    False,
+    "Tekka calls and Prime by rollouts: read each rollout's trick count as the chance that the world's "
+    "double-dummy count reaches each total (a logistic fit; JANGARA rollouts fall short of double dummy)",
+)
+CALL_STAND_P = Param(
+    "call_stand",
+    False,
+    "Tekka calls: pass is worth the contract that stands if the later seats pass too (the high call, or the "
+    "first-asked seat's mandatory 8), valued in the worlds with its own declarer; off: pass is worth 0, or "
+    "partner's standing call as if this seat declared",
+)
 SIGN_TEST = Param(
     "sign_test",
     False,
@@ -664,6 +726,8 @@ class Trick52Adapter(Adapter):
         PLAY_MISS,
         OVERRIDE_Z,
         CALL_Z,
+        CALL_FIT_P,
+        CALL_STAND_P,
         SIGN_TEST,
     )
 
@@ -679,7 +743,7 @@ class Trick52Adapter(Adapter):
 
     def evaluator(self, rng: np.ndarray):
         p = self.p
-        rollouts = Rollouts(p["rollout"], p["rollouts"], rng)
+        rollouts = Rollouts(p["rollout"], p["rollouts"], rng, CALL_FIT if p["call_fit"] else None)
         if p["evaluator"] != "dd":
             return rollouts
         return Hybrid(p["dd_cards"], rollouts, DoubleDummy(p["exact_cards"], p["trick_weight"]))
@@ -689,7 +753,8 @@ class Trick52Adapter(Adapter):
             only = view.legal[0]
             return honest_signal(view, only) if only < k.PRIME_BASE else only
         p = self.p
-        return decide_search(view, worlds, Scoring(self.evaluator(rng), p["override_z"], p["call_z"], p["sign_test"]))
+        how = Scoring(self.evaluator(rng), p["override_z"], p["call_z"], p["sign_test"], p["call_stand"])
+        return decide_search(view, worlds, how)
 
     def oracle(self, view: View, world: Worlds, rng: np.ndarray) -> int:
         """The double-dummy scoring on the one true world: every target and card value exact."""
@@ -770,7 +835,9 @@ class Zelzela(SearchBot):
     once it holds at most four cards, every card scored in every world by the double-dummy solver's exact
     card values (reach 7 / the contract first, then tricks); JANGARA rollouts before that. Tekka calls as
     TIZAB's (``call_z=1``): with ``call_z=0`` (the best expected score) it took more points than TIZAB
-    but won no more pairs.
+    but won no more pairs. Unlike TIZAB it values a pass as the contract that then stands (``call_stand``:
+    the high call, or the first-asked seat's mandatory 8), so as first-asked seat it does not volunteer
+    the 8 it would get anyway at half the price of failure.
 
     The solver only at the end: scoring worlds by the solver's exact card values from more cards on took
     fewer tricks than rollouts (a solved world knows every card, which the real decision does not); from
@@ -785,7 +852,8 @@ class Zelzela(SearchBot):
     description = (
         "determinized search: TIZAB with 256 worlds, weighted by the Prime choice, calls, signals and how well "
         "a JANGARA model explains the other seats' card plays; each action scored by a JANGARA-policy rollout, "
-        "and from 4 cards on by the double-dummy solver's exact card values (reach 7 / the contract, then tricks)"
+        "and from 4 cards on by the double-dummy solver's exact card values (reach 7 / the contract, then tricks); "
+        "a Tekka pass valued as the contract that then stands"
     )
     preset = {
         "worlds": 256,
@@ -797,6 +865,7 @@ class Zelzela(SearchBot):
         "play_miss": 0.3,
         "override_z": 1.0,
         "call_z": 1.0,
+        "call_stand": True,
         "sign_test": True,
     }
 
