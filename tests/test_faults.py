@@ -200,7 +200,7 @@ def test_interrupted_is_not_swallowed_as_an_error_and_says_its_exit_code():
 
 
 @pytest.mark.slow
-def test_a_dask_worker_that_dies_is_one_line(tmp_path):
+def test_a_dask_worker_that_dies_is_one_line_with_its_exit_code_and_block(tmp_path):
     pytest.importorskip("distributed")
     import dask
 
@@ -209,9 +209,51 @@ def test_a_dask_worker_that_dies_is_one_line(tmp_path):
         cfg = Config.build(ruleset="feskot", bots=[RandomBot, ExitAlways], boards=2, seed=1, workers=1, backend="dask")
         with pytest.raises(TournamentError) as err:
             run_tournament(cfg, tmp_path / "run", quiet=True)
-    text = str(err.value)
-    assert "\n" not in text
-    assert text.startswith("Dask workers died while playing RANDOM vs EXITALWAYS, boards 0..")
+    assert str(err.value) == (
+        "a Dask worker died at RANDOM vs EXITALWAYS, boards 0..0: it ended with exit code 3; "
+        "stored results are kept, rerun to resume"
+    )
+
+
+@pytest.mark.slow
+def test_a_dask_worker_killed_mid_run_is_named_with_its_signal_and_block(tmp_path):
+    """A real worker process of a Dask cluster (its nanny's child) killed with SIGKILL while it plays: the
+    one line says how it died and which block it was playing."""
+    distributed = pytest.importorskip("distributed")
+    import threading
+
+    import dask
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        with (
+            distributed.LocalCluster(
+                n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+            ) as lc,
+            distributed.Client(lc) as client,
+        ):
+            nanny = next(iter(lc.workers.values()))
+            pid = nanny.process.pid
+
+            def kill_when_busy() -> None:  # as soon as the worker has a block in hand
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline and not any(client.processing().values()):
+                    time.sleep(0.05)
+                time.sleep(0.3)
+                os.kill(pid, signal.SIGKILL)
+
+            killer = threading.Thread(target=kill_when_busy, daemon=True)
+            killer.start()
+            bots = ["RANDOM", SLOW]  # 5 ms a decision: a block of 4 boards takes about 2 s
+            cfg = Config.build(
+                ruleset="feskot", bots=bots, boards=8, seed=1, block=4, backend="dask", scheduler=lc.scheduler_address
+            )
+            with pytest.raises(TournamentError) as err:
+                run_tournament(cfg, tmp_path / "run", quiet=True)
+            killer.join()
+    assert str(err.value) == (
+        "a Dask worker died at RANDOM vs HIGHEST, boards 0..3: it was killed by SIGKILL; "
+        "stored results are kept, rerun to resume"
+    )
 
 
 @pytest.mark.parametrize("made", [(), ("run.sqlite",)])

@@ -369,6 +369,8 @@ class DaskCluster:
             from dask.distributed import Client, LocalCluster
         except ImportError:
             raise TournamentError("the dask backend needs dask.distributed: pip install 'tekkasim[dask]'") from None
+        from . import _dask_exits
+
         self.cluster = None
         if scheduler:
             try:
@@ -377,15 +379,28 @@ class DaskCluster:
                 first = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
                 raise TournamentError(f"cannot reach the Dask scheduler at {scheduler!r}: {first}") from None
         else:
-            self.cluster = LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=50,
-                preload=[_IGNORE_SIGINT],
-            )
-            self.client = Client(self.cluster)
+            # The cluster's thread (created here) starts the worker processes, and a process started with
+            # SIGINT blocked keeps it blocked: a terminal's Ctrl-C, which reaches the whole process group,
+            # then waits in a worker still importing until its preload ignores it, instead of printing a
+            # KeyboardInterrupt traceback and failing the cluster's start. This thread gets it back at once.
+            mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            try:
+                self.cluster = LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=50,
+                    preload=[_IGNORE_SIGINT],
+                )
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            try:
+                self.client = Client(self.cluster)
+            except BaseException:
+                self.cluster.close()  # its worker processes must not outlive a failed start
+                raise
+        self.exits_known = _dask_exits.register(self.client)  # a dead worker's exit status, for messages
 
     def close(self) -> None:
         self.client.close()
@@ -439,24 +454,42 @@ def run_dask(
                 except TekkasimError:  # raised in the task (a bot's error): its own line
                     raise
                 except Exception as exc:  # noqa: BLE001 - KilledWorker, or a failure outside the bots' decisions
-                    raise TournamentError(_dask_failure(exc, block, describe)) from None
+                    raise TournamentError(_dask_failure(exc, block, describe, client)) from None
                 on_rows(block, rows)
     finally:
         client.cancel(list(futures))
     return {"restarts": 0}
 
 
-def _dask_failure(exc: Exception, block: Block | None, describe: Callable) -> str:
+def _dask_failure(exc: Exception, block: Block | None, describe: Callable, client=None) -> str:
     where = describe(block, None, None) if block is not None else "a block"
     name = type(exc).__name__
     if name == "KilledWorker":  # the scheduler gave up on a task whose workers kept dying
-        what = f"Dask workers died while playing {where}"
+        allowed = getattr(exc, "allowed_failures", None)
+        deaths = allowed + 1 if isinstance(allowed, int) else 0
+        status = _killed_worker_status(exc, client)
+        if deaths > 1:  # the scheduler retried it on other workers first
+            what = f"a Dask worker died {deaths} times at {where}, the last one {status}"
+        else:
+            what = f"a Dask worker died at {where}: it {status}"
     elif "Cancelled" in name:  # the cluster dropped the run's tasks (its scheduler or workers were lost)
         what = f"the Dask cluster cancelled the run's tasks (waiting for {where})"
     else:  # a bot or the engine failed in the task outside its decisions
         first = str(exc).splitlines()[0] if str(exc) else ""
         what = f"a Dask task failed at {where} with {name}: {first}"
     return f"{what}; stored results are kept, rerun to resume"
+
+
+def _killed_worker_status(exc, client) -> str:
+    """How the last worker of a ``KilledWorker`` ended, from what its nanny logged (``_dask_exits``)."""
+    from . import _dask_exits
+
+    worker = getattr(exc, "last_worker", None)
+    address = getattr(worker, "address", None)
+    code = _dask_exits.exit_status(client, address) if client is not None else None
+    if code is None:  # a worker without a nanny, or a scheduler that refused the plugin
+        return f"ended with an exit status no nanny reported (worker {address})"
+    return _exit_text(code)
 
 
 def default_workers() -> int:
