@@ -296,3 +296,63 @@ def test_without_prctl_a_worker_still_dies_soon_after_its_parent(tmp_path):
     proc.kill()
     proc.wait()
     assert gone_within({child}, 2.0) == set()
+
+
+def session(sid: int) -> set[int]:
+    """Live processes of the session ``sid`` (a run started with ``start_new_session`` and all it started)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == sid and fields[0] != "Z":
+                found.add(int(entry))
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "when, sig",
+    [
+        ("importing", signal.SIGINT),
+        ("workers starting", signal.SIGINT),
+        ("workers starting", signal.SIGTERM),
+        ("cluster up", signal.SIGINT),
+    ],
+)
+def test_a_signal_while_the_dask_backend_starts_is_one_line_and_the_rerun_resumes(tmp_path, when, sig):
+    """Ctrl-C (to the process group) or SIGTERM (to the runner) while the command imports, while the local
+    Dask cluster's worker processes start, and once they run (the job scattered, blocks submitted): the
+    one `interrupted` line, exit 130 / 143, no process left, and the same command then completes."""
+    pytest.importorskip("distributed")
+    run = tmp_path / "run"
+    argv = ["-r", "feskot", "-b", "RANDOM,GREEDY", "-n", "40", "-s", "5", "--backend", "dask", "-w", "2", "-q"]
+    cmd = [sys.executable, "-m", "tekkasim", "tournament", *argv, "--out", str(run)]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    if when == "importing":
+        time.sleep(0.3)
+    else:  # the first worker process appears, or (cluster up) both run and have imported (0.5 s later)
+        want = 1 if when == "workers starting" else 2
+        while len(children(proc.pid)) < want and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.01)
+        if when == "cluster up":
+            time.sleep(0.5)
+    if sig == signal.SIGINT:
+        os.killpg(proc.pid, sig)
+    else:
+        os.kill(proc.pid, sig)
+    out, err = proc.communicate(timeout=120)
+    lines = err.decode().splitlines()
+    assert proc.returncode == 128 + sig, lines
+    assert len(lines) == 1 and lines[0].startswith("interrupted"), lines
+    assert gone_within(session(proc.pid), 3.0) == set()
+    again = subprocess.run(cmd, env=env, capture_output=True, timeout=300)
+    assert again.returncode == 0, again.stderr.decode()
+    reference = tmp_path / "reference"
+    cfg = Config.build(ruleset="feskot", bots=["RANDOM", "GREEDY"], boards=40, seed=5, workers=1)
+    run_tournament(cfg, reference, quiet=True)
+    assert stored(run) == stored(reference)

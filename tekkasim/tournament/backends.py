@@ -379,12 +379,18 @@ class DaskCluster:
                 first = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
                 raise TournamentError(f"cannot reach the Dask scheduler at {scheduler!r}: {first}") from None
         else:
-            # The cluster's thread (created here) starts the worker processes, and a process started with
-            # SIGINT blocked keeps it blocked: a terminal's Ctrl-C, which reaches the whole process group,
-            # then waits in a worker still importing until its preload ignores it, instead of printing a
-            # KeyboardInterrupt traceback and failing the cluster's start. This thread gets it back at once.
+            # A terminal's Ctrl-C reaches the whole process group, and a worker process still importing
+            # (before its preload ignores SIGINT) prints a KeyboardInterrupt traceback, or Python's "Failed
+            # to import the site module", and fails the cluster's start. The workers started here therefore
+            # get SIGINT blocked where the cluster's thread starts them (so it waits until their preload
+            # ignores it) and stderr pointed at /dev/null: they report through their tasks (and their
+            # nanny's exit status, _dask_exits), never by printing. This process's stderr comes back at once.
             mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            sys.stderr.flush()
+            saved = os.dup(2)
+            null = os.open(os.devnull, os.O_WRONLY)
             try:
+                os.dup2(null, 2)
                 self.cluster = LocalCluster(
                     n_workers=workers,
                     threads_per_worker=1,
@@ -394,6 +400,9 @@ class DaskCluster:
                     preload=[_IGNORE_SIGINT],
                 )
             finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+                os.close(null)
                 signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             try:
                 self.client = Client(self.cluster)
