@@ -230,6 +230,16 @@ class _Worker:
         child.close()
         self.blocks: deque[tuple[int, Block]] = deque()  # sent, not answered yet; the first is being played
         self.beat = time.monotonic()
+        self.released = False  # told to exit: nothing is left to hand it
+
+    def release(self) -> None:
+        """Let this idle worker exit now that no block is left for it: its exit (a large process's
+        teardown) overlaps the parent's storing of the last blocks instead of following it."""
+        self.released = True
+        try:
+            self.conn.send(None)
+        except OSError:  # it died meanwhile: nothing to tell
+            pass
 
     def at(self, describe: Callable, labels: tuple) -> tuple[str, str]:
         """Where this worker is (the board and table it started last, or its block when compiled), and
@@ -286,7 +296,7 @@ def run_local(
 
         def top_up(w: _Worker) -> None:
             # two blocks per worker: the next one waits in its pipe while the parent stores
-            while len(w.blocks) < 2 and queue:
+            while len(w.blocks) < 2 and queue and not w.released:
                 if not w.blocks:
                     w.beat = time.monotonic()
                 w.blocks.append(queue.popleft())
@@ -294,6 +304,8 @@ def run_local(
                     w.conn.send(w.blocks[-1])
                 except OSError:  # it died: its sentinel says so, and its blocks go back to the queue then
                     return
+            if not w.blocks and not queue and not w.released:  # (called before the parent stores its last)
+                w.release()
 
         while queue or any(w.blocks for w in pool):
             if stopped():
@@ -301,8 +313,11 @@ def run_local(
             for w in pool:
                 top_up(w)
             busy = [w for w in pool if w.blocks]
-            ready = set(wait([w.conn for w in busy] + [w.proc.sentinel for w in pool], timeout=0.5))
+            live = [w.proc.sentinel for w in pool if not w.released]
+            ready = set(wait([w.conn for w in busy] + live, timeout=0.5))
             for i, w in enumerate(list(pool)):
+                if w.released:  # it exits (or has exited) as told; a death then is not one
+                    continue
                 dead = w.proc.sentinel in ready
                 if w.conn in ready or dead:
                     try:
@@ -409,7 +424,7 @@ class DaskCluster:
             except BaseException:
                 self.cluster.close()  # its worker processes must not outlive a failed start
                 raise
-        self.exits_known = _dask_exits.register(self.client)  # a dead worker's exit status, for messages
+        _dask_exits.register(self.client)  # so that a dead worker is reported with its exit status
 
     def close(self) -> None:
         self.client.close()
