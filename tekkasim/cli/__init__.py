@@ -143,17 +143,23 @@ _STOPPED = "interrupted: stopped by {name}; run the same command again (a tourna
 
 
 def _terminated(signum, frame) -> None:
-    """SIGTERM before a command handles it: the one line, then the exit a shell reports for SIGTERM (143).
-    Nothing is unwound, as with SIGTERM's default action (an exception raised here could land where it is
-    swallowed, and the process would go on); a tournament's runner handles SIGTERM itself while it runs."""
+    """SIGTERM where a command has nothing to undo: the one line, then the exit a shell reports for SIGTERM
+    (143). Nothing is unwound, as with SIGTERM's default action (an exception raised here could land where
+    it is swallowed, and the process would go on)."""
     sys.stderr.write(_STOPPED.format(name="SIGTERM") + "\n")
     sys.stderr.flush()
     os._exit(128 + signum)
 
 
-def main() -> None:
+def stop_on_sigterm() -> None:
+    """For a command whose library handles SIGTERM itself once it has something to keep (the tournament's
+    runner): until then SIGTERM is the one line and 143. Only where SIGTERM still has its default action
+    (``records`` writers check for that to install their own clean-up)."""
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
         signal.signal(signal.SIGTERM, _terminated)
+
+
+def main() -> None:
     try:
         cli.main(prog_name="tekkasim")
     except BrokenPipeError:  # `tekkasim replay f | head`
