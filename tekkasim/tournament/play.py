@@ -635,10 +635,12 @@ def cards_decode(data, lengths: list[int], lo: int, width: int, mult: int) -> li
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cards_fill(a0, n0, a1, n1, lo, width, mult, out):
     """Write the CARDS stream of the deals of ``a0`` then ``a1`` (rows of actions, ``n0[i]``/``n1[i]`` used)
-    into ``out`` (``_bitstream`` words); returns the number of bytes written. Its twin is ``cards_encode``."""
+    into ``out`` (``_bitstream`` words); returns the number of bytes written. Its twin is ``cards_encode``.
+    Without numba's reference counting (it allocates nothing): with it, the shared writer's loop ran 4x
+    slower than the byte writer it replaced (measured on Satat blocks)."""
     acc = np.uint64(0)
     nacc = 0
     p = 0
