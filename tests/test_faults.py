@@ -200,7 +200,7 @@ def test_interrupted_is_not_swallowed_as_an_error_and_says_its_exit_code():
 
 
 @pytest.mark.slow
-def test_a_dask_worker_that_dies_is_one_line(tmp_path):
+def test_a_dask_worker_that_dies_is_one_line_with_its_exit_code_and_block(tmp_path):
     pytest.importorskip("distributed")
     import dask
 
@@ -209,9 +209,51 @@ def test_a_dask_worker_that_dies_is_one_line(tmp_path):
         cfg = Config.build(ruleset="feskot", bots=[RandomBot, ExitAlways], boards=2, seed=1, workers=1, backend="dask")
         with pytest.raises(TournamentError) as err:
             run_tournament(cfg, tmp_path / "run", quiet=True)
-    text = str(err.value)
-    assert "\n" not in text
-    assert text.startswith("Dask workers died while playing RANDOM vs EXITALWAYS, boards 0..")
+    assert str(err.value) == (
+        "a Dask worker died at RANDOM vs EXITALWAYS, boards 0..0: it ended with exit code 3; "
+        "stored results are kept, rerun to resume"
+    )
+
+
+@pytest.mark.slow
+def test_a_dask_worker_killed_mid_run_is_named_with_its_signal_and_block(tmp_path):
+    """A real worker process of a Dask cluster (its nanny's child) killed with SIGKILL while it plays: the
+    one line says how it died and which block it was playing."""
+    distributed = pytest.importorskip("distributed")
+    import threading
+
+    import dask
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        with (
+            distributed.LocalCluster(
+                n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+            ) as lc,
+            distributed.Client(lc) as client,
+        ):
+            nanny = next(iter(lc.workers.values()))
+            pid = nanny.process.pid
+
+            def kill_when_busy() -> None:  # as soon as the worker has a block in hand
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline and not any(client.processing().values()):
+                    time.sleep(0.05)
+                time.sleep(0.3)
+                os.kill(pid, signal.SIGKILL)
+
+            killer = threading.Thread(target=kill_when_busy, daemon=True)
+            killer.start()
+            bots = ["RANDOM", SLOW]  # 5 ms a decision: a block of 4 boards takes about 2 s
+            cfg = Config.build(
+                ruleset="feskot", bots=bots, boards=8, seed=1, block=4, backend="dask", scheduler=lc.scheduler_address
+            )
+            with pytest.raises(TournamentError) as err:
+                run_tournament(cfg, tmp_path / "run", quiet=True)
+            killer.join()
+    assert str(err.value) == (
+        "a Dask worker died at RANDOM vs HIGHEST, boards 0..3: it was killed by SIGKILL; "
+        "stored results are kept, rerun to resume"
+    )
 
 
 @pytest.mark.parametrize("made", [(), ("run.sqlite",)])
@@ -254,3 +296,63 @@ def test_without_prctl_a_worker_still_dies_soon_after_its_parent(tmp_path):
     proc.kill()
     proc.wait()
     assert gone_within({child}, 2.0) == set()
+
+
+def session(sid: int) -> set[int]:
+    """Live processes of the session ``sid`` (a run started with ``start_new_session`` and all it started)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == sid and fields[0] != "Z":
+                found.add(int(entry))
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "when, sig",
+    [
+        ("importing", signal.SIGINT),
+        ("workers starting", signal.SIGINT),
+        ("workers starting", signal.SIGTERM),
+        ("cluster up", signal.SIGINT),
+    ],
+)
+def test_a_signal_while_the_dask_backend_starts_is_one_line_and_the_rerun_resumes(tmp_path, when, sig):
+    """Ctrl-C (to the process group) or SIGTERM (to the runner) while the command imports, while the local
+    Dask cluster's worker processes start, and once they run (the job scattered, blocks submitted): the
+    one `interrupted` line, exit 130 / 143, no process left, and the same command then completes."""
+    pytest.importorskip("distributed")
+    run = tmp_path / "run"
+    argv = ["-r", "feskot", "-b", "RANDOM,GREEDY", "-n", "40", "-s", "5", "--backend", "dask", "-w", "2", "-q"]
+    cmd = [sys.executable, "-m", "tekkasim", "tournament", *argv, "--out", str(run)]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    if when == "importing":
+        time.sleep(0.3)
+    else:  # the first worker process appears, or (cluster up) both run and have imported (0.5 s later)
+        want = 1 if when == "workers starting" else 2
+        while len(children(proc.pid)) < want and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.01)
+        if when == "cluster up":
+            time.sleep(0.5)
+    if sig == signal.SIGINT:
+        os.killpg(proc.pid, sig)
+    else:
+        os.kill(proc.pid, sig)
+    out, err = proc.communicate(timeout=120)
+    lines = err.decode().splitlines()
+    assert proc.returncode == 128 + sig, lines
+    assert len(lines) == 1 and lines[0].startswith("interrupted"), lines
+    assert gone_within(session(proc.pid), 3.0) == set()
+    again = subprocess.run(cmd, env=env, capture_output=True, timeout=300)
+    assert again.returncode == 0, again.stderr.decode()
+    reference = tmp_path / "reference"
+    cfg = Config.build(ruleset="feskot", bots=["RANDOM", "GREEDY"], boards=40, seed=5, workers=1)
+    run_tournament(cfg, reference, quiet=True)
+    assert stored(run) == stored(reference)

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tekkasim.bots.shengji import _kinds
+from tekkasim.tournament._bitstream import stream_bytes, words
 from tekkasim.tournament.play import (
     _ESC,
     CARDS,
@@ -87,10 +88,10 @@ def test_cards_kernel_writes_what_its_twin_writes_and_decodes_back(block, mult):
     flat = [v for a in lists for v in a]
     lo = min([0, *flat])
     width = (max([0, *flat]) - lo).bit_length()
-    out = np.zeros((sum(map(len, lists)) * (8 + width) + 7) // 8 + 8, np.uint8)
+    out = words(sum(map(len, lists)) * (8 + width))
     used = _cards_fill(arrays[:n], lengths[:n], arrays[n:], lengths[n:], lo, width, mult, out)
     twin = cards_encode(lists, lo, width, mult)
-    assert out[:used].tobytes() == twin
+    assert stream_bytes(out, used) == twin
     assert cards_decode(twin, lengths.tolist(), lo, width, mult) == lists
     best = _cards_block(arrays[:n], lengths[:n], arrays[n:], lengths[n:])
     head = _ESC.unpack_from(best, 0)

@@ -16,12 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tekkasim.bots import get_bot
-from tekkasim.bots.compiled import play_tables
+from tekkasim.bots.compiled import compiled_form, play_tables
 from tekkasim.bots.loop import play_deal
 from tekkasim.cli import cli
 from tekkasim.rules import get_game
 from tekkasim.tournament import Config, Store, run_tournament
 from tekkasim.tournament import _shengji_codec as C
+from tekkasim.tournament._bitstream import finish, put_symbol, stream_bytes, words
 from tekkasim.tournament.play import SHENGJI, TABLES, Job, decode_block, encode_block, play_block, unpack
 
 BOTS = ["GREEDY", "KADO", "POCHAQ", "SADA", "JANGARA"]
@@ -84,24 +85,37 @@ def test_combination_rank_kernels_equal_their_twins(cands, data):
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(1, 2**50).flatmap(lambda n: st.tuples(st.integers(0, n - 1), st.just(n))), max_size=30))
 def test_truncated_binary_symbols_round_trip_and_equal_the_twin(symbols):
-    out = np.zeros(8 * len(symbols) + 16, np.uint8)
+    out = words(64 * len(symbols))
     acc, nacc, p = np.uint64(0), 0, 0
     for s, n in symbols:
-        acc, nacc, p = C._emit(out, acc, nacc, p, s, n)
+        acc, nacc, p = put_symbol(out, np.uint64(acc), nacc, p, s, n)  # (a uint64 comes back as an int)
+    used = finish(out, np.uint64(acc), nacc, p)
     twin = C._Bits()
     for s, n in symbols:
         twin.put(s, n)
-    if nacc:
-        out[p] = int(acc) & 255
-    used = p + (1 if nacc else 0)
-    assert out[:used].tobytes() == twin.value.to_bytes((twin.pos + 7) // 8, "little")
-    data = np.concatenate([out[:used], np.zeros(8, np.uint8)])
+    assert stream_bytes(out, used) == twin.value.to_bytes((twin.pos + 7) // 8, "little")
+    data = np.frombuffer(stream_bytes(out, used) + bytes(8), np.uint8)
     pos = 0
     for s, n in symbols:
         got, w = C._take_sym(data, pos, n)
         assert got == s
         pos += w
     assert pos == twin.pos
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from(BOTS), st.sampled_from(BOTS), st.integers(0, 2**40), st.integers(1, 6))
+def test_the_block_kernel_plays_as_play_tables_and_writes_what_the_replay_encoder_writes(x, y, start, n):
+    """``shengji_play_fill`` (a compiled block played and coded in one call) against the bots' own loop
+    and the encoder by replay: the same actions counts, returns and bytes."""
+    seeds, (o0, o1) = _compiled(x, y, start, n)
+    px, py = (compiled_form(get_bot(b, ruleset="shengji"), "shengji") for b in (x, y))
+    params = [np.stack([px if (s & 1) == t else py for s in range(4)]) for t in (0, 1)]
+    payload, lengths, gains = C.shengji_play_encode(params[0], params[1], seeds)
+    assert lengths.tolist() == o0["n_actions"].tolist() + o1["n_actions"].tolist()
+    assert gains.tolist() == np.concatenate([o0["returns"], o1["returns"]]).astype(int).tolist()
+    replayed, _gains = C.shengji_encode(seeds, o0["masks"], o0["n_actions"], o1["masks"], o1["n_actions"])
+    assert payload == replayed
 
 
 def test_compiled_blocks_decode_to_what_the_state_api_plays():

@@ -6,6 +6,8 @@ stderr and a non-zero exit status; nothing the user types produces a traceback.
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 
 import click
@@ -109,6 +111,9 @@ class _Group(click.Group):
         except Interrupted as exc:  # a run stopped by Ctrl-C or SIGTERM: its line and 130 / 143, as a shell says
             click.echo(str(exc), err=True)
             raise click.exceptions.Exit(exc.exit_code) from None
+        except KeyboardInterrupt:  # Ctrl-C before a command handles it (while it imports): not click's "Aborted!"
+            click.echo(_STOPPED.format(name="Ctrl-C (SIGINT)"), err=True)
+            raise click.exceptions.Exit(130) from None
         except click.ClickException as exc:  # click's own messages echo values too (an unknown command ...)
             if isinstance(exc, click.UsageError):  # a subcommand's options (parsed in here), an unknown command
                 raise _usage_line(exc) from None
@@ -132,6 +137,26 @@ def _usage_line(exc: click.UsageError) -> click.ClickException:
 @click.version_option(package_name="tekkasim")
 def cli():
     """Bot research and simulation for Feskot, Tekka, Satat and Shengji."""
+
+
+_STOPPED = "interrupted: stopped by {name}; run the same command again (a tournament resumes)"
+
+
+def _terminated(signum, frame) -> None:
+    """SIGTERM where a command has nothing to undo: the one line, then the exit a shell reports for SIGTERM
+    (143). Nothing is unwound, as with SIGTERM's default action (an exception raised here could land where
+    it is swallowed, and the process would go on)."""
+    sys.stderr.write(_STOPPED.format(name="SIGTERM") + "\n")
+    sys.stderr.flush()
+    os._exit(128 + signum)
+
+
+def stop_on_sigterm() -> None:
+    """For a command whose library handles SIGTERM itself once it has something to keep (the tournament's
+    runner): until then SIGTERM is the one line and 143. Only where SIGTERM still has its default action
+    (``records`` writers check for that to install their own clean-up)."""
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _terminated)
 
 
 def main() -> None:

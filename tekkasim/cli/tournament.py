@@ -72,6 +72,9 @@ def tournament(
     quiet,
 ):
     """Play a duplicate tournament (or resume one in --out DIR) and print the Elo table."""
+    from . import stop_on_sigterm
+
+    stop_on_sigterm()  # SIGTERM while the library imports: the one line and 143 (the runner takes over later)
     from ..tournament import Config, default_out, read_config_file, run_tournament, split_bots, to_toml
     from ..tournament.config import check_anchor, inseparable_bots
     from ..tournament.report import build_report, render_text

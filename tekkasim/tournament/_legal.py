@@ -23,25 +23,9 @@ from numba import njit
 
 from ..bits import highest, kth, popcount
 from ..rules import _trick52 as k
+from ._bitstream import finish, put, stream_bytes, words
 
 _ONE = np.uint64(1)
-_BYTE = np.uint64(255)
-
-
-@njit(cache=True, inline="always")
-def _put(out, state, value, width):
-    """Append ``width`` bits of ``value`` to the stream; ``state`` = [accumulator, bits held, bytes out]."""
-    acc = np.uint64(state[0]) | (np.uint64(value) << np.uint64(state[1]))
-    n = state[1] + width
-    p = state[2]
-    while n >= 8:
-        out[p] = acc & _BYTE
-        acc >>= np.uint64(8)
-        n -= 8
-        p += 1
-    state[0] = np.int64(acc)
-    state[1] = n
-    state[2] = p
 
 
 @njit(cache=True, inline="always")
@@ -62,12 +46,15 @@ def _width(n):
 
 
 @njit(cache=True, _nrt=False)
-def legal_fill(d, seeds, ruleset, play_all, raises, signals, sig, a0, n0, a1, n1, rng, deck, buf, state, out):
+def legal_fill(d, seeds, ruleset, play_all, raises, signals, sig, a0, n0, a1, n1, rng, deck, buf, out):
     """Write the LEGAL stream of both tables' deals (``a0``/``a1`` rows of actions of the deals of ``seeds``,
-    ``n0[i]``/``n1[i]`` used) into ``out``; return the bytes written, or -1 when an action is not legal in
-    the replay (or a signal is met with ``sig`` 0). ``state`` is three zeros (the bit writer's). Without
+    ``n0[i]``/``n1[i]`` used) into ``out`` (``_bitstream`` words); return the bytes written, or -1 when an
+    action is not legal in the replay (or a signal is met with ``sig`` 0). Without
     numba's reference counting (nothing is allocated here), as ``play_boards_kernel``: several times faster.
     The twin is :func:`legal_encode_py`."""
+    acc = np.uint64(0)
+    nacc = 0
+    p = 0
     for t in range(2):
         acts = a0 if t == 0 else a1
         ns = n0 if t == 0 else n1
@@ -82,10 +69,10 @@ def legal_fill(d, seeds, ruleset, play_all, raises, signals, sig, a0, n0, a1, n1
                     if not (mask >> np.uint64(c)) & _ONE:
                         return -1
                     n = popcount(mask) + k.n_raises(info)
-                    _put(out, state, popcount(mask & ((_ONE << np.uint64(c)) - _ONE)), _width(n))
+                    acc, nacc, p = put(out, acc, nacc, p, popcount(mask & ((_ONE << np.uint64(c)) - _ONE)), _width(n))
                     s = a // 52
                     if sig:
-                        _put(out, state, 0 if s == 0 else (1 if s == 1 else 3), 1 if s == 0 else 2)
+                        acc, nacc, p = put(out, acc, nacc, p, 0 if s == 0 else (1 if s == 1 else 3), 1 if s == 0 else 2)
                     elif s != 0:
                         return -1
                 else:
@@ -97,12 +84,9 @@ def legal_fill(d, seeds, ruleset, play_all, raises, signals, sig, a0, n0, a1, n1
                             break
                     if idx < 0:
                         return -1
-                    _put(out, state, idx, _width(n))
+                    acc, nacc, p = put(out, acc, nacc, p, idx, _width(n))
                 k.apply_action(d, a)
-    if state[1] > 0:
-        out[state[2]] = np.uint64(state[0]) & _BYTE
-        state[2] += 1
-    return state[2]
+    return finish(out, acc, nacc, p)
 
 
 @njit(cache=True, _nrt=False)
@@ -163,10 +147,10 @@ def legal_read(d, seeds, ruleset, play_all, raises, signals, sig, data, lengths,
 def legal_pack(a0, n0, l0, a1, n1, l1, sig, out):
     """The stream :func:`legal_fill` writes, from the indices and counts of legal actions the compiled play
     loop recorded as it played (``l0[i, j]`` = (index, count) of action ``a0[i, j]``): no replay, so a
-    worker pays a pass over the actions only (the bit writer held in locals: the hot loop of a worker).
-    Returns the bytes written, or -1 at a signalled card when ``sig`` is 0."""
+    worker pays a pass over the actions only (the hot loop of a worker: an action's index and signal go
+    to the writer as one value). Returns the bytes written, or -1 at a signalled card when ``sig`` is 0."""
     acc = np.uint64(0)
-    nacc = np.uint64(0)
+    nacc = 0
     p = 0
     for t in range(2):
         acts = a0 if t == 0 else a1
@@ -174,39 +158,32 @@ def legal_pack(a0, n0, l0, a1, n1, l1, sig, out):
         legal = l0 if t == 0 else l1
         for i in range(acts.shape[0]):
             for j in range(ns[i]):
-                acc |= np.uint64(legal[i, j, 0]) << nacc
-                nacc += np.uint64(_width(legal[i, j, 1]))
+                v = np.int64(legal[i, j, 0])
+                w = _width(np.int64(legal[i, j, 1]))
                 a = acts[i, j]
-                if a < k.PRIME_BASE and a >= 52:
-                    if not sig:
-                        return -1
-                    acc |= np.uint64(1 if a < 104 else 3) << nacc
-                    nacc += np.uint64(2)
-                elif sig and a < k.PRIME_BASE:
-                    nacc += np.uint64(1)  # a 0 bit: no signal
-                while nacc >= np.uint64(8):
-                    out[p] = acc & _BYTE
-                    acc >>= np.uint64(8)
-                    nacc -= np.uint64(8)
-                    p += 1
-    if nacc > np.uint64(0):
-        out[p] = acc & _BYTE
-        p += 1
-    return p
+                if a < k.PRIME_BASE:
+                    if a >= 52:
+                        if not sig:
+                            return -1
+                        v |= (1 if a < 104 else 3) << w
+                        w += 2
+                    elif sig:
+                        w += 1  # a 0 bit: no signal
+                acc, nacc, p = put(out, acc, nacc, p, v, w)
+    return finish(out, acc, nacc, p)
 
 
 def legal_packed(a0, n0, l0, a1, n1, l1) -> bytes:
     """The LEGAL payload of a compiled block from its play loop's ``legal`` records (:func:`legal_pack`):
     packed without signals first, which stops at the first signalled card (early where bots signal), then
     with them."""
-    total = int(n0.sum()) + int(n1.sum())
-    out = np.empty(total + 8, np.uint8)  # an index takes <= 6 bits, its signal <= 2
+    out = words(8 * (int(n0.sum()) + int(n1.sum())))  # an index takes <= 6 bits, its signal <= 2
     sig = 0
     used = legal_pack(a0, n0, l0, a1, n1, l1, sig, out)
     if used < 0:
         sig = 1
         used = legal_pack(a0, n0, l0, a1, n1, l1, sig, out)
-    return bytes([sig]) + out[:used].tobytes()
+    return bytes([sig]) + stream_bytes(out, used)
 
 
 def _kernel_args(game):
@@ -220,13 +197,11 @@ def legal_encode(game, seeds: np.ndarray, a0, n0, a1, n1) -> bytes | None:
     Trick52Game), or None when an action is not legal there (then the block keeps another codec)."""
     d, code, play_all, raises, signals, (rng, deck, buf) = _kernel_args(game)
     sig = int(_any_signal(a0, n0, a1, n1))
-    total = int(n0.sum()) + int(n1.sum())
-    out = np.empty((total * 8 + 7) // 8 + 8, np.uint8)  # an index takes <= 6 bits, its signal <= 2
-    state = np.zeros(3, np.int64)
-    used = legal_fill(d, seeds, code, play_all, raises, signals, sig, a0, n0, a1, n1, rng, deck, buf, state, out)
+    out = words(8 * (int(n0.sum()) + int(n1.sum())))  # an index takes <= 6 bits, its signal <= 2
+    used = legal_fill(d, seeds, code, play_all, raises, signals, sig, a0, n0, a1, n1, rng, deck, buf, out)
     if used < 0:
         return None
-    return bytes([sig]) + out[:used].tobytes()
+    return bytes([sig]) + stream_bytes(out, used)
 
 
 def legal_decode(game, seeds: np.ndarray, payload, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -31,10 +31,11 @@ from math import comb
 import numpy as np
 from numba import njit
 
-from ..bits import highest, lowest, popcount
+from ..bits import highest, lowest, mix_seed3, popcount
 from ..bots import _shengji_policy as sp
 from ..rules import _shengji_kernels as K
 from ..rules.shengji import _masks, enumerate_leads
+from ._bitstream import finish, put_symbol, stream_bytes, words
 from ._legal import _take
 
 ZERO = np.uint64(0)
@@ -55,31 +56,6 @@ _C = _binomials()  # C(63, 31) < 2**63; a pool holds at most 54 kinds
 
 
 # --- symbols -----------------------------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always")
-def _emit(out, acc, nacc, p, s, n):
-    """Append symbol ``s`` of ``n`` in truncated binary to the stream: ``acc`` (uint64) holds ``nacc`` < 8
-    bits not yet written, ``p`` bytes are out; returns the three (the writer lives in the caller's locals:
-    the worker's hot loop)."""
-    if n <= 1:
-        return acc, nacc, p
-    k = highest(np.uint64(n))
-    u = (np.int64(1) << (k + 1)) - n
-    if s < u:
-        v = s
-        w = k
-    else:
-        v = (u + ((s - u) >> 1)) | (((s - u) & 1) << k)
-        w = k + 1
-    acc |= np.uint64(v) << np.uint64(nacc)
-    nacc += w
-    while nacc >= 8:
-        out[p] = acc & np.uint64(255)
-        acc >>= np.uint64(8)
-        nacc -= 8
-        p += 1
-    return acc, nacc, p
 
 
 @njit(cache=True, inline="always")
@@ -223,16 +199,104 @@ def _scratch():
     return st, hands, tplays, tables, buf, opts, rng, deck, np.empty(K.TRACTOR_CAP, np.uint64)
 
 
+@njit(cache=True, inline="always")
+def _code_action(st, hands, one, two, eff, strength_kinds, suit_kinds, opts, ms, C, out, acc, nacc, p):
+    """Append the symbols of the action ``(one, two)`` of the seat to move in ``st`` (before it is applied):
+    ``(acc, nacc, p, ok)``, ``ok`` False when the action is not one the symbols can give back (not legal)."""
+    phase = st[sp.S_PHASE]
+    seat = st[sp.S_TO_MOVE]
+    if phase == sp.PH_DECLARE:
+        cnt = K.declaration_options(hands[seat, 0], hands[seat, 1], st[sp.S_LEVEL], st[sp.S_STANDING], opts)
+        s = -1
+        if one == ZERO and two == ZERO:
+            s = 0
+        else:
+            code = 2 * lowest(one) + (1 if two != ZERO else 0)
+            if popcount(one) == 1 and (two == ZERO or two == one):
+                for q in range(cnt):
+                    if opts[q] == code:
+                        s = q + 1
+        if s < 0:
+            return acc, nacc, p, False
+        acc, nacc, p = put_symbol(out, acc, nacc, p, s, cnt + 1)
+    elif phase == sp.PH_BURY:
+        h1 = hands[st[sp.S_DEALER], 0]
+        if two != ZERO or popcount(one) != 1 or (one & h1) == ZERO:
+            return acc, nacc, p, False
+        acc, nacc, p = put_symbol(out, acc, nacc, p, popcount(h1 & (one - ONE)), popcount(h1))
+    elif phase == sp.PH_PLAY:
+        h1 = hands[seat, 0]
+        h2 = hands[seat, 1]
+        if st[sp.S_TN] == 0:
+            if one == ZERO:
+                return acc, nacc, p, False
+            k0 = lowest(one)
+            b0 = ONE << np.uint64(k0)
+            if (h1 & b0) == ZERO:
+                return acc, nacc, p, False
+            acc, nacc, p = put_symbol(out, acc, nacc, p, popcount(h1 & (b0 - ONE)), popcount(h1))
+            # legal by construction: the symbols give back only legal leads, and must give this one
+            if h2 & b0:
+                cnt = _tractors_of(h2, k0, eff, strength_kinds, ms)
+                s = -1
+                if one == b0:
+                    s = 0 if two == ZERO else (1 if two == b0 else -1)
+                elif two == one:
+                    for q in range(cnt):
+                        if ms[q] == one:
+                            s = 2 + q
+                if s < 0:
+                    return acc, nacc, p, False
+                acc, nacc, p = put_symbol(out, acc, nacc, p, s, 2 + cnt)
+            elif one != b0 or two != ZERO:
+                return acc, nacc, p, False
+        else:
+            n = st[sp.S_LEAD_N]
+            e = st[sp.S_LEAD_SUIT]
+            s1 = h1 & suit_kinds[e]
+            s2 = h2 & suit_kinds[e]
+            if K.size(s1, s2) <= n:  # all of the led suit, then r free cards of the rest
+                m1, m2 = s1, s2
+                pool1, pool2 = K.remove(h1, h2, s1, s2)
+                r = n - K.size(s1, s2)
+                mp = 0
+            else:  # n free cards of the led suit, with the pairs the lead asks for
+                m1, m2 = ZERO, ZERO
+                pool1, pool2 = s1, s2
+                r = n
+                mp = min(st[sp.S_LEAD_PAIRS], popcount(s2))
+            if (m1 & ~one) != ZERO or (m2 & ~two) != ZERO:
+                return acc, nacc, p, False
+            rest1, rest2 = K.remove(one, two, m1, m2)
+            sing = rest1 & ~rest2
+            if r > 0:
+                qmin, qmax, npairs, d = _free_part(pool1, pool2, r, mp)
+                q = popcount(rest2)
+                if q < qmin or q > qmax or (rest2 & ~pool2) != ZERO or (sing & ~pool1) != ZERO:
+                    return acc, nacc, p, False
+                if popcount(sing) != r - 2 * q:
+                    return acc, nacc, p, False
+                acc, nacc, p = put_symbol(out, acc, nacc, p, q - qmin, qmax - qmin + 1)
+                acc, nacc, p = put_symbol(out, acc, nacc, p, _comb_rank(pool2, rest2, C), C[npairs, q])
+                acc, nacc, p = put_symbol(out, acc, nacc, p, _comb_rank(pool1 & ~rest2, sing, C), C[d - q, r - 2 * q])
+            # legal by construction as for leads: what the decoder rebuilds must be this play
+            e1, e2 = K.add(m1, m2, rest2 | sing, rest2)
+            if e1 != one or e2 != two:
+                return acc, nacc, p, False
+    else:
+        return acc, nacc, p, False
+    return acc, nacc, p, True
+
+
 @njit(cache=True)
 def shengji_fill(seeds, masks0, n0, masks1, n1, out, gains):
     """Write the SHENGJI stream of both tables' deals (``masks0[i, j]`` = ``(one, two)`` of action ``j`` of
-    the deal of ``seeds[i]`` at table 0, ``n0[i]`` used; the same for table 1) into ``out``; each deal's
-    replayed (gain A, gain B) into ``gains`` (table 0's deals, then table 1's). Returns the bytes written,
-    or -1 when an action is not legal in the replay or a deal is not over after its actions. Twin:
-    :func:`shengji_encode_py`."""
+    the deal of ``seeds[i]`` at table 0, ``n0[i]`` used; the same for table 1) into ``out`` (``_bitstream``
+    words); each deal's replayed (gain A, gain B) into ``gains`` (table 0's deals, then table 1's). Returns
+    the bytes written, or -1 when an action is not legal in the replay, a deal is not over after its
+    actions or ``out`` is full. Twin: :func:`shengji_encode_py`."""
     st, hands, tplays, tables, buf, opts, rng, deck, ms = _scratch()
     eff, strength, suit_kinds, strength_kinds = tables
-    C = _C
     acc = np.uint64(0)
     nacc = 0
     p = 0
@@ -241,104 +305,189 @@ def shengji_fill(seeds, masks0, n0, masks1, n1, out, gains):
         masks = masks0 if t == 0 else masks1
         ns = n0 if t == 0 else n1
         for i in range(n_seeds):
-            sp._deal_into(seeds[i], 0, 0, -1, 0, st, hands, deck, rng)
-            for j in range(ns[i]):
-                one = masks[i, j, 0]
-                two = masks[i, j, 1]
-                phase = st[sp.S_PHASE]
-                seat = st[sp.S_TO_MOVE]
-                if phase == sp.PH_DECLARE:
-                    cnt = K.declaration_options(hands[seat, 0], hands[seat, 1], st[sp.S_LEVEL], st[sp.S_STANDING], opts)
-                    s = -1
-                    if one == ZERO and two == ZERO:
-                        s = 0
-                    else:
-                        code = 2 * lowest(one) + (1 if two != ZERO else 0)
-                        if popcount(one) == 1 and (two == ZERO or two == one):
-                            for q in range(cnt):
-                                if opts[q] == code:
-                                    s = q + 1
-                    if s < 0:
-                        return -1
-                    acc, nacc, p = _emit(out, acc, nacc, p, s, cnt + 1)
-                elif phase == sp.PH_BURY:
-                    h1 = hands[st[sp.S_DEALER], 0]
-                    if two != ZERO or popcount(one) != 1 or (one & h1) == ZERO:
-                        return -1
-                    acc, nacc, p = _emit(out, acc, nacc, p, popcount(h1 & (one - ONE)), popcount(h1))
-                elif phase == sp.PH_PLAY:
-                    h1 = hands[seat, 0]
-                    h2 = hands[seat, 1]
-                    if st[sp.S_TN] == 0:
-                        if one == ZERO:
-                            return -1
-                        k0 = lowest(one)
-                        b0 = ONE << np.uint64(k0)
-                        if (h1 & b0) == ZERO:
-                            return -1
-                        acc, nacc, p = _emit(out, acc, nacc, p, popcount(h1 & (b0 - ONE)), popcount(h1))
-                        # legal by construction: the symbols give back only legal leads, and must give this one
-                        if h2 & b0:
-                            cnt = _tractors_of(h2, k0, eff, strength_kinds, ms)
-                            s = -1
-                            if one == b0:
-                                s = 0 if two == ZERO else (1 if two == b0 else -1)
-                            elif two == one:
-                                for q in range(cnt):
-                                    if ms[q] == one:
-                                        s = 2 + q
-                            if s < 0:
-                                return -1
-                            acc, nacc, p = _emit(out, acc, nacc, p, s, 2 + cnt)
-                        elif one != b0 or two != ZERO:
-                            return -1
-                    else:
-                        n = st[sp.S_LEAD_N]
-                        e = st[sp.S_LEAD_SUIT]
-                        s1 = h1 & suit_kinds[e]
-                        s2 = h2 & suit_kinds[e]
-                        if K.size(s1, s2) <= n:  # all of the led suit, then r free cards of the rest
-                            m1, m2 = s1, s2
-                            pool1, pool2 = K.remove(h1, h2, s1, s2)
-                            r = n - K.size(s1, s2)
-                            mp = 0
-                        else:  # n free cards of the led suit, with the pairs the lead asks for
-                            m1, m2 = ZERO, ZERO
-                            pool1, pool2 = s1, s2
-                            r = n
-                            mp = min(st[sp.S_LEAD_PAIRS], popcount(s2))
-                        if (m1 & ~one) != ZERO or (m2 & ~two) != ZERO:
-                            return -1
-                        rest1, rest2 = K.remove(one, two, m1, m2)
-                        sing = rest1 & ~rest2
-                        if r > 0:
-                            qmin, qmax, npairs, d = _free_part(pool1, pool2, r, mp)
-                            q = popcount(rest2)
-                            if q < qmin or q > qmax or (rest2 & ~pool2) != ZERO or (sing & ~pool1) != ZERO:
-                                return -1
-                            if popcount(sing) != r - 2 * q:
-                                return -1
-                            acc, nacc, p = _emit(out, acc, nacc, p, q - qmin, qmax - qmin + 1)
-                            acc, nacc, p = _emit(out, acc, nacc, p, _comb_rank(pool2, rest2, C), C[npairs, q])
-                            acc, nacc, p = _emit(
-                                out, acc, nacc, p, _comb_rank(pool1 & ~rest2, sing, C), C[d - q, r - 2 * q]
-                            )
-                        # legal by construction as for leads: what the decoder rebuilds must be this play
-                        e1, e2 = K.add(m1, m2, rest2 | sing, rest2)
-                        if e1 != one or e2 != two:
-                            return -1
-                else:
-                    return -1
-                sp.apply(st, hands, tplays, eff, strength, suit_kinds, strength_kinds, one, two)
-            if st[sp.S_PHASE] != sp.PH_END:
+            ok, acc, nacc, p = _fill_deal(
+                seeds[i],
+                masks[i],
+                ns[i],
+                st,
+                hands,
+                tplays,
+                eff,
+                strength,
+                suit_kinds,
+                strength_kinds,
+                opts,
+                rng,
+                deck,
+                ms,
+                _C,
+                out,
+                acc,
+                nacc,
+                p,
+            )
+            if not ok:
                 return -1
             ga, gb = sp.gains(st)
             gains[t * n_seeds + i, 0] = ga
             gains[t * n_seeds + i, 1] = gb
-    if nacc > 0:
-        out[p] = acc & np.uint64(255)
-        p += 1
-    return p
+    return finish(out, acc, nacc, p)
+
+
+@njit(cache=True, _nrt=False)
+def _fill_deal(
+    seed,
+    masks,
+    n,
+    st,
+    hands,
+    tplays,
+    eff,
+    strength,
+    suit_kinds,
+    strength_kinds,
+    opts,
+    rng,
+    deck,
+    ms,
+    C,
+    out,
+    acc,
+    nacc,
+    p,
+):
+    """One deal of :func:`shengji_fill` (``masks[:n]`` its actions), replayed from ``seed`` into ``st``:
+    ``(ok, acc, nacc, p)``. A function of its own without numba's reference counting, as ``sp._play_loop``."""
+    sp._deal_into(seed, 0, 0, -1, 0, st, hands, deck, rng)
+    for j in range(n):
+        if p + 4 > out.shape[0]:  # no room for an action's symbols (< 3 words): never in practice
+            return False, acc, nacc, p
+        one = masks[j, 0]
+        two = masks[j, 1]
+        acc, nacc, p, ok = _code_action(
+            st, hands, one, two, eff, strength_kinds, suit_kinds, opts, ms, C, out, acc, nacc, p
+        )
+        if not ok:
+            return False, acc, nacc, p
+        sp.apply(st, hands, tplays, eff, strength, suit_kinds, strength_kinds, one, two)
+    return st[sp.S_PHASE] == sp.PH_END, acc, nacc, p
+
+
+@njit(cache=True)
+def shengji_play_fill(params0, params1, seeds, out, n_actions, gains):
+    """Play the first deal of each board seed at both tables (``params0``/``params1``: the (4, N_P) seats'
+    policies at table 0 and table 1) exactly as ``bots.shengji.play_tables`` does (``sp.play_deal``: the
+    same deal, decision seeds and policy), and write each action's symbols as it is played: the SHENGJI
+    stream :func:`shengji_fill` writes from the recorded actions, without replaying them, in one kernel
+    call a block. ``n_actions`` and ``gains`` get each deal's action count and (gain A, gain B), table 0's
+    deals then table 1's. Returns the bytes written, or -1 when an action cannot be coded, a deal runs past
+    ``sp.MAX_ACTIONS`` or ``out`` is full (then the block is played by ``play_tables`` and stored as before)."""
+    st, hands, tplays, tables, buf, opts, tops, rng, deck = sp._scratch()
+    eff, strength, suit_kinds, strength_kinds = tables
+    ms = np.empty(K.TRACTOR_CAP, np.uint64)
+    acc = np.uint64(0)
+    nacc = 0
+    p = 0
+    n_seeds = seeds.shape[0]
+    for t in range(2):
+        params = params0 if t == 0 else params1
+        for b in range(n_seeds):
+            n, acc, nacc, p = _play_fill_deal(
+                params,
+                seeds[b],
+                np.int64(t),
+                st,
+                hands,
+                tplays,
+                eff,
+                strength,
+                suit_kinds,
+                strength_kinds,
+                buf,
+                opts,
+                tops,
+                rng,
+                deck,
+                ms,
+                _C,
+                out,
+                acc,
+                nacc,
+                p,
+            )
+            if n < 0:
+                return -1
+            ga, gb = sp.gains(st)
+            n_actions[t * n_seeds + b] = n
+            gains[t * n_seeds + b, 0] = ga
+            gains[t * n_seeds + b, 1] = gb
+    return finish(out, acc, nacc, p)
+
+
+@njit(cache=True, _nrt=False)
+def _play_fill_deal(
+    params,
+    seed,
+    table,
+    st,
+    hands,
+    tplays,
+    eff,
+    strength,
+    suit_kinds,
+    strength_kinds,
+    buf,
+    opts,
+    tops,
+    rng,
+    deck,
+    ms,
+    C,
+    out,
+    acc,
+    nacc,
+    p,
+):
+    """One deal of :func:`shengji_play_fill`: ``sp.play_deal``'s deal and ``sp._play_loop``, each action coded
+    before it is applied; ``(actions, acc, nacc, p)``, actions -1 when it could not be coded. A function of
+    its own per deal, without reference counting: the same loop inside the block's loop ran 1.5x slower."""
+    sp._deal_into(seed, 0, 0, -1, 0, st, hands, deck, rng)
+    i = np.int64(0)
+    while st[sp.S_PHASE] != sp.PH_END:
+        if i >= sp.MAX_ACTIONS or p + 4 > out.shape[0]:  # (an action's symbols take < 3 words)
+            return -1, acc, nacc, p
+        rng[0] = mix_seed3(seed, table, i)
+        s = st[sp.S_TO_MOVE]
+        b1 = ZERO
+        b2 = ZERO
+        if s == st[sp.S_DEALER] and st[sp.S_PHASE] == sp.PH_PLAY:
+            b1 = hands[4, 0]
+            b2 = hands[4, 1]
+        one, two = sp.decide(
+            params[s],
+            st,
+            s,
+            hands[s, 0],
+            hands[s, 1],
+            b1,
+            b2,
+            eff,
+            strength,
+            suit_kinds,
+            strength_kinds,
+            buf,
+            opts,
+            tops,
+            rng,
+        )
+        acc, nacc, p, ok = _code_action(
+            st, hands, one, two, eff, strength_kinds, suit_kinds, opts, ms, C, out, acc, nacc, p
+        )
+        if not ok:
+            return -1, acc, nacc, p
+        sp.apply(st, hands, tplays, eff, strength, suit_kinds, strength_kinds, one, two)
+        i += 1
+    return i, acc, nacc, p
 
 
 @njit(cache=True)
@@ -451,13 +600,24 @@ def shengji_read(seeds, data, lengths, masks, gains):
 def shengji_encode(seeds: np.ndarray, masks0, n0, masks1, n1) -> tuple[bytes, np.ndarray] | None:
     """``(payload, gains)`` of both tables' deals of ``seeds`` (uint64) given as ``(one, two)`` masks, or None
     when an action is not legal in the replay (then the block keeps another codec)."""
-    total = int(n0.sum()) + int(n1.sum())
-    out = np.empty(total * 8 + 16, np.uint8)  # generous: a symbol takes < 64 bits, most far fewer
+    out = words(64 * (int(n0.sum()) + int(n1.sum())) + 256)  # generous: most actions take a few bits
     gains = np.zeros((2 * len(seeds), 2), np.int64)
     used = shengji_fill(seeds, masks0, n0, masks1, n1, out, gains)
     if used < 0:
         return None
-    return bytes([SCHEME]) + out[:used].tobytes(), gains
+    return bytes([SCHEME]) + stream_bytes(out, used), gains
+
+
+def shengji_play_encode(params0, params1, seeds: np.ndarray) -> tuple[bytes, np.ndarray, np.ndarray] | None:
+    """``(payload, n_actions, gains)`` of both tables' first deals of ``seeds`` (uint64) played by the seats'
+    policies (:func:`shengji_play_fill`), or None when the kernel could not code a block."""
+    out = words(8 * 96 * 2 * len(seeds) + 256)  # ~28 bytes a deal; a block that needs more is played again
+    n_actions = np.zeros(2 * len(seeds), np.int64)
+    gains = np.zeros((2 * len(seeds), 2), np.int64)
+    used = shengji_play_fill(params0, params1, seeds, out, n_actions, gains)
+    if used < 0:
+        return None
+    return bytes([SCHEME]) + stream_bytes(out, used), n_actions, gains
 
 
 def shengji_decode(seeds: np.ndarray, payload, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

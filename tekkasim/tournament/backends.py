@@ -230,6 +230,16 @@ class _Worker:
         child.close()
         self.blocks: deque[tuple[int, Block]] = deque()  # sent, not answered yet; the first is being played
         self.beat = time.monotonic()
+        self.released = False  # told to exit: nothing is left to hand it
+
+    def release(self) -> None:
+        """Let this idle worker exit now that no block is left for it: its exit (a large process's
+        teardown) overlaps the parent's storing of the last blocks instead of following it."""
+        self.released = True
+        try:
+            self.conn.send(None)
+        except OSError:  # it died meanwhile: nothing to tell
+            pass
 
     def at(self, describe: Callable, labels: tuple) -> tuple[str, str]:
         """Where this worker is (the board and table it started last, or its block when compiled), and
@@ -286,7 +296,7 @@ def run_local(
 
         def top_up(w: _Worker) -> None:
             # two blocks per worker: the next one waits in its pipe while the parent stores
-            while len(w.blocks) < 2 and queue:
+            while len(w.blocks) < 2 and queue and not w.released:
                 if not w.blocks:
                     w.beat = time.monotonic()
                 w.blocks.append(queue.popleft())
@@ -294,6 +304,8 @@ def run_local(
                     w.conn.send(w.blocks[-1])
                 except OSError:  # it died: its sentinel says so, and its blocks go back to the queue then
                     return
+            if not w.blocks and not queue and not w.released:  # (called before the parent stores its last)
+                w.release()
 
         while queue or any(w.blocks for w in pool):
             if stopped():
@@ -301,8 +313,11 @@ def run_local(
             for w in pool:
                 top_up(w)
             busy = [w for w in pool if w.blocks]
-            ready = set(wait([w.conn for w in busy] + [w.proc.sentinel for w in pool], timeout=0.5))
+            live = [w.proc.sentinel for w in pool if not w.released]
+            ready = set(wait([w.conn for w in busy] + live, timeout=0.5))
             for i, w in enumerate(list(pool)):
+                if w.released:  # it exits (or has exited) as told; a death then is not one
+                    continue
                 dead = w.proc.sentinel in ready
                 if w.conn in ready or dead:
                     try:
@@ -369,6 +384,8 @@ class DaskCluster:
             from dask.distributed import Client, LocalCluster
         except ImportError:
             raise TournamentError("the dask backend needs dask.distributed: pip install 'tekkasim[dask]'") from None
+        from . import _dask_exits
+
         self.cluster = None
         if scheduler:
             try:
@@ -377,15 +394,37 @@ class DaskCluster:
                 first = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
                 raise TournamentError(f"cannot reach the Dask scheduler at {scheduler!r}: {first}") from None
         else:
-            self.cluster = LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=True,
-                dashboard_address=None,
-                silence_logs=50,
-                preload=[_IGNORE_SIGINT],
-            )
-            self.client = Client(self.cluster)
+            # A terminal's Ctrl-C reaches the whole process group, and a worker process still importing
+            # (before its preload ignores SIGINT) prints a KeyboardInterrupt traceback, or Python's "Failed
+            # to import the site module", and fails the cluster's start. The workers started here therefore
+            # get SIGINT blocked where the cluster's thread starts them (so it waits until their preload
+            # ignores it) and stderr pointed at /dev/null: they report through their tasks (and their
+            # nanny's exit status, _dask_exits), never by printing. This process's stderr comes back at once.
+            mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            sys.stderr.flush()
+            saved = os.dup(2)
+            null = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(null, 2)
+                self.cluster = LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                    silence_logs=50,
+                    preload=[_IGNORE_SIGINT],
+                )
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+                os.close(null)
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            try:
+                self.client = Client(self.cluster)
+            except BaseException:
+                self.cluster.close()  # its worker processes must not outlive a failed start
+                raise
+        _dask_exits.register(self.client)  # so that a dead worker is reported with its exit status
 
     def close(self) -> None:
         self.client.close()
@@ -439,24 +478,42 @@ def run_dask(
                 except TekkasimError:  # raised in the task (a bot's error): its own line
                     raise
                 except Exception as exc:  # noqa: BLE001 - KilledWorker, or a failure outside the bots' decisions
-                    raise TournamentError(_dask_failure(exc, block, describe)) from None
+                    raise TournamentError(_dask_failure(exc, block, describe, client)) from None
                 on_rows(block, rows)
     finally:
         client.cancel(list(futures))
     return {"restarts": 0}
 
 
-def _dask_failure(exc: Exception, block: Block | None, describe: Callable) -> str:
+def _dask_failure(exc: Exception, block: Block | None, describe: Callable, client=None) -> str:
     where = describe(block, None, None) if block is not None else "a block"
     name = type(exc).__name__
     if name == "KilledWorker":  # the scheduler gave up on a task whose workers kept dying
-        what = f"Dask workers died while playing {where}"
+        allowed = getattr(exc, "allowed_failures", None)
+        deaths = allowed + 1 if isinstance(allowed, int) else 0
+        status = _killed_worker_status(exc, client)
+        if deaths > 1:  # the scheduler retried it on other workers first
+            what = f"a Dask worker died {deaths} times at {where}, the last one {status}"
+        else:
+            what = f"a Dask worker died at {where}: it {status}"
     elif "Cancelled" in name:  # the cluster dropped the run's tasks (its scheduler or workers were lost)
         what = f"the Dask cluster cancelled the run's tasks (waiting for {where})"
     else:  # a bot or the engine failed in the task outside its decisions
         first = str(exc).splitlines()[0] if str(exc) else ""
         what = f"a Dask task failed at {where} with {name}: {first}"
     return f"{what}; stored results are kept, rerun to resume"
+
+
+def _killed_worker_status(exc, client) -> str:
+    """How the last worker of a ``KilledWorker`` ended, from what its nanny logged (``_dask_exits``)."""
+    from . import _dask_exits
+
+    worker = getattr(exc, "last_worker", None)
+    address = getattr(worker, "address", None)
+    code = _dask_exits.exit_status(client, address) if client is not None else None
+    if code is None:  # a worker without a nanny, or a scheduler that refused the plugin
+        return f"ended with an exit status no nanny reported (worker {address})"
+    return _exit_text(code)
 
 
 def default_workers() -> int:

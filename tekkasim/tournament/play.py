@@ -37,6 +37,7 @@ from ..rules import get_game
 from ..rules.shengji import Shengji
 from ..rules.trick52 import Trick52Game
 from . import _legal, _shengji_codec
+from ._bitstream import finish, put, stream_bytes, words
 from .config import Config, TournamentError
 
 MAX_MATCH_DEALS = 2000  # a match that has not ended by then is a bug in a ruleset or a bot that never scores
@@ -467,6 +468,10 @@ def compiled_block(ctx: _Context, pairing: int, boards: range) -> BlockRows | No
     if not (has_compiled_form(xb[0], job.ruleset) and has_compiled_form(yb[0], job.ruleset)):
         return None
     seeds = range(job.seed + boards.start, job.seed + boards.stop)  # checked by its bounds
+    if isinstance(ctx.game, Shengji):
+        block = _shengji_played_block(ctx, pairing, boards, xb[0], yb[0], seeds)
+        if block is not None:
+            return block
     outs = [ctx.compiled(ctx.game, xb[0], yb[0], seeds, table) for table in (0, 1)]
     r0, r1 = outs[0]["returns"], outs[1]["returns"]
     xr = np.concatenate([r0[:, 0], r1[:, 1]])
@@ -506,6 +511,27 @@ def compiled_block(ctx: _Context, pairing: int, boards: range) -> BlockRows | No
         raise TournamentError(f"compiled actions of {job.ruleset} span more than 32 bits")
     columns = encode_columns(xr, yr, counts, lengths)
     return BlockRows(pairing, boards.start, boards.stop, job.seed, CARDS, columns, cards, pair_score(xr, yr))
+
+
+def _shengji_played_block(ctx: _Context, pairing: int, boards: range, x, y, seeds: range) -> BlockRows | None:
+    """A compiled Shengji block played and coded in one kernel call (``_shengji_codec.shengji_play_fill``:
+    the actions of ``play_tables``, each coded as it is played, so nothing is replayed), or None when the
+    kernel could not code it (then ``play_tables`` plays it and the block is stored as before)."""
+    from ..bots.compiled import _seed_array, compiled_form
+
+    px, py = compiled_form(x, ctx.game.name), compiled_form(y, ctx.game.name)
+    params0, params1 = (np.stack([px if (s & 1) == table else py for s in range(4)]) for table in (0, 1))
+    played = _shengji_codec.shengji_play_encode(params0, params1, _seed_array(seeds))
+    if played is None:
+        return None
+    payload, lengths, gains = played
+    n = len(seeds)
+    xr = np.concatenate([gains[:n, 0], gains[n:, 1]]).astype(np.float64)
+    yr = np.concatenate([gains[:n, 1], gains[n:, 0]]).astype(np.float64)
+    columns = encode_columns(xr, yr, np.ones(2 * n, np.int64), lengths)
+    return BlockRows(
+        pairing, boards.start, boards.stop, ctx.job.seed, SHENGJI, columns, payload, pair_score(xr, yr), _spec(ctx.game)
+    )
 
 
 def compiled_rows(ctx: _Context, pairing: int, boards: range) -> BlockRows | None:
@@ -609,10 +635,12 @@ def cards_decode(data, lengths: list[int], lo: int, width: int, mult: int) -> li
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cards_fill(a0, n0, a1, n1, lo, width, mult, out):
     """Write the CARDS stream of the deals of ``a0`` then ``a1`` (rows of actions, ``n0[i]``/``n1[i]`` used)
-    into ``out``; returns the number of bytes written. Its twin is ``cards_encode``."""
+    into ``out`` (``_bitstream`` words); returns the number of bytes written. Its twin is ``cards_encode``.
+    Without numba's reference counting (it allocates nothing): with it, the shared writer's loop ran 4x
+    slower than the byte writer it replaced (measured on Satat blocks)."""
     acc = np.uint64(0)
     nacc = 0
     p = 0
@@ -632,27 +660,11 @@ def _cards_fill(a0, n0, a1, n1, lo, width, mult, out):
                     rank = np.int64(popcount(~seen & below & low52))
                     seen |= np.uint64(1) << np.uint64(c)
                     r -= 1
-                    acc |= np.uint64(rank * mult + v // 52) << np.uint64(nacc)
-                    nacc += w
-                else:
-                    acc |= np.uint64(mult * r) << np.uint64(nacc)
-                    nacc += w
-                    while nacc >= 8:
-                        out[p] = acc & np.uint64(255)
-                        acc >>= np.uint64(8)
-                        nacc -= 8
-                        p += 1
-                    acc |= np.uint64(v - lo) << np.uint64(nacc)
-                    nacc += width
-                while nacc >= 8:
-                    out[p] = acc & np.uint64(255)
-                    acc >>= np.uint64(8)
-                    nacc -= 8
-                    p += 1
-    if nacc > 0:
-        out[p] = acc & np.uint64(255)
-        p += 1
-    return p
+                    acc, nacc, p = put(out, acc, nacc, p, rank * mult + v // 52, w)
+                else:  # the escape symbol, then the value
+                    acc, nacc, p = put(out, acc, nacc, p, mult * r, w)
+                    acc, nacc, p = put(out, acc, nacc, p, v - lo, width)
+    return finish(out, acc, nacc, p)
 
 
 @njit(cache=True)
@@ -681,14 +693,14 @@ def _cards_block(a0, n0, a1, n1) -> bytes | None:
     if width > 32:
         return None
     total = int(n0.sum()) + int(n1.sum())
-    out = np.empty((total * (8 + width) + 7) // 8 + 8, np.uint8)
+    out = words(total * (8 + width))  # a symbol takes <= 8 bits, an escaped value ``width`` more
     mult = 1
     if signals:  # 3 pays where signalled cards are many (Feskot, Tekka): tried on the first deals only
         k = 64
         sizes = [_cards_fill(a0[:k], n0[:k], a1[:k], n1[:k], np.int64(lo), width, m, out) for m in (1, 3)]
         mult = 3 if sizes[1] < sizes[0] else 1
     used = _cards_fill(a0, n0, a1, n1, np.int64(lo), width, mult, out)
-    return _ESC.pack(int(lo), width, mult) + out[:used].tobytes()
+    return _ESC.pack(int(lo), width, mult) + stream_bytes(out, used)
 
 
 # A table's payload (the TABLES codec's unit, and format 1's stored rows): its deals ``[seed, return_a,

@@ -277,8 +277,17 @@ def run_tournament(
                 f"interrupted before playing: nothing new stored in {directory}; run the same command to resume",
                 stops.signum or signal.SIGINT,
             ) from None
+        except Exception:
+            if stops.signum is None:
+                raise
+            # the signal came first: what failed after it (a Dask cluster whose start it broke) is its doing
+            raise Interrupted(
+                f"interrupted before playing: nothing new stored in {directory}; run the same command to resume",
+                stops.signum,
+            ) from None
         finally:
             if cluster is not None:
+                stops.hold()  # a second Ctrl-C while the cluster closes is noted, not raised in its teardown
                 cluster.close()
 
 

@@ -1,0 +1,79 @@
+"""The one bit writer of the block codecs (``tournament._bitstream``): the compiled writer, word by word,
+writes the bytes its pure-Python twin writes (and the earlier byte-at-a-time writers wrote), for any mix
+of values, widths and truncated binary symbols."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numba import njit
+
+from tekkasim.tournament._bitstream import BitWriter, finish, put, put_symbol, stream_bytes, words
+
+
+@njit(cache=True)
+def _write(kinds, a, b, out):
+    """Write each item: kind 0 = ``put(a, b)`` (value, width), kind 1 = ``put_symbol(a, b)`` (symbol of b)."""
+    acc = np.uint64(0)
+    nacc = 0
+    p = 0
+    for i in range(kinds.shape[0]):
+        if kinds[i] == 0:
+            acc, nacc, p = put(out, acc, nacc, p, a[i], b[i])
+        else:
+            acc, nacc, p = put_symbol(out, acc, nacc, p, a[i], b[i])
+    return finish(out, acc, nacc, p)
+
+
+def _value(width: int):
+    return st.integers(0, (1 << width) - 1).map(lambda v, w=width: (0, v, w))
+
+
+_items = st.one_of(
+    st.integers(0, 63).flatmap(_value),
+    st.integers(1, 2**62).flatmap(lambda n: st.integers(0, n - 1).map(lambda s, n=n: (1, s, n))),
+)
+
+
+def _byte_writer(items) -> bytes:
+    """The writers' earlier form (a byte out per 8 bits held), for the value items only."""
+    out, acc, nacc = bytearray(), 0, 0
+    for _kind, v, w in items:
+        acc |= v << nacc
+        nacc += w
+        while nacc >= 8:
+            out.append(acc & 255)
+            acc >>= 8
+            nacc -= 8
+    if nacc:
+        out.append(acc)
+    return bytes(out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_items, max_size=80))
+def test_the_compiled_writer_writes_what_the_twin_writes(items):
+    kinds = np.array([k for k, _, _ in items], np.int64)
+    a = np.array([v for _, v, _ in items], np.int64)
+    b = np.array([w for _, _, w in items], np.int64)
+    out = words(64 * len(items))
+    used = _write(kinds, a, b, out)
+    twin = BitWriter()
+    for kind, v, w in items:
+        (twin.put if kind == 0 else twin.put_symbol)(v, w)
+    assert stream_bytes(out, used) == twin.getvalue()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 63).flatmap(_value), max_size=80))
+def test_the_word_writer_writes_the_bytes_the_byte_writer_wrote(items):
+    out = words(64 * len(items))
+    n = len(items)
+    used = _write(
+        np.zeros(n, np.int64),
+        np.array([v for _, v, _ in items], np.int64),
+        np.array([w for *_, w in items], np.int64),
+        out,
+    )
+    assert stream_bytes(out, used) == _byte_writer(items)
