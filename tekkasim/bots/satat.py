@@ -106,6 +106,7 @@ import numpy as np
 from ..bits import new_rng
 from ..rules import _satat_kernels as K
 from . import _satat_policy as sp
+from . import _satat_search as ss
 from .base import MISTAKE_RATE, MISTAKE_TEMPERATURE, MISTAKE_UNIFORM, PLAUSIBLE_MISTAKE_RATE, Bot, Param, View
 from .pimc import OVERSAMPLE, TIME_MS, WORLDS, Adapter, Limit, SearchBot, Worlds, choose, draw_worlds
 
@@ -546,19 +547,34 @@ class SatatAdapter(Adapter):
             4096,
         ),
         Param("troupe_z", 1.0, "t-statistic another Troupe needs over JANGARA's on the paired worlds", 0.0, 10.0),
+        Param(
+            "play_miss",
+            1.0,
+            "weight factor of a world per card play of another seat that JANGARA would not have made there "
+            "(1: no inference from card plays)",
+            0.0,
+            1.0,
+        ),
     )
 
     def mistake_actions(self, view: View) -> list[int]:
         return _plain(view)  # never a random accusation
 
     def weighted(self) -> bool:
-        return self.p["bluff_weight"] < 1.0
+        return self.p["bluff_weight"] < 1.0 or self.p["play_miss"] < 1.0
 
     def weigh(self, view: View, worlds: list, rng: np.ndarray) -> np.ndarray:
         w = np.empty(len(worlds))
         for i, c in enumerate(worlds):
             flags = int(c.arrays[1][K.RENONCERS]) & ~(1 << view.seat)
             w[i] = self.p["bluff_weight"] ** bin(flags).count("1")
+        miss = float(self.p["play_miss"])
+        if miss < 1.0 and view.observation.phase == "play":
+            roll, score = _rollout_vector(), match_score(view.observation)
+            h0, scratch = np.empty(4, np.uint64), np.empty(K.ST_SIZE, np.int64)
+            for i, c in enumerate(worlds):
+                hands, st = c.arrays
+                w[i] *= ss.play_weight(roll, hands, st, view.seat, score, miss, h0, scratch, rng)
         return w
 
     def _vector(self) -> np.ndarray:
