@@ -699,39 +699,42 @@ class Tanoor(SatatSearch):
 
 
 class Tizab(SatatSearch):
-    """TIZAB (rank 7): TANOOR with 16 worlds weighted against bluffs (a world in which another seat committed
-    a Renonce weighs 0.05), and the caller's Troupe searched over 64 deals around its first five."""
+    """TIZAB (rank 7): TANOOR with 64 worlds weighted against bluffs (a world in which another seat committed
+    a Renonce weighs 0.05), cards by the double-dummy solver once it holds at most 7 cards, and the caller's
+    Troupe searched over 64 deals around its first five."""
 
     name = "TIZAB"
     rank = 7
     description = (
-        "determinized search over JANGARA: 16 bluff-weighted worlds x JANGARA rollouts, override at z=1; "
-        "Troupe searched over 64 deals"
+        "determinized search over JANGARA: 64 bluff-weighted worlds, double-dummy solver from 7 cards, "
+        "JANGARA rollouts before; override at z=1; Troupe searched over 64 deals"
     )
     preset: ClassVar[dict[str, Any]] = {
-        "worlds": 16,
+        "worlds": 64,
         "rollouts": 1,
         "bluff_weight": 0.05,
+        "dd_cards": 7,
         "override_z": 1.0,
         "troupe_worlds": 64,
     }
 
 
 class Zelzela(SatatSearch):
-    """ZELZELA (rank 8): TIZAB with 128 worlds, cards by the double-dummy solver (Satat variant) once it
-    holds at most 7 cards (JANGARA rollouts before), and Troupe searched over 256 deals."""
+    """ZELZELA (rank 8): TIZAB with 128 worlds weighted also by the other seats' card plays
+    (``play_miss=0.3``), the solver from 9 cards, and Troupe searched over 256 deals."""
 
     name = "ZELZELA"
     rank = 8
     description = (
-        "determinized search over JANGARA: 128 bluff-weighted worlds, double-dummy solver from 7 cards, "
-        "rollouts before; override at z=1; Troupe searched over 256 deals"
+        "determinized search over JANGARA: 128 worlds weighted by bluffs and by the other seats' card plays, "
+        "double-dummy solver from 9 cards, rollouts before; override at z=1; Troupe searched over 256 deals"
     )
     preset: ClassVar[dict[str, Any]] = {
         "worlds": 128,
         "rollouts": 1,
         "bluff_weight": 0.05,
-        "dd_cards": 7,
+        "play_miss": 0.3,
+        "dd_cards": 9,
         "override_z": 1.0,
         "troupe_worlds": 256,
     }
