@@ -156,3 +156,44 @@ def test_adapter_weighs_by_card_plays_only_when_asked():
     bot = get_bot("TIZAB", ruleset="satat", play_miss=0.3, worlds=8)
     a = decide(bot, state, me, 7)
     assert a in state.legal_actions() and a == decide(bot, state, me, 7)
+
+
+def _strength_script():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "experiments" / "search_strength.py"
+    spec = importlib.util.spec_from_file_location("search_strength", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_strength_file_update_replaces_only_the_rulesets_run():
+    """``search_strength.py --update``: a ruleset measured on its own replaces its rows and keeps the other
+    rulesets' rows, sections and commands; updating twice with the same rows changes nothing."""
+    s = _strength_script()
+    rng = np.random.default_rng(0)
+
+    def text(rulesets, command, seed):
+        steps = [
+            s.step_row(r, x, y, seed + j, rng.choice([-2.0, 0.0, 2.0], 20))
+            for r in rulesets
+            for j, (x, y) in enumerate(s.STEPS)
+        ]
+        return s.markdown({"steps": steps, "oracle": None, "contracts": None}, command)
+
+    both = text(["feskot", "tekka"], "python experiments/search_strength.py --ruleset feskot --ruleset tekka", 1)
+    satat = text(["satat"], "python experiments/search_strength.py --ruleset satat --update", 7)
+    merged = s.update(both, satat, ["satat"])
+    assert s.update(merged, satat, ["satat"]) == merged
+    commands, rows, _ = s._parts(merged)
+    old_commands, old_rows, _ = s._parts(both)
+    assert commands == old_commands + s._parts(satat)[0]
+    assert rows["feskot"] == old_rows["feskot"] and rows["tekka"] == old_rows["tekka"]
+    assert rows["satat"] == s._parts(satat)[1]["satat"]
+    tekka = text(["tekka"], "python experiments/search_strength.py --ruleset tekka --update", 9)
+    again = s.update(merged, tekka, ["tekka"])
+    _, rows2, _ = s._parts(again)
+    assert rows2["tekka"] == s._parts(tekka)[1]["tekka"] and rows2["tekka"] != rows["tekka"]
+    assert rows2["satat"] == rows["satat"] and rows2["feskot"] == rows["feskot"]
