@@ -73,17 +73,21 @@ as JANGARA; cards by determinized search over ``worlds`` worlds from ``view.samp
 ``worlds`` / ``time_ms`` as in every ruleset). With ``bluff_weight`` < 1 each world is weighted by
 ``bluff_weight`` to the power of the number of other seats that would have committed a Renonce in it
 (``oversample`` candidates per kept world, systematic resampling): the chance that an opponent bluffed is
-weighed, not ruled out. Each legal card is scored in every world by compiled rollouts with JANGARA's policy
-(points margin of the round plus a tenth of the trick margin), ZELZELA by the double-dummy solver (Satat
-variant: 2♥, Troupe) once the seat holds at most ``dd_cards`` cards: ``4 reach(7) + reach(8) + reach(6)``
+weighed, not ruled out. With ``play_miss`` < 1 the weight is also multiplied by ``play_miss`` for every card
+play of another seat that JANGARA's rollout policy, holding that world's hand, would not have made (nor one
+interchangeable with it; ``_satat_search.play_weight`` replays the round): inference from the card plays.
+Each legal card is scored in every world by compiled rollouts with JANGARA's policy (points margin of the
+round plus a tenth of the trick margin), or by the double-dummy solver (Satat variant: 2♥, Troupe) once
+the seat holds at most ``dd_cards`` cards: ``4 reach(7) + reach(8) + reach(6)``
 for its team (reach(k): can it still end with k tricks). JANGARA's card is played unless another card beats
 it on the paired score differences over the worlds with a t-statistic of at least ``override_z``
 (``base.keep_prior``): a few worlds' noise would otherwise overturn a good policy card by chance (with
 the best mean over 8 worlds the search was no better than JANGARA on tuning boards; figures in
 ``experiments/README.md``). The rollout policy has no mistakes, so a rollout is a function of its world:
-``rollouts`` > 1 repeats the same play-out (kept for the interface; every preset uses 1). The presets are nested: each
-adds worlds (then bluff weighting and the Troupe search, then the solver and a wider Troupe search) to the
-one below.
+``rollouts`` > 1 repeats the same play-out (kept for the interface; every preset uses 1). The presets are
+nested: TANOOR 8 plain worlds; TIZAB 64 bluff-weighted worlds, the solver from 7 cards and the Troupe
+search; ZELZELA 128 worlds weighted also by the card plays, the solver from 9 cards and a wider Troupe
+search. Their measured steps: ``docs/search-strength.md``.
 
 With ``troupe_worlds`` > 0 the caller's Troupe is searched too: JANGARA's redeal stands, else each suit
 is played out by one JANGARA rollout in each of ``troupe_worlds`` deals drawn around the caller's first five,
