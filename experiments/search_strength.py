@@ -19,13 +19,11 @@ are arguments: fix them before playing. The same arguments give the same file fo
     python experiments/search_strength.py --ruleset feskot --ruleset tekka --pairs 300 --top-pairs 100 \\
         --oracle-pairs 100 --contracts 50 --workers 2 --out docs/search-strength.md
 
-With ``--update`` only the given rulesets' rows (and sections) of the ``--out`` file are replaced; the other
-rulesets' rows and the commands that made them stay, so one ruleset can be measured again on its own. The
-Satat rows use report boards 3,250,000 .. 3,299,999 (``--seed 3250000``: its three steps on 3,280,000 ..,
-3,285,000 .. and 3,290,000 ..), tuning boards 2,000,000 .. 2,999,999:
+The Satat rows use report boards 3,250,000 .. 3,299,999 (``--seed 3250000``: its three steps on
+3,280,000 .., 3,285,000 .. and 3,290,000 ..), tuning boards 2,000,000 .. 2,999,999:
 
     python experiments/search_strength.py --ruleset satat --pairs 300 --top-pairs 200 --oracle-pairs 0 \\
-        --contracts 0 --seed 3250000 --out docs/search-strength.md --update
+        --contracts 0 --seed 3250000 --workers 1 --update --out docs/search-strength.md
 """
 
 from __future__ import annotations
@@ -96,6 +94,7 @@ def _contracts(task: tuple) -> list[dict]:
                 "target": 13 if contract["target"] == "D13" else int(contract["target"]),
                 "makeable": makeable,
                 "made": bool(state.result()["made"]),
+                "mandatory": bool(contract["mandatory"]),
                 "score": float(returns[team] - returns[1 - team]),
             }
         )
@@ -179,6 +178,7 @@ def contract_row(name: str, rows: list[dict]) -> dict:
     lo, hi = wilson_interval(made, n)
     under = sum(r["target"] < r["makeable"] and r["makeable"] >= 8 for r in rows)
     over = sum(r["target"] > r["makeable"] for r in rows)
+    called = [r for r in rows if not r.get("mandatory", False)]
     return {
         "bot": name,
         "deals": n,
@@ -187,6 +187,11 @@ def contract_row(name: str, rows: list[dict]) -> dict:
         "made_hi": float(hi),
         "underbid": under / n,
         "overbid": over / n,
+        "mandatory": 1 - len(called) / n,
+        "called_made": sum(r["made"] for r in called) / len(called) if called else math.nan,
+        "called_under": sum(r["target"] < r["makeable"] and r["makeable"] >= 8 for r in called) / len(called)
+        if called
+        else math.nan,
         "target": float(np.mean([r["target"] for r in rows])),
         "makeable": float(np.mean([r["makeable"] for r in rows])),
         "score": float(np.mean([r["score"] for r in rows])),
@@ -205,11 +210,20 @@ def score_ratio(z_rows: list[dict], o_rows: list[dict], resamples: int = 4000, s
 
 
 def measure(
-    rulesets, pairs: int, oracle_pairs: int, contracts: int, seed: int, workers: int, log, top_pairs: int | None = None
+    rulesets,
+    pairs: int,
+    oracle_pairs: int,
+    contracts: int,
+    seed: int,
+    workers: int,
+    log,
+    top_pairs: int | None = None,
+    contract_seed: int | None = None,
 ) -> dict:
     """Every figure of the file (see the module notes), as plain rows; ``top_pairs``: the pairs of the
-    ZELZELA - TIZAB steps (default ``pairs``), by far the costliest."""
-    out: dict = {"steps": [], "oracle": None, "contracts": None}
+    ZELZELA - TIZAB steps (default ``pairs``), by far the costliest; ``contract_seed``: the first Tekka
+    contract deal (default ``seed + SLOT * CONTRACT_SLOT``)."""
+    out: dict = {"rulesets": list(rulesets), "steps": [], "oracle": None, "contracts": None}
     tasks, spans = [], []
     for ruleset in rulesets:
         for j, (x, y) in enumerate(STEPS):
@@ -250,7 +264,7 @@ def measure(
             "closed_hi": share[2],
         }
     if "tekka" in rulesets and contracts:
-        cstart = seed + SLOT * CONTRACT_SLOT
+        cstart = seed + SLOT * CONTRACT_SLOT if contract_seed is None else contract_seed
         t0 = time.perf_counter()
         rows = {}
         for name in ("ZELZELA", "ORACLE"):
@@ -275,13 +289,68 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def markdown(fig: dict, command: str) -> str:
+ORACLE_HEAD, CONTRACTS_HEAD = "## Feskot: the gap to ORACLE", "## Tekka: contracts against ORACLE"
+COMMAND_HEAD = "    python experiments/search_strength.py "
+
+
+def _ruleset_flags(command: str) -> list[str]:
+    words = command.split()
+    return [words[i + 1] for i, w in enumerate(words[:-1]) if w == "--ruleset"]
+
+
+def kept_parts(old: str, measured) -> dict:
+    """What an earlier file of this script holds for the rulesets not measured now (``--update``): the
+    commands that wrote them (with the rulesets whose rows they still give), their step rows, and the
+    Feskot ORACLE and Tekka contract sections unless their ruleset is measured now."""
+    lines = old.splitlines()
+    commands = []
+    for line in lines:
+        if line.startswith(COMMAND_HEAD):
+            command = line.split("#")[0].strip()
+            left = [r for r in _ruleset_flags(command) if r not in measured]
+            if left:
+                commands.append((command, left))
+    steps = [ln for ln in lines if any(ln.startswith(f"| {r} | ") for r in RULESETS if r not in measured)]
+
+    def section(head: str, ruleset: str) -> list[str]:
+        if ruleset in measured or head not in lines:
+            return []
+        i = lines.index(head)
+        j = next((n for n in range(i + 1, len(lines)) if lines[n].startswith("## ")), len(lines))
+        while j > i and not lines[j - 1].strip():
+            j -= 1
+        return lines[i:j]
+
+    return {
+        "commands": commands,
+        "steps": steps,
+        "oracle": section(ORACLE_HEAD, "feskot"),
+        "contracts": section(CONTRACTS_HEAD, "tekka"),
+    }
+
+
+def markdown(fig: dict, command: str, kept: dict | None = None) -> str:
+    """The file; with ``kept`` (:func:`kept_parts`) the rows of other rulesets from an earlier file stay, each
+    under the command that wrote it."""
+    kept = kept or {"commands": [], "steps": [], "oracle": [], "contracts": []}
+    if kept["commands"]:
+        head = [
+            "Generated by these commands, each writing the rows of the rulesets named after it (`--update` keeps "
+            "the other rows); rerun one to regenerate its rows (same arguments, same numbers):",
+            "",
+            *(f"    {c}  # rows: {', '.join(rs)}" for c, rs in kept["commands"]),
+            f"    {command}  # rows: {', '.join(fig['rulesets'])}",
+        ]
+    else:
+        head = [
+            "Generated by one command; rerun it to regenerate this file (same arguments, same numbers):",
+            "",
+            f"    {command}",
+        ]
     lines = [
         "# Strength of the search tier",
         "",
-        "Generated by one command; rerun it to regenerate this file (same arguments, same numbers):",
-        "",
-        f"    {command}",
+        *head,
         "",
         "Method (`experiments/search_strength.py`): duplicate pairs played by the tournament runner (its seats "
         "and seeds); X's margin is its total `returns` over a board's two tables less Y's; pair score 1 / 0.5 / 0; "
@@ -295,17 +364,24 @@ def markdown(fig: dict, command: str) -> str:
         "| ruleset | step | boards | pairs | margin [95%] | pair score | Elo [95%] | goal |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    rows = [(RULESETS.index(ln.split("|")[1].strip()), ln) for ln in kept["steps"]]
     for r in fig["steps"]:
         margin = f"{r['margin']:+.2f} {interval_text(r['margin_lo'], r['margin_hi'], '+.2f')} {UNITS[r['ruleset']]}"
-        lines.append(
-            f"| {r['ruleset']} | {r['x']} - {r['y']} | {r['boards']} | {r['pairs']} | {margin} | {r['score']:.3f} "
-            f"| {r['elo']:+.0f} {interval_text(r['elo_lo'], r['elo_hi'])} | {'met' if r['met'] else 'not met'} |"
+        rows.append(
+            (
+                RULESETS.index(r["ruleset"]),
+                f"| {r['ruleset']} | {r['x']} - {r['y']} | {r['boards']} | {r['pairs']} | {margin} | {r['score']:.3f} "
+                f"| {r['elo']:+.0f} {interval_text(r['elo_lo'], r['elo_hi'])} | {'met' if r['met'] else 'not met'} |",
+            )
         )
+    lines += [ln for _, ln in sorted(rows, key=lambda x: x[0])]  # stable: a ruleset's steps keep their order
     o = fig["oracle"]
+    if o is None and kept["oracle"]:
+        lines += ["", *kept["oracle"]]
     if o is not None:
         lines += [
             "",
-            "## Feskot: the gap to ORACLE",
+            ORACLE_HEAD,
             "",
             f"ZELZELA - ORACLE and GREEDY - ORACLE on the same {o['pairs']} boards ({o['boards']}), X's margin in "
             "tricks per deal (a pair is two deals), and the share of GREEDY's gap to ORACLE that ZELZELA closes, "
@@ -322,26 +398,32 @@ def markdown(fig: dict, command: str) -> str:
             f"(goal 66.7%: {'met' if o['closed'] >= 2 / 3 else 'not met'}).",
         ]
     c = fig["contracts"]
+    if c is None and kept["contracts"]:
+        lines += ["", *kept["contracts"]]
     if c is not None:
         z = c["rows"][0]
         lines += [
             "",
-            "## Tekka: contracts against ORACLE",
+            CONTRACTS_HEAD,
             "",
             f"Each bot at every seat (self-play, the one play loop) on the same deals ({c['deals']}). Made with "
             "its Wilson 95% interval; underbid: a target below the most tricks the declaring team could take "
             "double dummy with the Prime chosen (when that is 8 or more); overbid: above it; score: the "
             "declaring team's `returns` less the defenders', per deal. Goals: ZELZELA made at least 85%, "
-            "underbids at most 40% of its contracts, its score within 10% of ORACLE's.",
+            "underbids at most 40% of its contracts, its score within 10% of ORACLE's. Mandatory: the deals in "
+            "which all four passed (the first-asked seat declares 8 it did not call); made and underbid when "
+            "called: the same over the other deals.",
             "",
-            "| bot | deals | made [95%] | underbid | overbid | mean target | mean makeable | score per deal |",
-            "|---|---|---|---|---|---|---|---|",
+            "| bot | deals | made [95%] | underbid | overbid | mean target | mean makeable | score per deal "
+            "| mandatory | made when called | underbid when called |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
         ]
         for r in c["rows"]:
             lines.append(
                 f"| {r['bot']} | {r['deals']} | {_pct(r['made'])} [{_pct(r['made_lo'])}, {_pct(r['made_hi'])}] "
                 f"| {_pct(r['underbid'])} | {_pct(r['overbid'])} | {r['target']:.2f} | {r['makeable']:.2f} "
-                f"| {r['score']:+.2f} |"
+                f"| {r['score']:+.2f} | {_pct(r.get('mandatory', math.nan))} | {_pct(r.get('called_made', math.nan))} "
+                f"| {_pct(r.get('called_under', math.nan))} |"
             )
         lines += [
             "",
@@ -353,63 +435,6 @@ def markdown(fig: dict, command: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-COMMAND = "    python experiments/search_strength.py"
-
-
-def _parts(text: str) -> tuple[list[str], dict[str, list[str]], dict[str, list[str]]]:
-    """A file of :func:`markdown` cut up: its command lines, its search-step rows and its later sections
-    (``## Feskot: ...``), the last two by ruleset."""
-    commands = [line for line in text.splitlines() if line.startswith(COMMAND)]
-    rows: dict[str, list[str]] = {}
-    sections: dict[str, list[str]] = {}
-    current = None
-    for line in text.splitlines():
-        if line.startswith("## "):
-            word = line[3:].split(":")[0].strip().lower()
-            current = word if word in RULESETS else None
-            if current:
-                sections[current] = []
-        if current:
-            sections[current].append(line)
-        elif line.startswith("| ") and line.split("|")[1].strip() in RULESETS:
-            rows.setdefault(line.split("|")[1].strip(), []).append(line)
-    return commands, rows, sections
-
-
-def update(old: str, new: str, rulesets) -> str:
-    """``new`` (the file of ``rulesets`` alone) merged into ``old``: the rows and sections of the other
-    rulesets and the commands that made them are kept (another ruleset's rows may be regenerated on their
-    own), those of ``rulesets`` replaced."""
-    old_commands, old_rows, old_sections = _parts(old)
-    new_commands, new_rows, new_sections = _parts(new)
-    ours = set(rulesets)
-    keep = [c for c in old_commands if not {r for r in RULESETS if f"--ruleset {r}" in c} <= ours]
-    commands = keep + new_commands
-    head, _, rest = new.partition("\n## Search steps\n")
-    lines = []
-    for line in head.splitlines():
-        if line.startswith(COMMAND):
-            lines += commands if line == new_commands[0] else []
-        elif line.startswith("Generated by one command") and len(commands) > 1:
-            lines.append(
-                "Generated by these commands, each writing the rows of its rulesets (`--update` keeps the other "
-                "rulesets' rows); rerun one to regenerate its rows (same arguments, same numbers):"
-            )
-        else:
-            lines.append(line)
-    table = [line for line in rest.splitlines() if line.startswith("| ruleset |") or line.startswith("|---")][:2]
-    lines += ["", "## Search steps", "", *table]
-    for r in RULESETS:
-        lines += new_rows.get(r, []) if r in ours else old_rows.get(r, [])
-    for r in RULESETS:
-        section = new_sections.get(r) if r in ours else old_sections.get(r)
-        if section:
-            while section and not section[-1].strip():
-                section = section[:-1]
-            lines += ["", *section]
-    return "\n".join(lines) + "\n"
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--ruleset", action="append", choices=RULESETS, help="repeat for several (default: all four)")
@@ -418,13 +443,17 @@ def main(argv=None) -> int:
     ap.add_argument("--oracle-pairs", type=int, default=100, help="Feskot boards for the gap to ORACLE (0: skip)")
     ap.add_argument("--contracts", type=int, default=40, help="Tekka self-play deals per bot (0: skip)")
     ap.add_argument("--seed", type=int, default=REPORT_SEED, help="first board (report seeds: 3,000,000..)")
-    ap.add_argument("--workers", type=int, default=1, help="processes (the figures do not depend on it)")
-    ap.add_argument("--out", type=Path, help="write the Markdown here (else print it)")
+    ap.add_argument(
+        "--contract-seed", type=int, help="first Tekka contract deal (default: --seed + 5000 x 13, the contracts' slot)"
+    )
     ap.add_argument(
         "--update",
         action="store_true",
-        help="with --out: replace only the given rulesets' rows in that file, keeping the others and their commands",
+        help="keep the rows of the rulesets not measured now from the --out file already there (each under the "
+        "command that wrote it)",
     )
+    ap.add_argument("--workers", type=int, default=1, help="processes (the figures do not depend on it)")
+    ap.add_argument("--out", type=Path, help="write the Markdown here (else print it)")
     ap.add_argument(
         "--cache",
         type=Path,
@@ -448,18 +477,33 @@ def main(argv=None) -> int:
         + ([f"--top-pairs {args.top_pairs}"] if args.top_pairs else [])
         + [f"--oracle-pairs {args.oracle_pairs}"]
         + [f"--contracts {args.contracts}", f"--seed {args.seed}"]
+        + ([f"--contract-seed {args.contract_seed}"] if args.contract_seed is not None else [])
         + ([f"--out {args.out}"] if args.out else [])
         + (["--update"] if args.update else [])
     )
+    kept = None
+    if args.update:
+        if not (args.out and args.out.exists()):
+            print("error: --update needs --out naming a file this script wrote")
+            return 2
+        kept = kept_parts(args.out.read_text(), rulesets)
 
     def log(msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
-    fig = measure(rulesets, args.pairs, args.oracle_pairs, args.contracts, args.seed, args.workers, log, args.top_pairs)
-    text = markdown(fig, command)
+    fig = measure(
+        rulesets,
+        args.pairs,
+        args.oracle_pairs,
+        args.contracts,
+        args.seed,
+        args.workers,
+        log,
+        args.top_pairs,
+        args.contract_seed,
+    )
+    text = markdown(fig, command, kept)
     if args.out:
-        if args.update and args.out.exists():
-            text = update(args.out.read_text(), text, rulesets)
         args.out.write_text(text)
         log(f"wrote {args.out}")
     else:
