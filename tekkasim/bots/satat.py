@@ -73,17 +73,21 @@ as JANGARA; cards by determinized search over ``worlds`` worlds from ``view.samp
 ``worlds`` / ``time_ms`` as in every ruleset). With ``bluff_weight`` < 1 each world is weighted by
 ``bluff_weight`` to the power of the number of other seats that would have committed a Renonce in it
 (``oversample`` candidates per kept world, systematic resampling): the chance that an opponent bluffed is
-weighed, not ruled out. Each legal card is scored in every world by compiled rollouts with JANGARA's policy
-(points margin of the round plus a tenth of the trick margin), ZELZELA by the double-dummy solver (Satat
-variant: 2♥, Troupe) once the seat holds at most ``dd_cards`` cards: ``4 reach(7) + reach(8) + reach(6)``
+weighed, not ruled out. With ``play_miss`` < 1 the weight is also multiplied by ``play_miss`` for every card
+play of another seat that JANGARA's rollout policy, holding that world's hand, would not have made (nor one
+interchangeable with it; ``_satat_search.play_weight`` replays the round): inference from the card plays.
+Each legal card is scored in every world by compiled rollouts with JANGARA's policy (points margin of the
+round plus a tenth of the trick margin), or by the double-dummy solver (Satat variant: 2♥, Troupe) once
+the seat holds at most ``dd_cards`` cards: ``4 reach(7) + reach(8) + reach(6)``
 for its team (reach(k): can it still end with k tricks). JANGARA's card is played unless another card beats
 it on the paired score differences over the worlds with a t-statistic of at least ``override_z``
 (``base.keep_prior``): a few worlds' noise would otherwise overturn a good policy card by chance (with
 the best mean over 8 worlds the search was no better than JANGARA on tuning boards; figures in
 ``experiments/README.md``). The rollout policy has no mistakes, so a rollout is a function of its world:
-``rollouts`` > 1 repeats the same play-out (kept for the interface; every preset uses 1). The presets are nested: each
-adds worlds (then bluff weighting and the Troupe search, then the solver and a wider Troupe search) to the
-one below.
+``rollouts`` > 1 repeats the same play-out (kept for the interface; every preset uses 1). The presets are
+nested: TANOOR 8 plain worlds; TIZAB 64 bluff-weighted worlds, the solver from 7 cards and the Troupe
+search; ZELZELA 128 worlds weighted also by the card plays, the solver from 9 cards and a wider Troupe
+search. Their measured steps: ``docs/search-strength.md``.
 
 With ``troupe_worlds`` > 0 the caller's Troupe is searched too: JANGARA's redeal stands, else each suit
 is played out by one JANGARA rollout in each of ``troupe_worlds`` deals drawn around the caller's first five,
@@ -106,6 +110,7 @@ import numpy as np
 from ..bits import new_rng
 from ..rules import _satat_kernels as K
 from . import _satat_policy as sp
+from . import _satat_search as ss
 from .base import MISTAKE_RATE, MISTAKE_TEMPERATURE, MISTAKE_UNIFORM, PLAUSIBLE_MISTAKE_RATE, Bot, Param, View
 from .pimc import OVERSAMPLE, TIME_MS, WORLDS, Adapter, Limit, SearchBot, Worlds, choose, draw_worlds
 
@@ -546,19 +551,34 @@ class SatatAdapter(Adapter):
             4096,
         ),
         Param("troupe_z", 1.0, "t-statistic another Troupe needs over JANGARA's on the paired worlds", 0.0, 10.0),
+        Param(
+            "play_miss",
+            1.0,
+            "weight factor of a world per card play of another seat that JANGARA would not have made there "
+            "(1: no inference from card plays)",
+            0.0,
+            1.0,
+        ),
     )
 
     def mistake_actions(self, view: View) -> list[int]:
         return _plain(view)  # never a random accusation
 
     def weighted(self) -> bool:
-        return self.p["bluff_weight"] < 1.0
+        return self.p["bluff_weight"] < 1.0 or self.p["play_miss"] < 1.0
 
     def weigh(self, view: View, worlds: list, rng: np.ndarray) -> np.ndarray:
         w = np.empty(len(worlds))
         for i, c in enumerate(worlds):
             flags = int(c.arrays[1][K.RENONCERS]) & ~(1 << view.seat)
             w[i] = self.p["bluff_weight"] ** bin(flags).count("1")
+        miss = float(self.p["play_miss"])
+        if miss < 1.0 and view.observation.phase == "play":
+            roll, score = _rollout_vector(), match_score(view.observation)
+            h0, scratch = np.empty(4, np.uint64), np.empty(K.ST_SIZE, np.int64)
+            for i, c in enumerate(worlds):
+                hands, st = c.arrays
+                w[i] *= ss.play_weight(roll, hands, st, view.seat, score, miss, h0, scratch, rng)
         return w
 
     def _vector(self) -> np.ndarray:
@@ -683,39 +703,42 @@ class Tanoor(SatatSearch):
 
 
 class Tizab(SatatSearch):
-    """TIZAB (rank 7): TANOOR with 16 worlds weighted against bluffs (a world in which another seat committed
-    a Renonce weighs 0.05), and the caller's Troupe searched over 64 deals around its first five."""
+    """TIZAB (rank 7): TANOOR with 64 worlds weighted against bluffs (a world in which another seat committed
+    a Renonce weighs 0.05), cards by the double-dummy solver once it holds at most 7 cards, and the caller's
+    Troupe searched over 64 deals around its first five."""
 
     name = "TIZAB"
     rank = 7
     description = (
-        "determinized search over JANGARA: 16 bluff-weighted worlds x JANGARA rollouts, override at z=1; "
-        "Troupe searched over 64 deals"
+        "determinized search over JANGARA: 64 bluff-weighted worlds, double-dummy solver from 7 cards, "
+        "JANGARA rollouts before; override at z=1; Troupe searched over 64 deals"
     )
     preset: ClassVar[dict[str, Any]] = {
-        "worlds": 16,
+        "worlds": 64,
         "rollouts": 1,
         "bluff_weight": 0.05,
+        "dd_cards": 7,
         "override_z": 1.0,
         "troupe_worlds": 64,
     }
 
 
 class Zelzela(SatatSearch):
-    """ZELZELA (rank 8): TIZAB with 128 worlds, cards by the double-dummy solver (Satat variant) once it
-    holds at most 7 cards (JANGARA rollouts before), and Troupe searched over 256 deals."""
+    """ZELZELA (rank 8): TIZAB with 128 worlds weighted also by the other seats' card plays
+    (``play_miss=0.3``), the solver from 9 cards, and Troupe searched over 256 deals."""
 
     name = "ZELZELA"
     rank = 8
     description = (
-        "determinized search over JANGARA: 128 bluff-weighted worlds, double-dummy solver from 7 cards, "
-        "rollouts before; override at z=1; Troupe searched over 256 deals"
+        "determinized search over JANGARA: 128 worlds weighted by bluffs and by the other seats' card plays, "
+        "double-dummy solver from 9 cards, rollouts before; override at z=1; Troupe searched over 256 deals"
     )
     preset: ClassVar[dict[str, Any]] = {
         "worlds": 128,
         "rollouts": 1,
         "bluff_weight": 0.05,
-        "dd_cards": 7,
+        "play_miss": 0.3,
+        "dd_cards": 9,
         "override_z": 1.0,
         "troupe_worlds": 256,
     }

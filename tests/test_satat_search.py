@@ -1,0 +1,159 @@
+"""The Satat search's inference from card plays (bots/_satat_search.py) against a State-API twin, and the
+adapter's use of it."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as hyp
+
+from tekkasim.bits import below, new_rng
+from tekkasim.bots import _satat_policy as sp
+from tekkasim.bots import _satat_search as ss
+from tekkasim.bots import decide, get_bot
+from tekkasim.bots.base import View
+from tekkasim.bots.satat import SatatAdapter, _rollout_vector, match_score, policy_act
+from tekkasim.rules import _satat_kernels as K
+from tekkasim.rules import get_game
+from tekkasim.rules.satat import SatatState
+
+GAME = get_game("satat")
+JANGARA = get_bot("JANGARA", ruleset="satat")
+
+
+def mid_round(seed: int, renonce_rate: float) -> SatatState | None:
+    """A play-phase state after a random number of plays, each by JANGARA or (one in three) a random
+    rule-following card, and with ``renonce_rate`` any held card (a Renonce at times)."""
+    rng = new_rng(seed)
+    state = GAME.new_deal(seed)
+    stop = int(below(rng, 52))
+    plays = 0
+    while not state.is_terminal() and plays < stop:
+        seat = state.current_player()
+        phase = state.phase()
+        if phase != "play":
+            state.apply_action(decide(JANGARA, state, seat, seed + plays))
+            continue
+        legal = [a for a in state.legal_actions() if a < 52]
+        roll = int(below(rng, 100))
+        if roll < renonce_rate * 100:
+            cards = [a for a in state.possible_actions() if a < 52]
+            state.apply_action(cards[int(below(rng, len(cards)))])
+        elif roll < 33:
+            state.apply_action(legal[int(below(rng, len(legal)))])
+        else:
+            a = policy_act(_rollout_vector(), View(state, seat), new_rng(seed + plays))
+            state.apply_action(a)
+        plays += 1
+    return state if state.phase() == "play" else None
+
+
+def same_class_twin(a: int, b: int, hand: int, gone: int) -> bool:
+    if a == b:
+        return True
+    if sp.TWO_HEARTS in (a, b) or a // 13 != b // 13:
+        return False
+    return all((hand | gone) >> c & 1 for c in range(min(a, b) + 1, max(a, b)) if c != sp.TWO_HEARTS)
+
+
+def play_weight_twin(world: SatatState, me: int, miss: float) -> float:
+    """The round replayed through the State API from the hands at its first card; every other seat's play
+    with a choice asked of the JANGARA rollout policy through its Python form (``policy_act`` on a View)."""
+    hands, st = world.arrays
+    n = int(4 * st[K.TRICK] + st[K.N_TABLE])
+    plays = []
+    for i in range(n):
+        leader = int(st[K.LEADERS + i // 4])
+        plays.append(((leader + 3 * (i % 4)) % 4, int(st[K.PLAYS + i])))
+    start = [int(hands[s]) for s in range(4)]
+    for seat, c in plays:
+        start[seat] |= 1 << c
+    dealt = [[c for c in range(52) if start[s] >> c & 1] for s in range(4)]
+    caller = int(st[K.LEADERS])
+    replay = SatatState(GAME, (caller + 1) % 4, caller, dealt, score=world.score_before)
+    replay.apply_action(sp.TROUPE_BASE + int(st[K.TROUPE]))
+    w, gone = 1.0, 0
+    for seat, c in plays:
+        assert replay.current_player() == seat
+        if seat != me:
+            legal = [a for a in replay.legal_actions() if a < 52]
+            if len(legal) > 1:
+                model = policy_act(_rollout_vector(), View(replay, seat), new_rng(0))
+                if not same_class_twin(model, c, replay.hand(seat), gone):
+                    w *= miss
+        replay.apply_action(c)
+        gone |= 1 << c
+    return w
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=hyp.integers(0, 10**6), rate=hyp.sampled_from([0.0, 0.1]), miss=hyp.sampled_from([0.0, 0.3, 0.5]))
+def test_play_weight_equals_its_state_api_twin(seed, rate, miss):
+    state = mid_round(seed, rate)
+    if state is None:
+        return
+    me = int(below(new_rng(seed), 4))
+    world = View(state, me).sample(new_rng(seed + 1))
+    hands, st = world.arrays
+    h0, scratch = np.empty(4, np.uint64), np.empty(K.ST_SIZE, np.int64)
+    score = match_score(View(world, me).observation)
+    fast = ss.play_weight(_rollout_vector(), hands.copy(), st.copy(), me, score, miss, h0, scratch, new_rng(0))
+    assert fast == play_weight_twin(world, me, miss)
+    # the world's arrays are left as they were
+    assert np.array_equal(world.arrays[0], hands) and np.array_equal(world.arrays[1], st)
+
+
+def test_play_weight_of_the_true_state_of_jangara_play_is_one():
+    """Every seat played like the model in the true deal, so the true state weighs 1 whatever ``miss``;
+    some sampled worlds of the same view weigh less (the plays tell something)."""
+    lighter = 0
+    for seed in range(30):
+        state = GAME.new_deal(seed)
+        stop = 8 + seed % 30
+        while state.phase() != "terminal" and len(state.history()) < stop:
+            seat = state.current_player()
+            if state.phase() == "play":
+                state.apply_action(policy_act(_rollout_vector(), View(state, seat), new_rng(0)))
+            else:
+                state.apply_action(decide(JANGARA, state, seat, seed))
+        if state.phase() != "play":
+            continue
+        me = state.current_player()
+        hands, st = state.arrays
+        h0, scratch = np.empty(4, np.uint64), np.empty(K.ST_SIZE, np.int64)
+        score = match_score(View(state, me).observation)
+        assert ss.play_weight(_rollout_vector(), hands, st, me, score, 0.0, h0, scratch, new_rng(0)) == 1.0
+        world = View(state, me).sample(new_rng(seed))
+        wh, wst = world.arrays
+        lighter += ss.play_weight(_rollout_vector(), wh, wst, me, score, 0.0, h0, scratch, new_rng(0)) < 1.0
+    assert lighter > 0
+
+
+def test_same_class_is_its_twin_on_random_cards():
+    rng = np.random.default_rng(5)
+    for _ in range(3000):
+        a, b = (int(x) for x in rng.integers(0, 52, 2))
+        hand, gone = (int(x) for x in rng.integers(0, 1 << 52, 2, dtype=np.int64))
+        assert ss.same_class(a, b, np.uint64(hand), np.uint64(gone)) == same_class_twin(a, b, hand, gone)
+
+
+def test_adapter_weighs_by_card_plays_only_when_asked():
+    """``play_miss=1`` leaves the weights to ``bluff_weight`` alone; below 1 they are multiplied by the
+    play likelihood, and a search with it still plays legally and reproducibly."""
+    state = None
+    for seed in range(100):
+        state = mid_round(seed, 0.0)
+        if state is not None and len(state.history()) > 12:
+            break
+    me = state.current_player()
+    view = View(state, me)
+    worlds = [view.sample(new_rng(i)) for i in range(24)]
+    base = {p.name: p.default for p in SatatAdapter.params}
+    plain = SatatAdapter({**base, "bluff_weight": 0.5}).weigh(view, worlds, new_rng(0))
+    inferred = SatatAdapter({**base, "bluff_weight": 0.5, "play_miss": 0.3}).weigh(view, worlds, new_rng(0))
+    assert not SatatAdapter(base).weighted() and SatatAdapter({**base, "play_miss": 0.3}).weighted()
+    assert np.all(inferred <= plain) and np.any(inferred < plain)
+    bot = get_bot("TIZAB", ruleset="satat", play_miss=0.3, worlds=8)
+    a = decide(bot, state, me, 7)
+    assert a in state.legal_actions() and a == decide(bot, state, me, 7)
+
