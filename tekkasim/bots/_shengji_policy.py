@@ -682,6 +682,35 @@ def apply(st, hands, tplays, eff, strength, suit_kinds, strength_kinds, one, two
 
 
 @njit(cache=True, _nrt=False)
+def decide_turn(params, st, hands, eff, strength, suit_kinds, strength_kinds, buf, opts, tops, rng):
+    """The action ``(one, two)`` of the seat to move, by its policy ``params[seat]``; the dealer sees the
+    kitty (row 4 of ``hands``) in the play phase, where it buries."""
+    s = st[S_TO_MOVE]
+    b1 = ZERO
+    b2 = ZERO
+    if s == st[S_DEALER] and st[S_PHASE] == PH_PLAY:
+        b1 = hands[4, 0]
+        b2 = hands[4, 1]
+    return decide(
+        params[s],
+        st,
+        s,
+        hands[s, 0],
+        hands[s, 1],
+        b1,
+        b2,
+        eff,
+        strength,
+        suit_kinds,
+        strength_kinds,
+        buf,
+        opts,
+        tops,
+        rng,
+    )
+
+
+@njit(cache=True, _nrt=False)
 def _play_loop(
     params,
     st,
@@ -707,29 +736,7 @@ def _play_loop(
     while st[S_PHASE] != PH_END:
         if reseed:
             rng[0] = mix_seed3(seed, table, i)
-        s = st[S_TO_MOVE]
-        b1 = ZERO
-        b2 = ZERO
-        if s == st[S_DEALER] and st[S_PHASE] == PH_PLAY:
-            b1 = hands[4, 0]
-            b2 = hands[4, 1]
-        one, two = decide(
-            params[s],
-            st,
-            s,
-            hands[s, 0],
-            hands[s, 1],
-            b1,
-            b2,
-            eff,
-            strength,
-            suit_kinds,
-            strength_kinds,
-            buf,
-            opts,
-            tops,
-            rng,
-        )
+        one, two = decide_turn(params, st, hands, eff, strength, suit_kinds, strength_kinds, buf, opts, tops, rng)
         if i < hist.shape[0]:
             hist[i, 0] = one
             hist[i, 1] = two

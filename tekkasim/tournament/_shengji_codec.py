@@ -457,29 +457,7 @@ def _play_fill_deal(
         if i >= sp.MAX_ACTIONS or p + 4 > out.shape[0]:  # (an action's symbols take < 3 words)
             return -1, acc, nacc, p
         rng[0] = mix_seed3(seed, table, i)
-        s = st[sp.S_TO_MOVE]
-        b1 = ZERO
-        b2 = ZERO
-        if s == st[sp.S_DEALER] and st[sp.S_PHASE] == sp.PH_PLAY:
-            b1 = hands[4, 0]
-            b2 = hands[4, 1]
-        one, two = sp.decide(
-            params[s],
-            st,
-            s,
-            hands[s, 0],
-            hands[s, 1],
-            b1,
-            b2,
-            eff,
-            strength,
-            suit_kinds,
-            strength_kinds,
-            buf,
-            opts,
-            tops,
-            rng,
-        )
+        one, two = sp.decide_turn(params, st, hands, eff, strength, suit_kinds, strength_kinds, buf, opts, tops, rng)
         acc, nacc, p, ok = _code_action(
             st, hands, one, two, eff, strength_kinds, suit_kinds, opts, ms, C, out, acc, nacc, p
         )
