@@ -11,6 +11,8 @@ from pathlib import Path
 
 import click
 
+from .options import pairs_workers_option
+
 SEEDS_PER_PAIRING = 1_000_000  # analysis.calibrate's spacing of the pairings' board seeds
 
 
@@ -49,14 +51,7 @@ SEEDS_PER_PAIRING = 1_000_000  # analysis.calibrate's spacing of the pairings' b
     default=None,
     help="Write the Markdown table here (e.g. docs/calibration.md).",
 )
-@click.option(
-    "--workers",
-    "-w",
-    type=click.IntRange(min=0),
-    default=1,
-    show_default=True,
-    help="Local processes for the pairings that are not compiled (0 = every core); the same numbers for any.",
-)
+@pairs_workers_option
 @click.option("--json", "as_json", is_flag=True, help="JSON: {ruleset: [{bot, rank, elo, lo, hi, pairs, ...}]}.")
 def calibrate(rulesets, bots, extra, pairs, search_pairs, seed, out, workers, as_json):
     """Each ladder bot's Elo against RANDOM with its 95% interval, per ruleset, from duplicate pairs

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .options import local_workers, parse_rule_options
+from .options import local_workers, pairs_workers_option, parse_rule_options
 
 
 def _write(out: str, text: str) -> None:
@@ -54,14 +54,7 @@ def levels():
     help="The table file to write (e.g. tekkasim/data/levels.json); its other rulesets are kept.",
 )
 @click.option("--option", "-o", "rule_opts", multiple=True, metavar="KEY=VALUE", help="A ruleset option.")
-@click.option(
-    "--workers",
-    "-w",
-    type=click.IntRange(min=0),
-    default=1,
-    show_default=True,
-    help="Local processes for the pairings that are not compiled (0 = every core); the same numbers for any.",
-)
+@pairs_workers_option
 def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts, workers):
     """Measure the ladder path's Elo against RANDOM (ladder bots and POINTS points within each step; one
     Bradley-Terry fit per ruleset) and write LEVEL's table as JSON (analysis.levels).
@@ -139,14 +132,7 @@ def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts, workers):
 @click.option(
     "--out", type=click.Path(dir_okay=False), default=None, help="Write the Markdown report (docs/levels.md)."
 )
-@click.option(
-    "--workers",
-    "-w",
-    type=click.IntRange(min=0),
-    default=1,
-    show_default=True,
-    help="Local processes for the pairings that are not compiled (0 = every core); the same numbers for any.",
-)
+@pairs_workers_option
 @click.option("--json", "as_json", is_flag=True, help="JSON: a list of {ruleset, elo_requested, elo, lo, hi, ...}.")
 def check(rulesets, pairs, search_pairs, seed, out, workers, as_json):
     """LEVEL's accuracy: for E at five points of each ruleset's range, the Elo LEVEL:elo=E measures on

@@ -103,6 +103,17 @@ def cap_workers(workers: int) -> int:
     return workers
 
 
+# --workers of the analysis commands that play duplicate pairs (calibrate, levels): read by local_workers
+pairs_workers_option = click.option(
+    "--workers",
+    "-w",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="Local processes for the pairings that are not compiled (0 = every core); the same numbers for any.",
+)
+
+
 def local_workers(workers: int) -> int:
     """``--workers`` of the analysis commands: 0 is every core, more than the cores is capped."""
     from ..tournament.backends import default_workers
