@@ -44,7 +44,7 @@ N_CONTROL = 9
 @njit(cache=True)
 def _advance(hand, dealt, plays, signal, leader, winner, info, forms, control, log):
     """On the deal of the arrays ``hand`` .. ``info`` (``_trick52.Arrays``' fields, passed one by one: numba
-    types plain arrays in its C dispatcher, a NamedTuple of them in Python, which took 1.6 us more a call),
+    types plain arrays in its C dispatcher, a NamedTuple of them in Python, which costs more a call),
     apply the action ``control[C_FIRST] - 1`` if any (decided already), then play every decision of a
     compiled seat (bit ``seat`` of ``control[C_COMPILED]``; its parameter vector ``forms[seat]``;
     decision ``i`` drawn from ``mix_seed3(seed, table, i)``) from decision ``control[C_K]`` on, until a seat
