@@ -132,28 +132,35 @@ def _refine(rows: list[dict], w0: np.ndarray, tau: float, pull: float) -> np.nda
     return minimize(loss, w0, jac=True, method="L-BFGS-B", options={"maxiter": 300}).x
 
 
-def slip_ratio(rows: list[dict], weights, temperature: float) -> dict[str, float]:
-    """Expected cost of a mistake against a random other card's, per bot and over all (``_slip_card``'s
-    draw: packed steps above the cheapest other card)."""
-    num: dict[str, float] = {}
-    den: dict[str, float] = {}
+def slip_ratio(rows: list[dict], weights, temperature: float) -> dict[str, tuple[float, float, float]]:
+    """Per bot and over all, what ``_slip_card``'s draw gives on these decisions (expected over the draw):
+    the mistake's cost against a random other card's (the slip ratio), what a mistake costs more than the
+    mistake-free card (tricks per mistake: above zero, or mistakes make the bot stronger), and the share
+    of mistakes that find no card to draw (none rated below the meant one nor its equal: the meant card is
+    played)."""
+    acc: dict[str, np.ndarray] = {}
     for r in rows:
         est = r["x"] @ np.asarray(weights[r["group"]])
-        others = [i for i, c in enumerate(r["cards"]) if c != r["calm"]]
-        base = min(est[i] for i in others)
-        steps = {i: pk.slip_step(est[i] - base) for i in others}
-        lo = min(steps.values())
-        if temperature <= 0:
-            w = {min(i for i in others if steps[i] == lo): 1.0}
+        ci = r["cards"].index(r["calm"])
+        others = [i for i in range(len(r["cards"])) if i != ci]
+        equal = pk.SLIP_FEATURES.index("as_good_as_meant")  # the meant card's equal is drawn whatever its estimate
+        steps = {
+            i: pk.slip_step(max(est[i] - est[ci], 0.0)) for i in others if est[i] >= est[ci] or r["x"][i][equal] > 0.5
+        }
+        if steps:
+            lo = min(steps.values())
+            if temperature <= 0:
+                w = {min(i for i in steps if steps[i] == lo): 1.0}
+            else:
+                w = {i: math.exp(-(q - lo) * SLIP_UNIT / temperature) for i, q in steps.items()}
+            total = sum(w.values())
+            cost = sum(w[i] / total * r["y"][i] for i in w)
         else:
-            w = {i: math.exp(-(q - lo) * SLIP_UNIT / temperature) for i, q in steps.items()}
-        total = sum(w.values())
-        cost = sum(w[i] / total * r["y"][i] for i in w)
-        other = float(np.mean([r["y"][i] for i in others]))
+            cost = r["y"][ci]
+        row = np.array([cost, float(np.mean([r["y"][i] for i in others])), cost - r["y"][ci], not steps, 1.0])
         for key in (r["bot"], "all"):
-            num[key] = num.get(key, 0.0) + cost
-            den[key] = den.get(key, 0.0) + other
-    return {key: round(num[key] / den[key], 3) for key in num}
+            acc[key] = acc.get(key, 0.0) + row
+    return {key: (round(a[0] / a[1], 3), round(a[2] / a[4], 3), round(a[3] / a[4], 3)) for key, a in acc.items()}
 
 
 def main() -> None:
@@ -178,7 +185,8 @@ def main() -> None:
     weights = fit(rows)
     for name, w in zip(("SLIP_W_LEAD", "SLIP_W_FOLLOW", "SLIP_W_VOID"), weights, strict=True):
         print(f"{name} = (" + ", ".join(f"{x:.3f}" for x in w) + ")")
-    print(f"{len(rows)} decisions; slip ratio at temperature {a.temperature} (in-sample):")
+    print(f"{len(rows)} decisions; at temperature {a.temperature} (in-sample), per bot: slip ratio, tricks a")
+    print("mistake costs more than the mistake-free card, share of mistakes that play the meant card:")
     print("  fitted:  ", slip_ratio(rows, weights, a.temperature))
     print("  package: ", slip_ratio(rows, (pk.SLIP_W_LEAD, pk.SLIP_W_FOLLOW, pk.SLIP_W_VOID), a.temperature))
 

@@ -12,7 +12,9 @@ from tekkasim.bits import new_rng
 from tekkasim.bots import _policy_kernels as pk
 from tekkasim.bots import _satat_policy as sp
 from tekkasim.bots import choose, get_bot
+from tekkasim.bots.base import View
 from tekkasim.bots.compiled import compiled_params
+from tekkasim.bots.view52 import policy_view, signals_accepted
 from tekkasim.cards import mask_of
 from tekkasim.rules import _trick52 as k
 from tekkasim.rules import get_game
@@ -25,29 +27,52 @@ def _draws(bot, state):
 
 
 def test_cheap_slips_are_common_gross_ones_rare():
-    # top, void in hearts, sees partner's Ace winning: JANGARA throws JD. By its own estimate (fitted to
-    # double-dummy costs) its other diamonds, as good as JD by what it sees, give up nothing more; a spade
-    # master thrown may give up a trick, and a ruff of partner's sure winner spends Prime for nothing.
+    # top, void in hearts, sees partner's Ace winning: JANGARA throws JD. Its other diamonds are JD's
+    # equals (no unseen card between them) and give up nothing more; a spade master thrown may give up a
+    # trick, and a ruff of partner's sure winner spends Prime for nothing.
     state = feskot_after("AH", "3H")
     draws = _draws("JANGARA:mistake_rate=1", state)
-    assert draws[c("JD")] == 0  # a mistake plays another card
+    uniform = _draws("JANGARA:mistake_rate=1,mistake_uniform=true", state)  # the old draw, an option
+    assert sum(draws.values()) == len(SEEDS) and draws[c("JD")] == 0  # a mistake plays another card
     diamonds = draws[c("QD")] + draws[c("KD")]
     ruffs = sum(draws[c(r + "C")] for r in "23456")
     masters = sum(draws[c(r + "S")] for r in "TJQKA")
-    assert sum(draws.values()) == len(SEEDS)
-    # per card: a diamond (no trick given up) is drawn far more often than a spade master thrown
-    assert diamonds / 2 > 3 * masters / 5
-    uniform_share = len(SEEDS) * 5 / 12  # 5 of 12 other cards
-    assert masters < uniform_share / 1.5 and ruffs < uniform_share / 4
-    # the old uniform draw stays as an option: there the masters take their share
-    uniform = _draws("JANGARA:mistake_rate=1,mistake_uniform=true", state)
-    assert sum(uniform[c(r + "S")] for r in "TJQKA") > 1.5 * masters
+    assert diamonds > 0.5 * len(SEEDS)  # the meant card's equals are the common slip
+    assert masters < sum(uniform[c(r + "S")] for r in "TJQKA") / 1.5
+    assert ruffs < sum(uniform[c(r + "C")] for r in "23456") / 2.5
+
+
+def test_a_mistake_never_plays_a_card_rated_above_the_meant_one():
+    # issue 25: a mistake must cost; drawn towards a card the bot's own estimate rates better, KADO's
+    # mistakes made it stronger (KADO:mistake_rate=0 was 98 Elo below KADO in Feskot)
+    game = GAMES["feskot"]
+    calm, rash = get_bot("KADO", mistake_rate=0.0), get_bot("KADO", mistake_rate=1.0)
+    p = compiled_params(rash)
+    seen = 0
+    for seed in range(120):
+        state = random_state(game, seed, 1 + seed % 45)
+        if state.is_terminal() or state.arrays.info[k.I_PHASE] != k.PH_PLAY:
+            continue
+        view = View(state, state.current_player())
+        v, m = policy_view(view.observation, view.game.options, signals_accepted(view.possible))
+        lm = np.uint64(sum(1 << (a % k.SIGNAL_MULT) for a in view.legal if a < k.PRIME_BASE))
+        meant = compiled_decision(calm, state, seed) % k.SIGNAL_MULT
+        slip = compiled_decision(rash, state, seed) % k.SIGNAL_MULT
+        if slip == meant:
+            continue
+        gone = pk._slip_known(p, v, m) | m[pk.M_HAND]
+        voids = pk.known_voids(p, v)
+        group = pk._slip_group(v, lm)
+        est = [pk._slip_estimate(v, m, lm, x, gone, voids, group, meant) for x in (meant, slip)]
+        assert est[1] >= est[0] or pk._as_good(slip, meant, gone), (seed, meant, slip, est)
+        seen += 1
+    assert seen > 30
 
 
 def test_temperature_sets_how_wild_a_slip_is():
     state = feskot_after("AH", "3H")
     cold = _draws("JANGARA:mistake_rate=1,mistake_temperature=0", state)
-    assert len(set(cold)) == 1 and c("JD") not in cold  # always the one cheapest other card
+    assert set(cold) == {c("QD")}  # always the one cheapest card rated no better than JD (an equal)
     hot = _draws("JANGARA:mistake_rate=1,mistake_temperature=5", state)
     assert sum(hot[c(r + "S")] for r in "TJQKA") > sum(
         _draws("JANGARA:mistake_rate=1", state)[c(r + "S")] for r in "TJQKA"
@@ -69,11 +94,11 @@ def test_rate_zero_is_the_bot_without_mistakes_and_draws_nothing():
         )
 
 
-def test_mistakes_are_reproducible_and_always_another_card():
+def test_mistakes_are_reproducible_and_nearly_always_another_card():
     game = GAMES["feskot"]
     bot = get_bot("KADO", mistake_rate=1.0)
     clean = get_bot("KADO", mistake_rate=0.0)
-    n = 0
+    n = same = 0
     for seed in range(60):
         state = random_state(game, seed, 1 + seed % 45)
         if state.is_terminal() or state.arrays.info[k.I_PHASE] != k.PH_PLAY:
@@ -82,9 +107,10 @@ def test_mistakes_are_reproducible_and_always_another_card():
         a = compiled_decision(bot, state, seed)
         assert a == compiled_decision(bot, state, seed)
         if len({x % k.SIGNAL_MULT for x in legal}) > 1:
-            assert a % k.SIGNAL_MULT != compiled_decision(clean, state, seed) % k.SIGNAL_MULT
+            same += a % k.SIGNAL_MULT == compiled_decision(clean, state, seed) % k.SIGNAL_MULT
             n += 1
-    assert n > 20
+    # another card, unless every other card is rated above the meant one (the test above checks why)
+    assert n > 20 and same <= n // 5
 
 
 def test_mistake_parameters_parse():
@@ -160,7 +186,7 @@ def test_satat_card_mistake_is_another_rule_following_card():
     p = get_bot("TANA", ruleset="satat", mistake_rate=0.0).compiled_form("satat")
     q = p.copy()
     q[sp.P_MISTAKE] = 1.0
-    n = 0
+    n = same = 0
     for i, state in enumerate(random_states(80, 7)):
         if state.phase() != "play":
             continue
@@ -173,9 +199,9 @@ def test_satat_card_mistake_is_another_rule_following_card():
         assert slip == int(sp.card_decide(q, hand, st, seat, (0, 0), new_rng(i)))  # reproducible
         assert (lm >> slip) & 1
         if bin(lm).count("1") > 1:
-            assert slip != own
+            same += slip == own  # only where every other card is valued above the meant one
             n += 1
-    assert n > 10
+    assert n > 10 and same <= n // 5
 
 
 def _slip_features(state, chosen):

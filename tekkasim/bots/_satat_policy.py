@@ -912,27 +912,20 @@ def _card_value(hand, pub, seat, c, gone, voids):
 def _slip_card(hand, pub, seat, lm, chosen, gone, voids, temperature, rng):
     """A mistake's card: another rule-following card than the policy's ``chosen`` one, drawn by
     ``bits.mistake_pick`` over what each costs by the policy's own evaluation: how far its value
-    (:func:`_card_value`) falls below the best other card's, plus a small distance from ``chosen`` (an
-    unseen card between the two in a suit 1/8 trick each, up to 2; another suit or 2♥ 0.1 and 0.025 a rank
-    above ``chosen``'s). ``chosen`` when no other card is legal."""
-    base = -1e9  # the best value among the other cards: a mistake is priced against it
-    x = lm & ~bit(chosen)
-    while x != ZERO:
-        c = lowest(x)
-        x &= x - ONE
-        base = max(base, _card_value(hand, pub, seat, c, gone, voids))
+    (:func:`_card_value`) falls below the meant card's, plus a small distance from ``chosen`` (an unseen
+    card between the two in a suit 1/8 trick each, up to 2; another suit or 2♥ 0.1 and 0.025 a rank above
+    ``chosen``'s). A card valued above the meant one is never drawn (a mistake never plays what the bot
+    itself would call better); ``chosen`` when no other card is left."""
+    base = _card_value(hand, pub, seat, chosen, gone, voids)  # the meant card's value
     costs = ZERO
     n = 0
     x = lm
     while x != ZERO:
         c = lowest(x)
         x &= x - ONE
-        if c == chosen:
-            q = SLIP_NONE
-        else:
-            cost = base - _card_value(hand, pub, seat, c, gone, voids)
-            if cost < 0.0:
-                cost = 0.0
+        q = SLIP_NONE
+        cost = base - _card_value(hand, pub, seat, c, gone, voids) if c != chosen else -1.0
+        if cost >= 0.0:
             if c // 13 == chosen // 13 and c != TWO_HEARTS and chosen != TWO_HEARTS:
                 lo, hi = (c, chosen) if c < chosen else (chosen, c)
                 between = popcount((((bit(hi) - ONE) >> np.uint64(lo + 1)) << np.uint64(lo + 1)) & ~gone & ~B2H)

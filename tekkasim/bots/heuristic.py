@@ -12,16 +12,18 @@ Parameters of the family (``HeuristicBot``)
                       ``NAME:mistake_rate=0`` is the same bot without mistakes. A mistake is plausible
                       (issue 25): a card mistake plays another legal card drawn by ``bits.mistake_pick``
                       with weights ``exp(-cost / mistake_temperature)``, ``cost`` being how far that
-                      card's estimated cost lies above the cheapest other card's (tricks: what the bot
-                      sees of each card, from what it remembers and infers, and how it stands to the
-                      card it meant to play, weighted as fitted against double-dummy costs:
-                      ``_policy_kernels._slip_card``), so the card it rates next is the common slip and
-                      throwing a sure trick away is rare; a Prime mistake
+                      card's estimated cost lies above the meant card's (tricks: what the bot sees of
+                      each card, from what it remembers and infers, and how it stands to the card it
+                      meant to play, weighted as fitted against double-dummy costs:
+                      ``_policy_kernels._slip_card``), so a card it rates just below its own is the
+                      common slip and throwing a sure trick away is rare; a card it rates above the
+                      meant one is never the slip (then, if no other card is left, it plays its own:
+                      mistakes never make a bot stronger); a Prime mistake
                       takes the second-best suit by its evaluation; a Tekka call mistake bids one trick
                       over or under its estimate (never a jump to D13: a hand that takes all 13 calls 13);
                       raise requests and answers take no mistakes.
-``mistake_temperature`` the softmax temperature of a card mistake, in tricks (0: always the cheapest other
-                      card; large: nearly uniform).
+``mistake_temperature`` the softmax temperature of a card mistake, in tricks (0: always the cheapest card
+                      rated no better than the meant one; large: nearly uniform among them).
 ``mistake_uniform``   the old mistake instead: a uniformly random legal action (every decision but none
                       taken out of turn). Off in every preset; GREEDY's mistakes are always uniform (it has
                       no evaluation to draw by).
