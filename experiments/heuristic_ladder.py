@@ -6,6 +6,7 @@ the Elo of the pair score, and whether the steps are within twice their median i
 
     python experiments/heuristic_ladder.py --ruleset feskot --pairs 5000            # report seeds from 0
     python experiments/heuristic_ladder.py --ruleset tekka --pairs 5000 --tuning     # seeds 1,000,000+
+    python experiments/heuristic_ladder.py --ruleset feskot --pairs 5000 --calm      # + X:mistake_rate=0 vs X
 
 The presets were tuned on seeds 1,000,000+ (``--tuning``); report figures use other seeds.
 """
@@ -28,6 +29,8 @@ STEPS = [
     ("JANGARA", "TANA"),
 ]
 EXTRA = [("GREEDY", "RANDOM"), ("JANGARA", "GREEDY")]
+# what a level's mistakes cost it: the same bot without them against it (issue 25: never below zero)
+CALM = [(f"{x}:mistake_rate=0", x) for x in ("KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA")]
 
 
 def duplicate(game, x: str, y: str, seeds: list[int]) -> tuple[float, float, float, float]:
@@ -46,12 +49,13 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--tuning", action="store_true", help="the tuning seeds, 1,000,000 on")
+    parser.add_argument("--calm", action="store_true", help="also each level without mistakes against it")
     args = parser.parse_args()
     game = get_game(args.ruleset)
     start = 1_000_000 if args.tuning else args.seed
     seeds = list(range(start, start + args.pairs))
     steps, elos = [], []
-    for x, y in STEPS + EXTRA:
+    for x, y in STEPS + EXTRA + (CALM if args.calm else []):
         m, mh, s, sh = duplicate(game, x, y, seeds)
         elo = 400 * np.log10(s / (1 - s)) if 0 < s < 1 else float("inf") * (s - 0.5)
         if (x, y) in STEPS[1:]:

@@ -99,6 +99,8 @@ def ladder(args):
     rows = []
     names = LADDER + ["GREEDY"]
     pairs = [(names[i + 1], names[i]) for i in range(len(LADDER) - 1)] + [("JANGARA", "GREEDY"), ("GREEDY", "RANDOM")]
+    if args.calm:  # what a level's mistakes cost it: the same bot without them against it (never below zero)
+        pairs += [(f"{x}:mistake_rate=0", x) for x in LADDER[1:-1]]
     for x, y in pairs:
         t = time.perf_counter()
         m, _ = compiled_pairs(x, y, seeds)
@@ -288,6 +290,7 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=5_000_000)
     ap.add_argument("--pairs", default="TANOOR/JANGARA,TIZAB/TANOOR,ZELZELA/TIZAB")
     ap.add_argument("--bots", default="TANOOR;TIZAB;ZELZELA", help="search bots timed by 'speed', separated by ;")
+    ap.add_argument("--calm", action="store_true", help="ladder: also each level without mistakes against it")
     ap.add_argument("--out")
     args = ap.parse_args(argv)
     run = {"ladder": ladder, "search": search, "speed": speed, "bluff": bluff, "accuracy": accuracy, "oracle": oracle}

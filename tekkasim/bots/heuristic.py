@@ -17,8 +17,8 @@ Parameters of the family (``HeuristicBot``)
                       meant to play, weighted as fitted against double-dummy costs:
                       ``_policy_kernels._slip_card``), so a card it rates just below its own is the
                       common slip and throwing a sure trick away is rare; a card it rates above the
-                      meant one is never the slip (then, if no other card is left, it plays its own:
-                      mistakes never make a bot stronger); a Prime mistake
+                      meant one is never the slip unless it is the meant card's equal (same suit, no
+                      unseen card between), and with no card left it plays its own; a Prime mistake
                       takes the second-best suit by its evaluation; a Tekka call mistake bids one trick
                       over or under its estimate (never a jump to D13: a hand that takes all 13 calls 13);
                       raise requests and answers take no mistakes.

@@ -12,8 +12,8 @@ The heuristic family (``SatatBot``; compiled in ``_satat_policy``)
                   another rule-following card drawn by ``bits.mistake_pick`` with weights ``exp(-cost /
                   mistake_temperature)``, ``cost`` being how far its value falls below the meant card's
                   by the policy's own evaluation (``_satat_policy._slip_card``; a card valued above the
-                  meant one is never the slip: mistakes never make a bot stronger); a Troupe mistake takes
-                  the second-best suit (issue 25's plausible mistakes).
+                  meant one is never the slip); a Troupe mistake takes the second-best suit (issue 25's
+                  plausible mistakes).
 ``mistake_temperature``  that softmax's temperature, in tricks.
 ``mistake_uniform``  the old mistake instead: a uniformly random rule-following card or Troupe choice (off
                   in every preset; GREEDY's mistakes are always uniform).
