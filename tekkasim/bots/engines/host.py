@@ -330,6 +330,11 @@ def engine_process(command: str) -> EngineProcess:
     return proc
 
 
+def running_engine_pids() -> list[int]:
+    """The pids of the engines this process started and that still run."""
+    return [p.proc.pid for p in _PROCESSES.values() if p.pid_owner == _PID[0] and p.running()]
+
+
 @atexit.register
 def stop_engines() -> None:
     """Stop every engine this process started."""
