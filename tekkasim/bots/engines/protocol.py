@@ -16,6 +16,8 @@ from typing import Any
 
 from ...cards import SEATS, SUITS, card_name
 from ...rules import _trick52 as k52
+from ...rules import satat
+from ...rules.satat import SatatState
 from ...rules.trick52 import Trick52State, action_text
 from ..base import View
 
@@ -196,6 +198,53 @@ class _Play52:
             text = ',"ruleset":' + _dumps(ruleset) + ',"options":' + _dumps(options)
             self.start = (ruleset, options, text + ',"seat":"' + SEATS[self.seat] + '","observation":')
         return self.start[2]
+
+
+class _PlaySatat(_Play52):
+    """The observation of one seat of a Satat round in its play (phases ``play`` and ``collect``), kept up
+    to date as :class:`_Play52` keeps Feskot's: through the play only the tricks, the hand, the phase,
+    ``to_move`` and ``won`` change, and only by cards. Anything else (an accusation or ``collect``, which
+    end the round): a full build again."""
+
+    __slots__ = ("seat_head",)
+
+    def __init__(self, state: SatatState, seat: int, obs: dict, n: int):
+        super().__init__(state, seat, obs, n)
+        self.seat_head = '{"seat":' + _dumps(obs["seat"]) + ',"phase":"'
+
+    def update_state(self, state: SatatState, seat: int) -> str | None:
+        if state is not self.state or seat != self.seat or state._troupe < 0:
+            return None
+        st = state._st
+        if st[satat.K.OVER]:
+            return None
+        history = state._history
+        end = len(history)
+        if self.n < end:
+            done, trick, hand = self.done, self.trick, self.hand
+            for a in history[self.n : end]:
+                if a >= 52:
+                    return None
+                text = _QUOTED[a]
+                trick.append(text)
+                if text in hand:  # played by this seat
+                    hand.remove(text)
+                if len(trick) == 4:
+                    text = "[" + ",".join(trick) + "]"
+                    done.append(text)
+                    self.closed = self.closed + "," + text if self.closed else text
+                    trick.clear()
+            self.n = end
+        tricks = self.closed
+        if self.trick:
+            tricks = (tricks + ",[" if tricks else "[") + ",".join(self.trick) + "]"
+        return "".join((
+            self.seat_head, "collect" if st[satat.K.DECIDED] != satat.K.NONE else "play",
+            '","to_move":', _SEAT_QUOTED[st[satat.K.TO_MOVE]],
+            ',"hand":[', ",".join(self.hand),
+            '],"won":{"A":', str(int(st[satat.K.WON_A])), ',"B":', str(int(st[satat.K.WON_B])),
+            "}", self.head[1], tricks, self.tail,
+        ))  # fmt: skip
 
 
 _PLAY_TEXT = [action_text(a) for a in range(k52.PRIME_BASE)]  # a card play's record text, signal included
@@ -438,6 +487,8 @@ def decide_message(
     line is the same byte for byte (tested against a build without it)."""
     fast = cache.get(view.seat) if cache is not None else None
     obs_text = fast.update(view) if fast is not None else None
+    if obs_text is not None and type(fast) is _PlaySatat:
+        return _satat_line(fast, obs_text, view, ident, ruleset, options, time_ms, seed, world)
     if obs_text is not None:
         possible = view.possible
         texts = [_PLAY_TEXT[a] if a < k52.PRIME_BASE else view.action_to_string(a) for a in possible]
@@ -473,6 +524,42 @@ def decide_message(
     if cache is not None:
         if isinstance(view._state, Trick52State) and obs["phase"] == "play" and not renonces:
             cache[view.seat] = _Play52(view._state, view.seat, obs, len(view._state._log))
+        elif isinstance(view._state, SatatState) and obs["phase"] in ("play", "collect"):
+            cache[view.seat] = _PlaySatat(view._state, view.seat, obs, len(view._state._history))
         else:
             cache.pop(view.seat, None)
     return (_dumps(msg) + "\n").encode(), allowed
+
+
+_SATAT_TEXT: list[str] = []  # a Satat action's text, by action (made on first use)
+
+
+def _satat_line(
+    fast: _PlaySatat, obs_text: str, view: View, ident, ruleset, options, time_ms, seed, world
+) -> tuple[bytes, dict[str, Any]]:
+    """:func:`decide_message`'s line and map for a Satat decision in the play, the observation kept up to
+    date: ``legal`` (cards that follow, ``collect``, accusations), then ``possible`` when it holds more
+    (every card held: Renonces), as the full build writes them."""
+    if not _SATAT_TEXT:
+        state = view._state
+        _SATAT_TEXT.extend(
+            state.action_to_string(a) if a < 58 or a >= satat.ACCUSE else "" for a in range(satat.N_ACTIONS)
+        )
+    legal = view.legal
+    texts = [_SATAT_TEXT[a] for a in legal]
+    allowed = dict(zip(texts, legal, strict=True))
+    line = "".join((
+        '{"type":"decide","id":', _scalar(ident), fast.keys(ruleset, options), obs_text,
+        ',"legal":[', '"' + '","'.join(texts) + '"' if texts else "", '],"optional":', _scalar(view.optional),
+        ',"time_ms":', _scalar(time_ms), ',"seed":', _scalar(seed),
+    ))  # fmt: skip
+    possible = view.possible
+    if len(possible) > len(legal):
+        more = [_SATAT_TEXT[a] for a in possible]
+        line += ',"possible":["' + '","'.join(more) + '"]'
+        allowed.update(zip(more, possible, strict=True))
+    if world:
+        from ...bits import new_rng
+
+        line += ',"world":' + _dumps(view.sample(new_rng(seed ^ 0x5EED)).to_record())
+    return (line + "}\n").encode(), allowed
