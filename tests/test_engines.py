@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from tekkasim.bits import below, new_rng
 from tekkasim.bots import View, decide, get_bot, mix_seed
 from tekkasim.bots.engines import decide_message, host, observation_json, stop_engines
-from tekkasim.bots.engines.protocol import play_decide_message, prime_decide_message
+from tekkasim.bots.engines.protocol import call_decide_message, play_decide_message, prime_decide_message
 from tekkasim.bots.engines.table52 import play_deal52
 from tekkasim.errors import BotError
 from tekkasim.rules import _trick52 as k52
@@ -150,9 +150,10 @@ def test_decide_lines_kept_up_to_date_are_the_lines_built_afresh(variant, seed):
                     by_mask += 1
                 else:  # only after a raise in the play
                     assert any(a >= k52.RAISE_BASE for a in state.history())
-            if ruleset in ("feskot", "tekka") and state.phase() == "prime":
+            if ruleset in ("feskot", "tekka") and state.phase() in ("prime", "auction"):
+                message = prime_decide_message if state.phase() == "prime" else call_decide_message
                 for world in (False, True):
-                    built = prime_decide_message(state, 9, ruleset, game.options, 50, seed, world)
+                    built = message(state, 9, ruleset, game.options, 50, seed, world)
                     assert built == decide_message(View(state, seat), 9, ruleset, game.options, 50, seed, world)
         possible = state.possible_actions()
         action = possible[int(below(rng, len(possible)))]
@@ -526,7 +527,8 @@ def test_the_watchdog_takes_a_slow_answer_in_time_and_stops_a_late_one_soon_afte
 _WHERE = """\
 if n == 1:
     import os
-    print("cpus", sorted(os.sched_getaffinity(0)), sorted(os.sched_getaffinity(os.getppid())), file=sys.stderr, flush=True)
+    mine, host = sorted(os.sched_getaffinity(0)), sorted(os.sched_getaffinity(os.getppid()))
+    print("cpus", mine, host, file=sys.stderr, flush=True)
 """
 
 

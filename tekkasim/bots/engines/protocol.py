@@ -295,9 +295,35 @@ def prime_decide_message(
     """:func:`decide_message` for the Prime choice of a Feskot or Tekka deal (the seat to move): the same
     line and map, with the observation made from the record (what the seat sees of it) without a
     ``View``."""
-    seat = int(state.arrays.info[k52.I_TO_MOVE])
     record = state.to_record()
     _LAST_RECORD[:] = [state, record]  # the start of the play reads it again (``_play_record``)
+    return _record_decide_message(state, record, "prime", _PRIMES, ident, ruleset, options, time_ms, seed, world)
+
+
+def call_decide_message(
+    state: Trick52State, ident: int, ruleset: str, options: dict, time_ms: int, seed: int, world: bool = False
+) -> tuple[bytes, dict[str, int]]:
+    """:func:`decide_message` for a call in Tekka's auction (the seat to move): the same line and map, the
+    observation made from the record without a ``View``."""
+    calls = {_CALL_TEXT[a - k52.CALL_BASE]: a for a in state.legal_actions()}
+    return _record_decide_message(
+        state, state.to_record(), "auction", calls, ident, ruleset, options, time_ms, seed, world
+    )
+
+
+def _record_decide_message(
+    state: Trick52State,
+    record: dict,
+    phase: str,
+    allowed: dict[str, int],
+    ident,
+    ruleset,
+    options,
+    time_ms,
+    seed,
+    world,
+) -> tuple[bytes, dict[str, int]]:
+    seat = int(state.arrays.info[k52.I_TO_MOVE])
     seen = hand_text(int(k52.seen_by(state.arrays, seat)))
     visible = {key: record[key] for key in _PUBLIC_KEYS if key in record}
     visible["hands"] = {SEATS[seat]: seen}
@@ -305,7 +331,7 @@ def prime_decide_message(
     won = state.team_tricks()
     obs = {
         "seat": SEATS[seat],
-        "phase": "prime",
+        "phase": phase,
         "to_move": SEATS[seat],
         "hand": seen,
         "won": {"A": won[0], "B": won[1]},
@@ -319,7 +345,7 @@ def prime_decide_message(
         "options": options,
         "seat": SEATS[seat],
         "observation": obs,
-        "legal": ["C", "D", "H", "S"],
+        "legal": list(allowed),
         "optional": False,
         "time_ms": time_ms,
         "seed": seed,
@@ -328,10 +354,11 @@ def prime_decide_message(
         from ...bits import new_rng
 
         msg["world"] = View(state, seat).sample(new_rng(seed ^ 0x5EED)).to_record()
-    return (_dumps(msg) + "\n").encode(), dict(_PRIMES)
+    return (_dumps(msg) + "\n").encode(), dict(allowed)
 
 
 _PRIMES = {suit: k52.PRIME_BASE + i for i, suit in enumerate("CDHS")}
+_CALL_TEXT = {code: action_text(k52.CALL_BASE + code) for code in (0, *range(8, 14), k52.D13)}
 
 
 def _kept_line(fast, obs_text, ident, ruleset, options, texts, optional, time_ms, seed, world, view) -> bytes:
