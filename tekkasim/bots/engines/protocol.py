@@ -246,6 +246,77 @@ class _PlaySatat(_Play52):
             "}", self.head[1], tricks, self.tail,
         ))  # fmt: skip
 
+    @classmethod
+    def at_play_start(cls, state: SatatState, seat: int) -> _PlaySatat | None:
+        """The observation of ``seat`` as it stood before the first card of the play, made from the
+        state's record (one ``to_record`` serves every seat of the round) without a ``View``; ``update``
+        then adds the cards since. None when the round is over or an action other than a card followed
+        Troupe."""
+        history = state._history
+        start = len(history)
+        while start and history[start - 1] < 52:
+            start -= 1
+        if not start or history[start - 1] >= satat.REDEAL or state._st[satat.K.OVER]:
+            return None  # no Troupe action before the cards: not a play
+        record = _SATAT_RECORD[1] if _SATAT_RECORD[0] is state else None
+        if record is None:
+            record = state.to_record()
+            _SATAT_RECORD[:] = [state, record]
+        return cls(state, seat, _satat_observation(state, seat, record, start), start)
+
+
+# The record of the Satat round whose play ``_PlaySatat.at_play_start`` read last: through the play only its
+# tricks change, and they are taken from the history instead.
+_SATAT_RECORD: list = [None, None]
+
+
+def _satat_observation(state: SatatState, seat: int, record: dict, n: int) -> dict:
+    """:func:`observation_json` of ``seat`` in a Satat round as it stood after the first ``n`` actions of
+    its history, from ``record`` (the round's ``to_record`` at any point after them; only its tricks are
+    read from the history): before Troupe (``n`` all of it) or at the start of the play (``n`` up to the
+    Troupe choice)."""
+    name = SEATS[seat]
+    chosen = state._troupe >= 0
+    cards = [a for a in state._history[n:] if a < 52] if chosen else []
+    if chosen:  # at the start of the play: the cards held now and those played since
+        hand = int(state._hands[seat]) | sum(1 << c for i, c in enumerate(cards) if _satat_player(state, i) == seat)
+    else:
+        hand = _satat_mask(state._dealt[seat][:5])
+    own = sorted((c for c in record["hands"][name] if hand >> _ORDER[c] & 1), key=_ORDER.__getitem__)
+    out = {key: record[key] for key in _PUBLIC_KEYS if key in record}
+    if chosen:
+        out["tricks"] = []
+        out.pop("result", None)
+        out["unfinished"] = True
+    out["hands"] = {name: own}
+    if "exchange" in record:
+        out["exchange"] = [e for e in record["exchange"] if name in (e["from"], e["to"])]
+    if state._abandoned:
+        out["redealt"] = [[_NAME[c] for c in deal[seat][:5]] for deal in state._abandoned]
+    score = state.score_before
+    return {
+        "seat": name,
+        "phase": "play" if chosen else state.phase(),
+        "to_move": SEATS[state.caller],  # the caller chooses Troupe and leads the first trick
+        "hand": hand_text(hand),
+        "won": {"A": 0, "B": 0},
+        "score": {"A": score[0], "B": score[1]},
+        "record": out,
+    }
+
+
+def _satat_player(state: SatatState, i: int) -> int:
+    """The seat that played the ``i``-th card of the round (clockwise from each trick's leader)."""
+    t, j = divmod(i, 4)
+    return (int(state._st[satat.K.LEADERS + t]) + 3 * j) % 4
+
+
+def _satat_mask(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
 
 _PLAY_TEXT = [action_text(a) for a in range(k52.PRIME_BASE)]  # a card play's record text, signal included
 _QUOTED = ['"' + text + '"' for text in _PLAY_TEXT]  # as a JSON string
@@ -514,6 +585,12 @@ def decide_message(
     line is the same byte for byte (tested against a build without it)."""
     fast = cache.get(view.seat) if cache is not None else None
     obs_text = fast.update(view) if fast is not None else None
+    state = view._state
+    if obs_text is None and cache is not None and type(state) is SatatState and state._troupe >= 0:
+        fast = _PlaySatat.at_play_start(state, view.seat)  # the seat's first decision in the play
+        obs_text = fast.update(view) if fast is not None else None
+        if obs_text is not None:
+            cache[view.seat] = fast
     if obs_text is not None and type(fast) is _PlaySatat:
         return _satat_line(fast, obs_text, view, ident, ruleset, options, time_ms, seed, world)
     if obs_text is not None:
@@ -527,7 +604,10 @@ def decide_message(
     renonces = view.game.possible_are_fouls
     legal = {view.action_to_string(a): a for a in (view.legal if renonces else view.possible)}
     allowed = dict(legal)
-    obs = observation_json(view)
+    if cache is not None and type(state) is SatatState:  # Troupe (or a redeal): from the record, no View
+        obs = _satat_observation(state, view.seat, state.to_record(), len(state._history))
+    else:
+        obs = observation_json(view)
     msg: dict[str, Any] = {
         "type": "decide",
         "id": ident,
