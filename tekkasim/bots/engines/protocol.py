@@ -377,9 +377,17 @@ def call_decide_message(
     """:func:`decide_message` for a call in Tekka's auction (the seat to move): the same line and map, the
     observation made from the record without a ``View``."""
     calls = {_CALL_TEXT[a - k52.CALL_BASE]: a for a in state.legal_actions()}
-    return _record_decide_message(
-        state, state.to_record(), "auction", calls, ident, ruleset, options, time_ms, seed, world
-    )
+    # through the auction only the record's calls change: one to_record serves the deal's calls
+    record = _AUCTION_RECORD[1]
+    if _AUCTION_RECORD[0] is not state:
+        record = state.to_record()
+        _AUCTION_RECORD[:] = [state, record]
+    else:
+        record = record | {"auction": [_CALL_TEXT[code] for code in state.calls()]}
+    return _record_decide_message(state, record, "auction", calls, ident, ruleset, options, time_ms, seed, world)
+
+
+_AUCTION_RECORD: list = [None, None]  # the Tekka deal whose calls call_decide_message messaged last, its record
 
 
 def _record_decide_message(
