@@ -589,8 +589,10 @@ def decide_message(
     decide by the rules engine and need a state to start from.
 
     ``cache`` (a dict the caller keeps, one per engine) lets the observation of the next decisions of
-    the same deal be brought up to date instead of built again: Feskot and Tekka through their play. The
-    line is the same byte for byte (tested against a build without it)."""
+    the same deal be brought up to date instead of built again: Feskot, Tekka and Satat through their
+    play (Satat's from the round's record at a seat's first decision there, and its Troupe choice from the
+    record, without the ``View``'s observation). The line is the same byte for byte (tested against a
+    build without it)."""
     fast = cache.get(view.seat) if cache is not None else None
     obs_text = fast.update(view) if fast is not None else None
     state = view._state
@@ -612,7 +614,7 @@ def decide_message(
     renonces = view.game.possible_are_fouls
     legal = {view.action_to_string(a): a for a in (view.legal if renonces else view.possible)}
     allowed = dict(legal)
-    if cache is not None and type(state) is SatatState:  # Troupe (or a redeal): from the record, no View
+    if cache is not None and type(state) is SatatState and state._troupe < 0:  # Troupe or a redeal: no View
         obs = _satat_observation(state, view.seat, state.to_record(), len(state._history))
     else:
         obs = observation_json(view)
