@@ -413,7 +413,7 @@ class EngineBot(Bot):
         self._observations.pop(seat, None)  # as a full build out of the play does
         return self._exchange(line, allowed, self._ident, False, state, seat)
 
-    def call(self, state: Trick52State, seat: int, seed: int) -> int:
+    def auction_call(self, state: Trick52State, seat: int, seed: int) -> int:
         """The engine's call for ``seat``, to move in Tekka's auction (``table52``'s loop): the decision
         ``act`` makes, by the same message, made without a ``View``."""
         self._ident += 1

@@ -138,7 +138,7 @@ def play_deal52(state: Trick52State, bots: Sequence[Bot], seed: int, table: int 
         elif phase == k.PH_PRIME:
             action = bot.choose_prime(state, seat, decision_seed)
         elif phase == k.PH_AUCTION:
-            action = bot.call(state, seat, decision_seed)
+            action = bot.auction_call(state, seat, decision_seed)
         else:
             action = None
         if action is None:  # anything else: the State API path
