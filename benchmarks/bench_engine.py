@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 from tekkasim.bots import View, decide, get_bot
-from tekkasim.bots.engines import decide_message, engine_process, host, stop_engines
+from tekkasim.bots.engines import affinity, decide_message, engine_process, host, stop_engines
 from tekkasim.bots.loop import decision_seed
 from tekkasim.bots.loop import run as run_state_api
 from tekkasim.rules import get_game
@@ -115,26 +115,103 @@ def run(quick: bool = False) -> list[dict]:
 
         return go
 
-    play(engine)(3, 99)  # start the engine, load the kernels
+    # a tournament with the engine, one worker: pinned with its engine to one core (the default) and not,
+    # runs alternated (first: this process must not be pinned, its workers would inherit the one core)
+    boards = 30 if quick else 300
+    by_pin: dict[bool, float] = {True: 0.0, False: 0.0}
+    for pin in (False, True) * 2:
+        by_pin[pin] = max(by_pin[pin], _tournament_deals(command, boards, pin))
+    play(engine)(3, 99)  # start the engine (a run stops this process's engines), load the kernels
     play(local)(3, 99)
     pid = engine_process(command).proc.pid
     free_deals = best_rate(play(engine), deals, repeats=2)  # host and engine where the scheduler puts them
     # The rest on one core, the goal's measure: host and engine take turns, and a wake-up on the other
-    # core of this VM costs far more than a switch on the same one (the engines started below inherit it)
-    everywhere = os.sched_getaffinity(0)
-    core = {_current_cpu()}
-    os.sched_setaffinity(0, core)
-    os.sched_setaffinity(pid, core)
-    try:
+    # core of this VM costs far more than a switch on the same one (the engines started below inherit it).
+    # The pinning is the library's, as a run in one process does it (bots.engines.affinity.pinned).
+    with affinity.pinned() as core:
+        if core is None:
+            raise SystemExit("bench_engine: the engine rows need sched_setaffinity (Linux) and pinning on")
         rows = _on_one_core(game, deals, quick, command, engine, other, local, play, pid, free_deals, load0)
-    finally:
-        os.sched_setaffinity(0, everywhere)
+        rows += _tournament_rows(by_pin, boards)
+        for ruleset in ("tekka", "satat"):
+            rows += _ruleset_rows(ruleset, command, 30 if quick else 300)
     return rows
 
 
-def _current_cpu() -> int:
-    """The CPU this process runs on now (/proc/self/stat, field 39)."""
-    return int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[36])
+def _tournament_deals(command: str, boards: int, pin: bool) -> float:
+    """Deals per second of a Feskot tournament of the engine against RANDOM on one worker (start-up and
+    storing included), its worker pinned with its engine (``pin``) or left to the scheduler."""
+    from tekkasim.tournament import Config, run_tournament
+
+    saved = {key: os.environ.get(key) for key in (affinity.PIN_ENV, host.LOG_ENV)}  # a run sets the log dir
+    os.environ[affinity.PIN_ENV] = "1" if pin else "0"
+    try:
+        cfg = Config.build(ruleset="feskot", bots=[f"engine:{command}", "RANDOM"], boards=boards, seed=7, workers=1)
+        with tempfile.TemporaryDirectory() as tmp:
+            t0 = time.perf_counter()
+            run_tournament(cfg, Path(tmp) / "run", quiet=True)
+            return 2 * boards / (time.perf_counter() - t0)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def _tournament_rows(by_pin: dict[bool, float], boards: int) -> list[dict]:
+    return [
+        {
+            "name": "tournament, 1 worker, engine vs RANDOM: Feskot deals/s",
+            "value": by_pin[True],
+            "unit": "deals/s",
+            "reference": "the worker left to the scheduler",
+            "ratio": by_pin[True] / by_pin[False],
+            "note": f"worker and engine pinned to one core (the default); {2 * boards} deals, best of 2, alternated",
+        },
+        {
+            "name": "the same, TEKKASIM_PIN_ENGINES=0",
+            "value": by_pin[False],
+            "unit": "deals/s",
+        },
+    ]
+
+
+def _ruleset_rows(ruleset: str, command: str, deals: int) -> list[dict]:
+    """The reference engine in two seats against RANDOM in ``ruleset``, on this (pinned) core: decisions/s
+    and CPU per decision (Tekka: the host's deal loop, calls included; Satat: the State API loop)."""
+    game = get_game(ruleset)
+    engine = get_bot(f"engine:{command}", ruleset=ruleset)
+    other = get_bot("RANDOM", ruleset=ruleset)
+
+    def go(n, r):
+        for i in range(n):
+            play_deal_state(game.new_deal(r * n + i), [engine, other, engine, other], r * n + i, 0)
+
+    go(3, 99)
+    pid = engine_process(command).proc.pid
+    ident0, cpu0, eng0 = engine._ident, time.process_time(), _proc_cpu(pid)
+    go(deals, 0)
+    decisions = engine._ident - ident0
+    host_us = (time.process_time() - cpu0) / decisions * 1e6
+    engine_us = (_proc_cpu(pid) - eng0) / decisions * 1e6
+    rate = best_rate(go, deals, repeats=3) * decisions / deals
+    title = ruleset.capitalize()
+    return [
+        {
+            "name": f"{title}: engine decisions/s (first legal, 2 seats)",
+            "value": rate,
+            "unit": "decisions/s",
+            "note": f"{decisions / deals:.1f} engine decisions a deal, {deals} deals, one core",
+        },
+        {
+            "name": f"{title}: host CPU per engine decision",
+            "value": host_us,
+            "unit": "us",
+            "note": "play loop included",
+        },
+        {"name": f"{title}: engine CPU per decision", "value": engine_us, "unit": "us"},
+    ]
 
 
 def _on_one_core(game, deals, quick, command, engine, other, local, play, pid, free_deals, load0) -> list[dict]:

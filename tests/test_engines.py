@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from tekkasim.bits import below, new_rng
 from tekkasim.bots import View, decide, get_bot, mix_seed
 from tekkasim.bots.engines import decide_message, host, observation_json, stop_engines
-from tekkasim.bots.engines.protocol import play_decide_message, prime_decide_message
+from tekkasim.bots.engines.protocol import call_decide_message, play_decide_message, prime_decide_message
 from tekkasim.bots.engines.table52 import play_deal52
 from tekkasim.errors import BotError
 from tekkasim.rules import _trick52 as k52
@@ -150,18 +150,24 @@ def test_decide_lines_kept_up_to_date_are_the_lines_built_afresh(variant, seed):
                     by_mask += 1
                 else:  # only after a raise in the play
                     assert any(a >= k52.RAISE_BASE for a in state.history())
-            if ruleset in ("feskot", "tekka") and state.phase() == "prime":
+            if ruleset in ("feskot", "tekka") and state.phase() in ("prime", "auction"):
+                message = prime_decide_message if state.phase() == "prime" else call_decide_message
                 for world in (False, True):
-                    built = prime_decide_message(state, 9, ruleset, game.options, 50, seed, world)
+                    built = message(state, 9, ruleset, game.options, 50, seed, world)
                     assert built == decide_message(View(state, seat), 9, ruleset, game.options, 50, seed, world)
         possible = state.possible_actions()
+        actors = state.actors()
+        if ruleset == "satat" and len(actors) > 1 and below(rng, 8) == 0:  # an accusation ends the round
+            possible = state.legal_actions_for(actors[1 + int(below(rng, len(actors) - 1))])
         action = possible[int(below(rng, len(possible)))]
         breaks += in_play and state.action_to_string(action)[:2].upper() not in _CARD_TEXTS
         state.apply_action(action)
     if ruleset in ("feskot", "tekka"):  # in the play, every seat's decision after its first (and a raise)
         assert kept >= plays - 4 * (1 + breaks)
         assert by_mask > 0
-    else:  # Satat and Shengji: built afresh every time
+    elif ruleset == "satat":  # in the play, every seat's decision after its first
+        assert kept >= plays - 4
+    else:  # Shengji: built afresh every time
         assert kept == 0
 
 
@@ -518,3 +524,77 @@ def test_the_watchdog_takes_a_slow_answer_in_time_and_stops_a_late_one_soon_afte
         play_deal_state(get_game("feskot").new_deal(3), [late, other, other, other], 3, 0)
     assert 0.3 < time.monotonic() - t < 0.3 + 5 * host.WATCH_TICK + 1.0  # deadline, a tick, the first answer
     stop_engines()
+
+
+# An engine that writes, at its first decision, its CPUs and its host's (its parent's) to its stderr
+_WHERE = """\
+if n == 1:
+    import os
+    mine, host = sorted(os.sched_getaffinity(0)), sorted(os.sched_getaffinity(os.getppid()))
+    print("cpus", mine, host, file=sys.stderr, flush=True)
+"""
+
+
+def _cpus_logged(run: Path) -> list[tuple[list[int], list[int]]]:
+    """(engine's CPUs, its host's) from each engine log of a run that made a decision."""
+    out = []
+    for log in sorted((run / "engines").glob("*.log")):
+        for line in log.read_text().splitlines():
+            if line.startswith("cpus "):
+                engine, host_cpus = line[5:].split("] [")
+                out.append((json.loads(engine + "]"), json.loads("[" + host_cpus)))
+    return out
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="sched_setaffinity is Linux's")
+def test_each_worker_seating_an_engine_runs_with_it_on_a_core_of_its_own_and_plays_the_same(tmp_path, monkeypatch):
+    from tekkasim.bots.engines import affinity
+    from tekkasim.tournament import run_tournament
+
+    cores = sorted(os.sched_getaffinity(0))
+    engine = fake(tmp_path, "WHERE", _WHERE)
+
+    def run(name: str) -> tuple[list, list]:
+        cfg = Config.build(ruleset="feskot", bots=[engine, "RANDOM"], boards=4, seed=5, workers=2)
+        run_tournament(cfg, tmp_path / name, quiet=True)
+        records = sorted(json.dumps(r, sort_keys=True) for r in iter_records(tmp_path / name))
+        return records, _cpus_logged(tmp_path / name)
+
+    pinned, where = run("pinned")
+    assert len(where) == 2  # one engine per worker (the parent's, started for its hello, decides nothing)
+    for engine_cpus, host_cpus in where:
+        assert engine_cpus == host_cpus and len(engine_cpus) == 1
+    # round robin over the cores the run may use: worker 0 on the first, worker 1 on the second
+    assert sorted(c for (c,), _ in where) == sorted(affinity.core_for(i, cores) for i in range(2))
+    monkeypatch.setenv(affinity.PIN_ENV, "0")
+    free, where = run("free")
+    assert [cpus for cpus, _ in where] == [cores, cores]
+    assert free == pinned  # the same stored deals, pinned or not
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="sched_setaffinity is Linux's")
+def test_a_run_in_one_process_is_pinned_with_its_engines_for_its_duration(monkeypatch):
+    from tekkasim.bots.engines import affinity
+
+    before = os.sched_getaffinity(0)
+    bot = get_bot(f"engine:{PY} {REFERENCE}")
+    pid = host.engine_process(bot.command).proc.pid
+    try:
+        with affinity.pinned() as core:
+            assert core in before and os.sched_getaffinity(0) == {core} == os.sched_getaffinity(pid)
+        assert os.sched_getaffinity(0) == before == os.sched_getaffinity(pid)
+        with affinity.pinned(seats_engine=False) as core:
+            assert core is None and os.sched_getaffinity(0) == before
+        monkeypatch.setenv(affinity.PIN_ENV, "off")
+        with affinity.pinned() as core:
+            assert core is None and os.sched_getaffinity(0) == before
+    finally:
+        os.sched_setaffinity(0, before)
+        stop_engines()
+
+
+def test_workers_take_the_cores_round_robin():
+    from tekkasim.bots.engines.affinity import core_for
+
+    assert [core_for(i, [2, 5, 7]) for i in range(5)] == [2, 5, 7, 2, 5]
+    assert core_for(3, []) is None

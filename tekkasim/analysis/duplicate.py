@@ -67,8 +67,12 @@ def pair_margins(
     job = Job.from_config(cfg, use_compiled=compiled)
     margins = np.zeros(n)
     if workers <= 1 or n < 2:
-        for _p, board, _t, xr, yr, *_ in play_block(job, (0, 0, n)):
-            margins[board] += xr - yr
+        from ..bots.engines import affinity
+
+        # this process hosts the engines seated: with them on one core for the run (bots.engines.affinity)
+        with affinity.pinned(any(b.kind == "engine" for b in (bx, by))):
+            for _p, board, _t, xr, yr, *_ in play_block(job, (0, 0, n)):
+                margins[board] += xr - yr
         return margins
     from ..tournament.backends import run_local
 

@@ -31,6 +31,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 
+from ..bots.engines import affinity
 from ..errors import BotError, TekkasimError
 from .config import TournamentError
 from .play import SEAT_NAMES, Job, context, play_block
@@ -126,7 +127,7 @@ def _watch_bots(job: Job, where) -> None:
     for t, team in enumerate(ctx.bots):
         for m, bot in enumerate(team):
             # ``act``, and an engine's decisions in the host's Feskot/Tekka loop (bots.engines.table52)
-            for name, seat_arg in (("act", None), ("play_card", 1), ("choose_prime", 1)):
+            for name, seat_arg in (("act", None), ("play_card", 1), ("choose_prime", 1), ("auction_call", 1)):
                 method = getattr(bot, name, None)
                 if method is None:
                     continue
@@ -146,7 +147,14 @@ def _watch_bots(job: Job, where) -> None:
                     pass
 
 
-def _worker_main(job: Job, conn, parent_pid: int, where) -> None:
+def _seats_engine(job: Job) -> bool:
+    try:
+        return any(b.kind == "engine" for team in context(job).bots for b in team)
+    except Exception:  # noqa: BLE001 - a bot that cannot be built fails in its block, with its one line
+        return False
+
+
+def _worker_main(job: Job, conn, parent_pid: int, where, core: int | None = None) -> None:
     # SIGINT and SIGTERM stay blocked from the fork until here (see _Worker.__init__): a terminal's Ctrl-C
     # reaches every process of the group, and the parent alone answers it (then stops its workers)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -159,6 +167,10 @@ def _worker_main(job: Job, conn, parent_pid: int, where) -> None:
         os.nice(WORKER_NICE)
     except OSError:  # not permitted here: run at the parent's priority
         pass
+    if core is not None and _seats_engine(job):
+        # with its engines on one core (they inherit it): they take turns, and a wake-up on another
+        # core costs more than the turn (bots.engines.affinity)
+        affinity.pin(0, [core])
     last = [0.0]
 
     def beat(board: int, table: int) -> None:
@@ -213,13 +225,16 @@ def _exit_text(code: int | None) -> str:
 
 
 class _Worker:
-    def __init__(self, ctx, job: Job):
+    def __init__(self, ctx, job: Job, index: int = 0, cores: list[int] | None = None):
         parent, child = ctx.Pipe(duplex=True)
         self.conn = parent
         self.where = ctx.RawArray("d", 7)
         self.where[BLOCK] = -1
         self.where[TEAM] = -1
-        self.proc = ctx.Process(target=_worker_main, args=(job, child, os.getpid(), self.where), daemon=True)
+        self.index = index  # its place in the pool (a replacement takes the same): its core, with engines
+        core = affinity.core_for(index, cores or [])
+        args = (job, child, os.getpid(), self.where, core)
+        self.proc = ctx.Process(target=_worker_main, args=args, daemon=True)
         # the child starts with SIGINT and SIGTERM blocked, and ignores or defaults them before unblocking:
         # a Ctrl-C in its first moments must not print a KeyboardInterrupt traceback from it
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
@@ -290,7 +305,8 @@ def run_local(
     ctx = multiprocess.get_context("fork")
     queue: deque[tuple[int, Block]] = deque(enumerate(blocks))
     deaths: dict[int, int] = {}
-    pool = [_Worker(ctx, job) for _ in range(min(workers, len(blocks)))]
+    cores = affinity.allowed_cores()  # worker i on cores[i % len(cores)] when it seats engines
+    pool = [_Worker(ctx, job, i, cores) for i in range(min(workers, len(blocks)))]
     restarts = 0
     try:
 
@@ -338,7 +354,7 @@ def run_local(
                         queue.extendleft(reversed(w.blocks))
                     w.blocks.clear()
                     w.stop(kill=True)
-                    pool[i] = _Worker(ctx, job)
+                    pool[i] = _Worker(ctx, job, w.index, cores)
                     restarts += 1
             now = time.monotonic()
             for w in pool:

@@ -42,7 +42,7 @@ from typing import Any, ClassVar
 from ...errors import BotError, shorten
 from ...rules.trick52 import Trick52State
 from ..base import Bot, Param, View
-from .protocol import PROTOCOL, decide_message, play_decide_message, prime_decide_message
+from .protocol import PROTOCOL, call_decide_message, decide_message, play_decide_message, prime_decide_message
 
 HELLO_TIMEOUT = 10.0  # seconds for the hello answer (engine.md)
 QUIT_TIMEOUT = 2.0  # seconds an engine has to exit after quit (engine.md)
@@ -330,6 +330,11 @@ def engine_process(command: str) -> EngineProcess:
     return proc
 
 
+def running_engine_pids() -> list[int]:
+    """The pids of the engines this process started and that still run."""
+    return [p.proc.pid for p in _PROCESSES.values() if p.pid_owner == _PID[0] and p.running()]
+
+
 @atexit.register
 def stop_engines() -> None:
     """Stop every engine this process started."""
@@ -406,6 +411,16 @@ class EngineBot(Bot):
             state, self._ident, game.name, game.options, self.params["time_ms"], seed, self.world
         )
         self._observations.pop(seat, None)  # as a full build out of the play does
+        return self._exchange(line, allowed, self._ident, False, state, seat)
+
+    def auction_call(self, state: Trick52State, seat: int, seed: int) -> int:
+        """The engine's call for ``seat``, to move in Tekka's auction (``table52``'s loop): the decision
+        ``act`` makes, by the same message, made without a ``View``."""
+        self._ident += 1
+        game = state.game
+        line, allowed = call_decide_message(
+            state, self._ident, game.name, game.options, self.params["time_ms"], seed, self.world
+        )
         return self._exchange(line, allowed, self._ident, False, state, seat)
 
     def _exchange(self, line: bytes, allowed: Mapping[str, Any], ident: int, optional: bool, state, seat: int) -> Any:

@@ -16,6 +16,8 @@ from typing import Any
 
 from ...cards import SEATS, SUITS, card_name
 from ...rules import _trick52 as k52
+from ...rules import satat
+from ...rules.satat import SatatState
 from ...rules.trick52 import Trick52State, action_text
 from ..base import View
 
@@ -198,6 +200,124 @@ class _Play52:
         return self.start[2]
 
 
+class _PlaySatat(_Play52):
+    """The observation of one seat of a Satat round in its play (phases ``play`` and ``collect``), kept up
+    to date as :class:`_Play52` keeps Feskot's: through the play only the tricks, the hand, the phase,
+    ``to_move`` and ``won`` change, and only by cards. Anything else (an accusation or ``collect``, which
+    end the round): a full build again."""
+
+    __slots__ = ("seat_head",)
+
+    def __init__(self, state: SatatState, seat: int, obs: dict, n: int):
+        super().__init__(state, seat, obs, n)
+        self.seat_head = '{"seat":' + _dumps(obs["seat"]) + ',"phase":"'
+
+    def update_state(self, state: SatatState, seat: int) -> str | None:
+        if state is not self.state or seat != self.seat or state._troupe < 0:
+            return None
+        st = state._st
+        if st[satat.K.OVER]:
+            return None
+        history = state._history
+        end = len(history)
+        if self.n < end:
+            done, trick, hand = self.done, self.trick, self.hand
+            for a in history[self.n : end]:
+                if a >= 52:
+                    return None
+                text = _QUOTED[a]
+                trick.append(text)
+                if text in hand:  # played by this seat
+                    hand.remove(text)
+                if len(trick) == 4:
+                    text = "[" + ",".join(trick) + "]"
+                    done.append(text)
+                    self.closed = self.closed + "," + text if self.closed else text
+                    trick.clear()
+            self.n = end
+        tricks = self.closed
+        if self.trick:
+            tricks = (tricks + ",[" if tricks else "[") + ",".join(self.trick) + "]"
+        return "".join((
+            self.seat_head, "collect" if st[satat.K.DECIDED] != satat.K.NONE else "play",
+            '","to_move":', _SEAT_QUOTED[st[satat.K.TO_MOVE]],
+            ',"hand":[', ",".join(self.hand),
+            '],"won":{"A":', str(int(st[satat.K.WON_A])), ',"B":', str(int(st[satat.K.WON_B])),
+            "}", self.head[1], tricks, self.tail,
+        ))  # fmt: skip
+
+    @classmethod
+    def at_play_start(cls, state: SatatState, seat: int) -> _PlaySatat | None:
+        """The observation of ``seat`` as it stood before the first card of the play, made from the
+        state's record (one ``to_record`` serves every seat of the round) without a ``View``; ``update``
+        then adds the cards since. None when the round is over or an action other than a card followed
+        Troupe."""
+        history = state._history
+        start = len(history)
+        while start and history[start - 1] < 52:
+            start -= 1
+        if not start or history[start - 1] >= satat.REDEAL or state._st[satat.K.OVER]:
+            return None  # no Troupe action before the cards: not a play
+        record = _SATAT_RECORD[1] if _SATAT_RECORD[0] is state else None
+        if record is None:
+            record = state.to_record()
+            _SATAT_RECORD[:] = [state, record]
+        return cls(state, seat, _satat_observation(state, seat, record, start), start)
+
+
+# The record of the Satat round whose play ``_PlaySatat.at_play_start`` read last: through the play only its
+# tricks change, and they are taken from the history instead.
+_SATAT_RECORD: list = [None, None]
+
+
+def _satat_observation(state: SatatState, seat: int, record: dict, n: int) -> dict:
+    """:func:`observation_json` of ``seat`` in a Satat round as it stood after the first ``n`` actions of
+    its history, from ``record`` (the round's ``to_record`` at any point after them; only its tricks are
+    read from the history): before Troupe (``n`` all of it) or at the start of the play (``n`` up to the
+    Troupe choice)."""
+    name = SEATS[seat]
+    chosen = state._troupe >= 0
+    cards = [a for a in state._history[n:] if a < 52] if chosen else []
+    if chosen:  # at the start of the play: the cards held now and those played since
+        hand = int(state._hands[seat]) | sum(1 << c for i, c in enumerate(cards) if _satat_player(state, i) == seat)
+    else:
+        hand = _satat_mask(state._dealt[seat][:5])
+    own = sorted((c for c in record["hands"][name] if hand >> _ORDER[c] & 1), key=_ORDER.__getitem__)
+    out = {key: record[key] for key in _PUBLIC_KEYS if key in record}
+    if chosen:
+        out["tricks"] = []
+        out.pop("result", None)
+        out["unfinished"] = True
+    out["hands"] = {name: own}
+    if "exchange" in record:
+        out["exchange"] = [e for e in record["exchange"] if name in (e["from"], e["to"])]
+    if state._abandoned:
+        out["redealt"] = [[_NAME[c] for c in deal[seat][:5]] for deal in state._abandoned]
+    score = state.score_before
+    return {
+        "seat": name,
+        "phase": "play" if chosen else state.phase(),
+        "to_move": SEATS[state.caller],  # the caller chooses Troupe and leads the first trick
+        "hand": hand_text(hand),
+        "won": {"A": 0, "B": 0},
+        "score": {"A": score[0], "B": score[1]},
+        "record": out,
+    }
+
+
+def _satat_player(state: SatatState, i: int) -> int:
+    """The seat that played the ``i``-th card of the round (clockwise from each trick's leader)."""
+    t, j = divmod(i, 4)
+    return (int(state._st[satat.K.LEADERS + t]) + 3 * j) % 4
+
+
+def _satat_mask(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
 _PLAY_TEXT = [action_text(a) for a in range(k52.PRIME_BASE)]  # a card play's record text, signal included
 _QUOTED = ['"' + text + '"' for text in _PLAY_TEXT]  # as a JSON string
 _SEAT_QUOTED = ['"' + seat + '"' for seat in SEATS]
@@ -246,9 +366,43 @@ def prime_decide_message(
     """:func:`decide_message` for the Prime choice of a Feskot or Tekka deal (the seat to move): the same
     line and map, with the observation made from the record (what the seat sees of it) without a
     ``View``."""
-    seat = int(state.arrays.info[k52.I_TO_MOVE])
     record = state.to_record()
     _LAST_RECORD[:] = [state, record]  # the start of the play reads it again (``_play_record``)
+    return _record_decide_message(state, record, "prime", _PRIMES, ident, ruleset, options, time_ms, seed, world)
+
+
+def call_decide_message(
+    state: Trick52State, ident: int, ruleset: str, options: dict, time_ms: int, seed: int, world: bool = False
+) -> tuple[bytes, dict[str, int]]:
+    """:func:`decide_message` for a call in Tekka's auction (the seat to move): the same line and map, the
+    observation made from the record without a ``View``."""
+    calls = {_CALL_TEXT[a - k52.CALL_BASE]: a for a in state.legal_actions()}
+    # through the auction only the record's calls change: one to_record serves the deal's calls
+    record = _AUCTION_RECORD[1]
+    if _AUCTION_RECORD[0] is not state:
+        record = state.to_record()
+        _AUCTION_RECORD[:] = [state, record]
+    else:
+        record = record | {"auction": [_CALL_TEXT[code] for code in state.calls()]}
+    return _record_decide_message(state, record, "auction", calls, ident, ruleset, options, time_ms, seed, world)
+
+
+_AUCTION_RECORD: list = [None, None]  # the Tekka deal whose calls call_decide_message messaged last, its record
+
+
+def _record_decide_message(
+    state: Trick52State,
+    record: dict,
+    phase: str,
+    allowed: dict[str, int],
+    ident,
+    ruleset,
+    options,
+    time_ms,
+    seed,
+    world,
+) -> tuple[bytes, dict[str, int]]:
+    seat = int(state.arrays.info[k52.I_TO_MOVE])
     seen = hand_text(int(k52.seen_by(state.arrays, seat)))
     visible = {key: record[key] for key in _PUBLIC_KEYS if key in record}
     visible["hands"] = {SEATS[seat]: seen}
@@ -256,7 +410,7 @@ def prime_decide_message(
     won = state.team_tricks()
     obs = {
         "seat": SEATS[seat],
-        "phase": "prime",
+        "phase": phase,
         "to_move": SEATS[seat],
         "hand": seen,
         "won": {"A": won[0], "B": won[1]},
@@ -270,7 +424,7 @@ def prime_decide_message(
         "options": options,
         "seat": SEATS[seat],
         "observation": obs,
-        "legal": ["C", "D", "H", "S"],
+        "legal": list(allowed),
         "optional": False,
         "time_ms": time_ms,
         "seed": seed,
@@ -279,10 +433,11 @@ def prime_decide_message(
         from ...bits import new_rng
 
         msg["world"] = View(state, seat).sample(new_rng(seed ^ 0x5EED)).to_record()
-    return (_dumps(msg) + "\n").encode(), dict(_PRIMES)
+    return (_dumps(msg) + "\n").encode(), dict(allowed)
 
 
 _PRIMES = {suit: k52.PRIME_BASE + i for i, suit in enumerate("CDHS")}
+_CALL_TEXT = {code: action_text(k52.CALL_BASE + code) for code in (0, *range(8, 14), k52.D13)}
 
 
 def _kept_line(fast, obs_text, ident, ruleset, options, texts, optional, time_ms, seed, world, view) -> bytes:
@@ -434,10 +589,20 @@ def decide_message(
     decide by the rules engine and need a state to start from.
 
     ``cache`` (a dict the caller keeps, one per engine) lets the observation of the next decisions of
-    the same deal be brought up to date instead of built again: Feskot and Tekka through their play. The
-    line is the same byte for byte (tested against a build without it)."""
+    the same deal be brought up to date instead of built again: Feskot, Tekka and Satat through their
+    play (Satat's from the round's record at a seat's first decision there, and its Troupe choice from the
+    record, without the ``View``'s observation). The line is the same byte for byte (tested against a
+    build without it)."""
     fast = cache.get(view.seat) if cache is not None else None
     obs_text = fast.update(view) if fast is not None else None
+    state = view._state
+    if obs_text is None and cache is not None and type(state) is SatatState and state._troupe >= 0:
+        fast = _PlaySatat.at_play_start(state, view.seat)  # the seat's first decision in the play
+        obs_text = fast.update(view) if fast is not None else None
+        if obs_text is not None:
+            cache[view.seat] = fast
+    if obs_text is not None and type(fast) is _PlaySatat:
+        return _satat_line(fast, obs_text, view, ident, ruleset, options, time_ms, seed, world)
     if obs_text is not None:
         possible = view.possible
         texts = [_PLAY_TEXT[a] if a < k52.PRIME_BASE else view.action_to_string(a) for a in possible]
@@ -449,7 +614,10 @@ def decide_message(
     renonces = view.game.possible_are_fouls
     legal = {view.action_to_string(a): a for a in (view.legal if renonces else view.possible)}
     allowed = dict(legal)
-    obs = observation_json(view)
+    if cache is not None and type(state) is SatatState and state._troupe < 0:  # Troupe or a redeal: no View
+        obs = _satat_observation(state, view.seat, state.to_record(), len(state._history))
+    else:
+        obs = observation_json(view)
     msg: dict[str, Any] = {
         "type": "decide",
         "id": ident,
@@ -473,6 +641,42 @@ def decide_message(
     if cache is not None:
         if isinstance(view._state, Trick52State) and obs["phase"] == "play" and not renonces:
             cache[view.seat] = _Play52(view._state, view.seat, obs, len(view._state._log))
+        elif isinstance(view._state, SatatState) and obs["phase"] in ("play", "collect"):
+            cache[view.seat] = _PlaySatat(view._state, view.seat, obs, len(view._state._history))
         else:
             cache.pop(view.seat, None)
     return (_dumps(msg) + "\n").encode(), allowed
+
+
+_SATAT_TEXT: list[str] = []  # a Satat action's text, by action (made on first use)
+
+
+def _satat_line(
+    fast: _PlaySatat, obs_text: str, view: View, ident, ruleset, options, time_ms, seed, world
+) -> tuple[bytes, dict[str, Any]]:
+    """:func:`decide_message`'s line and map for a Satat decision in the play, the observation kept up to
+    date: ``legal`` (cards that follow, ``collect``, accusations), then ``possible`` when it holds more
+    (every card held: Renonces), as the full build writes them."""
+    if not _SATAT_TEXT:
+        state = view._state
+        _SATAT_TEXT.extend(
+            state.action_to_string(a) if a < 58 or a >= satat.ACCUSE else "" for a in range(satat.N_ACTIONS)
+        )
+    legal = view.legal
+    texts = [_SATAT_TEXT[a] for a in legal]
+    allowed = dict(zip(texts, legal, strict=True))
+    line = "".join((
+        '{"type":"decide","id":', _scalar(ident), fast.keys(ruleset, options), obs_text,
+        ',"legal":[', '"' + '","'.join(texts) + '"' if texts else "", '],"optional":', _scalar(view.optional),
+        ',"time_ms":', _scalar(time_ms), ',"seed":', _scalar(seed),
+    ))  # fmt: skip
+    possible = view.possible
+    if len(possible) > len(legal):
+        more = [_SATAT_TEXT[a] for a in possible]
+        line += ',"possible":["' + '","'.join(more) + '"]'
+        allowed.update(zip(more, possible, strict=True))
+    if world:
+        from ...bits import new_rng
+
+        line += ',"world":' + _dumps(view.sample(new_rng(seed ^ 0x5EED)).to_record())
+    return (line + "}\n").encode(), allowed

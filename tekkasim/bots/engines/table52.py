@@ -10,11 +10,11 @@ them (``Trick52State.note_applied``), so its record, returns and history are tho
 An engine to move in the play with only cards to choose from gets its message from
 ``protocol.play_decide_message`` (the bytes of a full build: the observation kept up to date, the legal
 cards from the kernel's mask) and its answer is checked against the same allowed actions; its card is the
-first action of the next kernel call. An engine's Prime choice is messaged from the record
-(``protocol.prime_decide_message``). Any other decision of an engine (a Tekka call, a raise or its answer)
-goes through ``bots.base.decide`` on the state as usual; a deal with a seat whose bot is neither an engine
-nor compiled is left to the State API loop. The twin of :func:`_advance` is that loop itself
-(tests/test_engines.py plays the same deals both ways).
+first action of the next kernel call. An engine's Prime choice and its Tekka calls are messaged from the
+record (``protocol.prime_decide_message``, ``call_decide_message``). Any other decision of an engine (a
+Tekka raise or its answer) goes through ``bots.base.decide`` on the state as usual; a deal with a seat
+whose bot is neither an engine nor compiled is left to the State API loop. The twin of :func:`_advance`
+is that loop itself (tests/test_engines.py plays the same deals both ways).
 """
 
 from __future__ import annotations
@@ -137,6 +137,8 @@ def play_deal52(state: Trick52State, bots: Sequence[Bot], seed: int, table: int 
             action = bot.play_card(state, seat, decision_seed, now[C_LEGAL])
         elif phase == k.PH_PRIME:
             action = bot.choose_prime(state, seat, decision_seed)
+        elif phase == k.PH_AUCTION:
+            action = bot.auction_call(state, seat, decision_seed)
         else:
             action = None
         if action is None:  # anything else: the State API path
