@@ -34,6 +34,7 @@ from ..bots import get_bot, mix_seed
 from ..bots.loop import play_deal as play_deal_state  # the one play loop and seed scheme
 from ..errors import BotError
 from ..rules import get_game
+from ..rules.satat import Satat
 from ..rules.shengji import Shengji
 from ..rules.trick52 import Trick52Game
 from . import _legal, _shengji_codec
@@ -472,6 +473,10 @@ def compiled_block(ctx: _Context, pairing: int, boards: range) -> BlockRows | No
         block = _shengji_played_block(ctx, pairing, boards, xb[0], yb[0], seeds)
         if block is not None:
             return block
+    if isinstance(ctx.game, Satat):
+        block = _satat_played_block(ctx, pairing, boards, xb[0], yb[0], seeds)
+        if block is not None:
+            return block
     outs = [ctx.compiled(ctx.game, xb[0], yb[0], seeds, table) for table in (0, 1)]
     r0, r1 = outs[0]["returns"], outs[1]["returns"]
     xr = np.concatenate([r0[:, 0], r1[:, 1]])
@@ -532,6 +537,24 @@ def _shengji_played_block(ctx: _Context, pairing: int, boards: range, x, y, seed
     return BlockRows(
         pairing, boards.start, boards.stop, ctx.job.seed, SHENGJI, columns, payload, pair_score(xr, yr), _spec(ctx.game)
     )
+
+
+def _satat_played_block(ctx: _Context, pairing: int, boards: range, x, y, seeds: range) -> BlockRows | None:
+    """A compiled Satat block played by one kernel call that keeps the actions as the CARDS coder reads
+    them (``_satat_play``), or None when the kernel could not code it (then ``play_tables``
+    plays it and ``_cards_block`` codes it, as before)."""
+    from ..bots.compiled import _seed_array, compiled_form
+    from ._satat_play import satat_play_block
+
+    played = satat_play_block(compiled_form(x, ctx.game.name), compiled_form(y, ctx.game.name), _seed_array(seeds))
+    if played is None:
+        return None
+    payload, lengths, returns = played
+    n = len(seeds)
+    xr = np.concatenate([returns[:n, 0], returns[n:, 1]]).astype(np.float64)
+    yr = np.concatenate([returns[:n, 1], returns[n:, 0]]).astype(np.float64)
+    columns = encode_columns(xr, yr, np.ones(2 * n, np.int64), lengths)
+    return BlockRows(pairing, boards.start, boards.stop, ctx.job.seed, CARDS, columns, payload, pair_score(xr, yr))
 
 
 def compiled_rows(ctx: _Context, pairing: int, boards: range) -> BlockRows | None:
