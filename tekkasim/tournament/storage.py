@@ -59,9 +59,9 @@ CREATE TABLE IF NOT EXISTS blocks (
 PAGE_SIZE = 16384
 # The writer checkpoints the write-ahead log in a thread of its own (``_Checkpointer``) once this much has
 # been committed since the last one (SQLite's own automatic checkpoint: 1,000 pages). SQLite's automatic
-# checkpoint runs inside the commit that crosses it: the parent stopped storing for ~0.1 s each time
-# (fsyncs included) while a worker whose block did not fit the pipe waited to send it: ~6% of a 1-worker
-# Feskot run's wall time, measured, and the cause of its marginal rows disagreeing with its whole runs.
+# checkpoint runs inside the commit that crosses it: in a 1.2M-deal Feskot run the parent stopped storing
+# for 0.10-0.11 s twice (fsyncs included, 33-42 ms of CPU), while a worker whose block does not fit the
+# pipe waits to send it; a run too short to cross it (the benchmark's N-board runs) never paid that.
 CHECKPOINT_BYTES = 1000 * PAGE_SIZE
 # the files a directory may hold before its identity is written (a run killed while starting)
 _STARTING = {LOCK_NAME, DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", f"{DB_NAME}-journal", f".{CONFIG_NAME}.part"}
