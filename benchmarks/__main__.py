@@ -52,6 +52,7 @@ def main() -> int:
             rows.append(row)
             ratio = f"  ratio {row['ratio']:.3g} vs {row['reference']}" if "ratio" in row else ""
             goal = f"  (goal: {row['goal']})" if "goal" in row else ""
+            goal += f"  [{row['spread']}]" if "spread" in row else ""
             value = row["value"]
             shown = f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.4g}"
             print(f"{row['bench']:>8}  {row['name']:<44} {shown:>14} {row['unit']}{ratio}{goal}")

@@ -38,7 +38,9 @@ worker to two, and SQLite writes.
   ``results.pair_arrays`` (the report's read of the store) and ``build_report`` without bootstrap, each
   in a fresh process with its peak memory (goal: report <= 10 s, bounded memory).
 
-Every figure is the best of its repeats; the one-minute load average before and after is in the rows,
+Every figure is the best of its repeats, but the marginal ones (slopes between runs of N and 3N boards):
+those are the median of the repeats' slopes, each repeat playing its four runs (bare and runner, N and
+3N) in turn, with their range beside it. The one-minute load average before and after is in the rows,
 since the machine may be shared.
 """
 
@@ -47,6 +49,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import resource
+import statistics
 import tempfile
 import time
 from pathlib import Path
@@ -207,6 +210,90 @@ def _machine_scaling(kind: str, deals: int, repeats: int) -> float:
     return max(r for n, r in rates if n == 2) / max(r for n, r in rates if n == 1)
 
 
+def _spread(values: list[float]) -> str:
+    return f"median of {len(values)} repeats; min {min(values):.3g}, max {max(values):.3g}"
+
+
+def _overhead(ruleset: str, n: int, repeats: int) -> tuple[list[tuple], list[dict]]:
+    """GREEDY against JANGARA in ``ruleset``'s bare compiled loop and through the runner (1 worker), in
+    runs of ``n`` and ``3n`` boards: ``(the runner's (wall, parent CPU, worker CPU) of the n-board runs,
+    rows)``. Whole-run ratios are of the best of the repeats. A marginal figure (start-up excluded) is the
+    slope between the n- and 3n-board runs of one repeat, each repeat playing all four runs in turn, so a
+    slow spell or a neighbour's burst falls on the runs it is compared with; the median of the repeats'
+    slopes is given, with their range. (Slopes between the best n-run and the best 3n-run of repeats
+    played one after the other, as this benchmark took them before, compared runs minutes apart.)"""
+    game = get_game(ruleset)
+    x, y = get_bot("GREEDY", ruleset=ruleset), get_bot("JANGARA", ruleset=ruleset)
+    _bare(game, x, y, 10, 1)  # compile or load outside the timings
+    _runner("GREEDY,JANGARA", 10, 1, 1, ruleset=ruleset)
+    rb, rr, rb3, rr3 = [], [], [], []
+    for _ in range(repeats):
+        rb.append(_bare(game, x, y, n, 7))
+        rr.append(_runner("GREEDY,JANGARA", n, 7, 1, ruleset=ruleset))
+        rb3.append(_bare(game, x, y, 3 * n, 7))
+        rr3.append(_runner("GREEDY,JANGARA", 3 * n, 7, 1, ruleset=ruleset))
+    b_wall, b_cpu = min(b[0] for b in rb), min(b[1] for b in rb)
+    r_wall, r_parent, r_worker = (min(r[i] for r in rr) for i in range(3))
+    extra = 2 * (3 * n - n)
+    wall = [(r3[0] - r[0]) / (b3[0] - b[0]) for b, r, b3, r3 in zip(rb, rr, rb3, rr3, strict=True)]
+    cpu = [(r3[2] - r[2]) / (b3[1] - b[1]) for b, r, b3, r3 in zip(rb, rr, rb3, rr3, strict=True)]
+    writer = [(r3[1] - r[1]) / extra * 1e6 for r, r3 in zip(rr, rr3, strict=True)]
+    bare_slope = statistics.median((b3[0] - b[0]) / extra for b, b3 in zip(rb, rb3, strict=True))
+    prefix = "" if ruleset == "feskot" else f"{ruleset} "
+    rows = [
+        {"name": f"{ruleset} GREEDY vs JANGARA, bare compiled loop", "value": 2 * n / b_wall, "unit": "deals/s"},
+        {
+            "name": f"{ruleset} GREEDY vs JANGARA, tournament runner (1 worker, stored)",
+            "value": 2 * n / r_wall,
+            "unit": "deals/s",
+            "reference": "bare compiled loop",
+            "ratio": r_wall / b_wall,
+            "goal": "runner overhead < 10% (ratio < 1.10)",
+        },
+        {
+            "name": f"{prefix}runner's worker CPU per deal (1 worker)",
+            "value": r_worker / (2 * n) * 1e6,
+            "unit": "us/deal",
+            "reference": "bare loop CPU",
+            "ratio": r_worker / b_cpu,
+            "goal": "< 1.10 (the parent stores on the other core)",
+        },
+        {
+            "name": f"{prefix}runner's parent CPU per deal (SQLite writer, start-up)",
+            "value": r_parent / (2 * n) * 1e6,
+            "unit": "us/deal",
+            "reference": "bare loop CPU",
+            "ratio": r_parent / b_cpu,
+        },
+        {
+            "name": f"{prefix}runner's parent (writer) marginal CPU per deal (runs of N and 3N boards)",
+            "value": statistics.median(writer),
+            "unit": "us/deal",
+            "spread": _spread(writer),
+            "goal": "<= 0.3 us/deal",
+        },
+        {
+            "name": f"{prefix}runner's marginal wall time per deal (1 worker, runs of N and 3N boards)",
+            "value": bare_slope * statistics.median(wall) * 1e6,
+            "unit": "us/deal",
+            "reference": "bare loop's marginal time",
+            "ratio": statistics.median(wall),
+            "spread": _spread(wall),
+            "goal": "runner overhead < 10% (ratio < 1.10)",
+        },
+        {
+            "name": f"{prefix}runner's worker marginal CPU per deal (1 worker, runs of N and 3N boards)",
+            "value": statistics.median((r3[2] - r[2]) / extra * 1e6 for r, r3 in zip(rr, rr3, strict=True)),
+            "unit": "us/deal",
+            "reference": "bare loop's marginal CPU",
+            "ratio": statistics.median(cpu),
+            "spread": _spread(cpu),
+            "goal": "< 1.10",
+        },
+    ]
+    return rr, rows
+
+
 def _load() -> float:
     return os.getloadavg()[0]
 
@@ -221,79 +308,10 @@ def run(quick: bool) -> list[dict]:
     _runner("GREEDY,JANGARA", 10, 1, 1)
     rows = []
 
-    bare = [_bare(game, x, y, boards, 7) for _ in range(repeats)]
-    one = [_runner("GREEDY,JANGARA", boards, 7, 1) for _ in range(repeats)]
-    bare_wall, bare_cpu = min(b[0] for b in bare), min(b[1] for b in bare)
+    one, feskot_rows = _overhead("feskot", boards, repeats)
     one_wall = min(r[0] for r in one)
-    parent_cpu, worker_cpu = min(r[1] for r in one), min(r[2] for r in one)
     deals = 2 * boards
-    rows.append({"name": "feskot GREEDY vs JANGARA, bare compiled loop", "value": deals / bare_wall, "unit": "deals/s"})
-    rows.append(
-        {
-            "name": "feskot GREEDY vs JANGARA, tournament runner (1 worker, stored)",
-            "value": deals / one_wall,
-            "unit": "deals/s",
-            "reference": "bare compiled loop",
-            "ratio": one_wall / bare_wall,
-            "goal": "runner overhead < 10% (ratio < 1.10)",
-        }
-    )
-    rows.append(
-        {
-            "name": "runner's worker CPU per deal (1 worker)",
-            "value": worker_cpu / deals * 1e6,
-            "unit": "us/deal",
-            "reference": "bare loop CPU",
-            "ratio": worker_cpu / bare_cpu,
-            "goal": "< 1.10 (the parent stores on the other core)",
-        }
-    )
-    rows.append(
-        {
-            "name": "runner's parent CPU per deal (SQLite writer, start-up)",
-            "value": parent_cpu / deals * 1e6,
-            "unit": "us/deal",
-            "reference": "bare loop CPU",
-            "ratio": parent_cpu / bare_cpu,
-        }
-    )
-    # the same per deal, start-up excluded: the slope between runs of N and 3N boards
-    bare3 = [_bare(game, x, y, 3 * boards, 7) for _ in range(repeats)]
-    one3 = [_runner("GREEDY,JANGARA", 3 * boards, 7, 1) for _ in range(repeats)]
-    extra = 2 * (3 * boards - boards)
-    bare_slope = (min(b[0] for b in bare3) - bare_wall) / extra
-    bare_cpu_slope = (min(b[1] for b in bare3) - bare_cpu) / extra
-    one_slope = (min(r[0] for r in one3) - one_wall) / extra
-    worker_slope = (min(r[2] for r in one3) - worker_cpu) / extra
-    parent_slope = (min(r[1] for r in one3) - parent_cpu) / extra
-    rows.append(
-        {
-            "name": "runner's parent (writer) marginal CPU per deal (runs of N and 3N boards)",
-            "value": parent_slope * 1e6,
-            "unit": "us/deal",
-            "goal": "<= 0.3 us/deal",
-        }
-    )
-    rows.append(
-        {
-            "name": "runner's marginal wall time per deal (1 worker, runs of N and 3N boards)",
-            "value": one_slope * 1e6,
-            "unit": "us/deal",
-            "reference": "bare loop's marginal time",
-            "ratio": one_slope / bare_slope,
-            "goal": "runner overhead < 10% (ratio < 1.10)",
-        }
-    )
-    rows.append(
-        {
-            "name": "runner's worker marginal CPU per deal (1 worker, runs of N and 3N boards)",
-            "value": worker_slope * 1e6,
-            "unit": "us/deal",
-            "reference": "bare loop's marginal CPU",
-            "ratio": worker_slope / bare_cpu_slope,
-            "goal": "< 1.10",
-        }
-    )
+    rows += feskot_rows
     two = [_runner("GREEDY,JANGARA", boards, 7, 2) for _ in range(repeats)]
     two_wall = min(r[0] for r in two)
     rows.append(
@@ -345,78 +363,9 @@ def run(quick: bool) -> list[dict]:
         }
     )
 
-    # Satat and Shengji: whole runs a few seconds long (the runner's start-up, below, is ~0.1 s), and the
-    # marginal ratio between runs of N and 3N boards, as for Feskot
+    # Satat and Shengji: whole runs a few seconds long (the runner's start-up, below, is ~0.1 s)
     for ruleset, n in (("satat", 10_000 if quick else 150_000), ("shengji", 2_000 if quick else 40_000)):
-        rg = get_game(ruleset)
-        rx, ry = get_bot("GREEDY", ruleset=ruleset), get_bot("JANGARA", ruleset=ruleset)
-        _bare(rg, rx, ry, 10, 1)
-        _runner("GREEDY,JANGARA", 10, 1, 1, ruleset=ruleset)
-        rb, rr, rb3, rr3 = [], [], [], []
-        for _ in range(repeats):  # interleaved, so that a slow spell hits both
-            rb.append(_bare(rg, rx, ry, n, 7))
-            rr.append(_runner("GREEDY,JANGARA", n, 7, 1, ruleset=ruleset))
-        for _ in range(repeats):
-            rb3.append(_bare(rg, rx, ry, 3 * n, 7))
-            rr3.append(_runner("GREEDY,JANGARA", 3 * n, 7, 1, ruleset=ruleset))
-        b_wall, b_cpu = min(b[0] for b in rb), min(b[1] for b in rb)
-        r_wall, r_parent, r_worker = (min(r[i] for r in rr) for i in range(3))
-        extra = 2 * (3 * n - n)
-        b_slope = (min(b[0] for b in rb3) - b_wall) / extra
-        b_cpu_slope = (min(b[1] for b in rb3) - b_cpu) / extra
-        r_slope = (min(r[0] for r in rr3) - r_wall) / extra
-        w_slope = (min(r[2] for r in rr3) - r_worker) / extra
-        bare_name = f"{ruleset} GREEDY vs JANGARA, bare compiled loop"
-        rows.append({"name": bare_name, "value": 2 * n / b_wall, "unit": "deals/s"})
-        rows.append(
-            {
-                "name": f"{ruleset} GREEDY vs JANGARA, tournament runner (1 worker, stored)",
-                "value": 2 * n / r_wall,
-                "unit": "deals/s",
-                "reference": "bare compiled loop",
-                "ratio": r_wall / b_wall,
-                "goal": "runner overhead < 10% (ratio < 1.10)",
-            }
-        )
-        rows.append(
-            {
-                "name": f"{ruleset} runner's worker CPU per deal (1 worker)",
-                "value": r_worker / (2 * n) * 1e6,
-                "unit": "us/deal",
-                "reference": "bare loop CPU",
-                "ratio": r_worker / b_cpu,
-                "goal": "< 1.10 (the parent stores on the other core)",
-            }
-        )
-        rows.append(
-            {
-                "name": f"{ruleset} runner's parent CPU per deal (SQLite writer, start-up)",
-                "value": r_parent / (2 * n) * 1e6,
-                "unit": "us/deal",
-                "reference": "bare loop CPU",
-                "ratio": r_parent / b_cpu,
-            }
-        )
-        rows.append(
-            {
-                "name": f"{ruleset} runner's marginal wall time per deal (runs of N and 3N boards)",
-                "value": r_slope * 1e6,
-                "unit": "us/deal",
-                "reference": "bare loop's marginal time",
-                "ratio": r_slope / b_slope,
-                "goal": "runner overhead < 10% (ratio < 1.10)",
-            }
-        )
-        rows.append(
-            {
-                "name": f"{ruleset} runner's worker marginal CPU per deal (runs of N and 3N boards)",
-                "value": w_slope * 1e6,
-                "unit": "us/deal",
-                "reference": "bare loop's marginal CPU",
-                "ratio": w_slope / b_cpu_slope,
-                "goal": "< 1.10",
-            }
-        )
+        rows += _overhead(ruleset, n, repeats)[1]
     small = [_runner("GREEDY,JANGARA", 10, 7, 1) for _ in range(repeats)]
     rows.append(
         {

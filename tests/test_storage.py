@@ -75,6 +75,19 @@ def test_a_block_that_comes_back_twice_is_stored_once(tmp_path):
     assert digest(tmp_path) == digest(tmp_path / "fresh")
 
 
+def test_a_block_overlapping_any_stored_block_is_left_out_and_one_in_a_gap_is_stored(tmp_path):
+    config = cfg(boards=12)
+    job = Job.from_config(config)
+    with Store.create_or_resume(tmp_path, config.identity()) as store:
+        for start, stop in ((0, 3), (6, 9)):
+            assert store.add(play_block(job, (0, start, stop), compact=True)) == 2 * (stop - start)
+        for start, stop in ((2, 7), (5, 7), (8, 12), (0, 12), (1, 2)):  # each overlaps a stored block
+            assert store.add(play_block(job, (0, start, stop), compact=True)) == 0, (start, stop)
+        assert store.add(play_block(job, (0, 3, 6), compact=True)) == 6  # the gap between them
+        assert store.add(play_block(job, (0, 9, 12), compact=True)) == 6
+        assert store.ranges() == {0: [(0, 3), (3, 6), (6, 9), (9, 12)]}
+
+
 def test_the_digest_does_not_depend_on_blocks_or_workers(tmp_path):
     run_tournament(cfg(block=1, workers=2), tmp_path / "a", quiet=True)
     run_tournament(cfg(block=5), tmp_path / "b", quiet=True)

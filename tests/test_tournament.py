@@ -349,21 +349,22 @@ def test_a_worker_that_dies_right_after_answering_loses_nothing(tmp_path, monkey
     import multiprocess
     from multiprocess.connection import Connection
 
-    real_send, calls = Connection.send, [0]
+    real_send, calls, parent = Connection.send_bytes, [0], os.getpid()
 
-    def send(self, obj):  # the parent's sends of blocks (workers answer with send_bytes)
-        calls[0] += 1
-        if calls[0] == 3:  # the first block sent while an answer is being handled
-            for p in multiprocess.active_children():
-                p.kill()
-                p.join()
-            raise BrokenPipeError("the worker is gone")
-        return real_send(self, obj)
+    def send_bytes(self, buf, *args):  # the parent's sends of blocks (a forked worker's answers pass)
+        if os.getpid() == parent:
+            calls[0] += 1
+            if calls[0] == 3:  # the first block sent while an answer is being handled
+                for p in multiprocess.active_children():
+                    p.kill()
+                    p.join()
+                raise BrokenPipeError("the worker is gone")
+        return real_send(self, buf, *args)
 
-    monkeypatch.setattr(Connection, "send", send)
+    monkeypatch.setattr(Connection, "send_bytes", send_bytes)
     summary = run_tournament(small(bots=[RandomBot, Highest], boards=8, block=2, workers=1), tmp_path / "a", quiet=True)
     assert calls[0] > 3 and summary.restarts == 1
-    monkeypatch.setattr(Connection, "send", real_send)
+    monkeypatch.setattr(Connection, "send_bytes", real_send)
     run_tournament(small(bots=[RandomBot, Highest], boards=8, block=2, workers=1), tmp_path / "b", quiet=True)
     assert rows_of(tmp_path / "a") == rows_of(tmp_path / "b") and len(rows_of(tmp_path / "a")) == 16
 
