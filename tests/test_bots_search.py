@@ -567,3 +567,22 @@ def test_call_stand_first_seat_never_volunteers_the_mandatory_eight():
         assert decide(stand, state, seat, 3) != k.CALL_BASE + 8
         eights += decide(free, state, seat, 3) == k.CALL_BASE + 8
     assert eights > 0
+
+
+def test_tizab_values_a_pass_as_the_standing_contract_and_feskot_does_not_see_it():
+    """TIZAB's preset has call_stand (TANOOR's does not: JANGARA's first seats volunteer the 8 they would get
+    anyway): as first-asked seat it calls 8 less often than without it; in Feskot, which has no auction,
+    its decisions are those of the preset without call_stand."""
+    assert get_bot("TIZAB").params["call_stand"] and not get_bot("TANOOR").params["call_stand"]
+    stand, free = get_bot("TIZAB", worlds=16), get_bot("TIZAB", worlds=16, call_stand=False)
+    eights = {stand: 0, free: 0}
+    for seed in range(400, 430):
+        state = get_game("tekka").new_deal(seed)
+        for bot in eights:
+            eights[bot] += decide(bot, state, state.current_player(), 3) == k.CALL_BASE + 8
+    assert eights[stand] < eights[free]
+    stand, free = get_bot("TIZAB", **SMALL), get_bot("TIZAB", call_stand=False, **SMALL)
+    for seed, steps in ((31, 0), (32, 5), (33, 17), (34, 30)):
+        state = random_state("feskot", seed, steps)
+        seat = state.current_player()
+        assert decide(stand, state, seat, 9) == decide(free, state, seat, 9)

@@ -4,9 +4,9 @@ The three are one family, each tier adding to the one below: TANOOR scores 16 wo
 inference from the other seats' Prime choice, calls and signals by JANGARA rollouts and keeps JANGARA's
 choice unless another is better by a paired t-statistic of 1 and the sign test at the same level
 (``override_z=1``, ``sign_test``; Tekka calls at ``call_z=2``); TIZAB has 64 worlds, adds inference from
-the card plays (``play_miss=0.3``), scores its last four cards by the double-dummy solver and calls at
-``call_z=1``; ZELZELA is TIZAB with 256 worlds, valuing a Tekka pass as the contract that then stands
-(``call_stand``). All three play their chosen card with the signal JANGARA would send with it.
+the card plays (``play_miss=0.3``), scores its last four cards by the double-dummy solver, calls at
+``call_z=1`` and values a Tekka pass as the contract that then stands (``call_stand``); ZELZELA is TIZAB
+with 256 worlds. All three play their chosen card with the signal JANGARA would send with it.
 
 Every decision goes the same way:
 
@@ -806,15 +806,19 @@ class Tizab(SearchBot):
     """TIZAB (rank 7): TANOOR with four times the worlds (64), card-play inference (``play_miss=0.3``) and,
     once it holds at most four cards, the double-dummy solver's exact card values (``dd_cards=4``,
     ``exact_cards=4``), JANGARA rollouts before; a lower bar for Tekka calls other than JANGARA's
-    (``call_z=1``). That is ZELZELA with a quarter of its worlds: the effort of the three presets grows in
-    even steps (TIZAB's former 16 worlds without card-play inference were level with TANOOR's 8 in Feskot)."""
+    (``call_z=1``), a pass valued as the contract that then stands (``call_stand``: as first-asked seat it
+    does not volunteer the 8 it would get anyway at half the price of failure, which JANGARA's calls, and so
+    TANOOR's, do). That is ZELZELA with a quarter of its worlds: the effort of the three presets grows in
+    even steps (TIZAB's former 16 worlds without card-play inference were level with TANOOR's 8 in Feskot).
+    ``call_stand`` is Tekka's auction only: Feskot's decisions are those of the preset without it."""
 
     name = "TIZAB"
     rank = 7
     description = (
         "determinized search: 64 worlds weighted by the Prime choice, calls, signals and how well a JANGARA "
         "model explains the other seats' card plays; each action scored by a JANGARA-policy rollout, and from "
-        "4 cards on by the double-dummy solver; overrides JANGARA's Tekka calls more readily"
+        "4 cards on by the double-dummy solver; overrides JANGARA's Tekka calls more readily, a pass valued as "
+        "the contract that then stands"
     )
     preset = {
         "worlds": 64,
@@ -826,6 +830,7 @@ class Tizab(SearchBot):
         "play_miss": 0.3,
         "override_z": 1.0,
         "call_z": 1.0,
+        "call_stand": True,
         "sign_test": True,
     }
 
@@ -835,7 +840,7 @@ class Zelzela(SearchBot):
     once it holds at most four cards, every card scored in every world by the double-dummy solver's exact
     card values (reach 7 / the contract first, then tricks); JANGARA rollouts before that. Tekka calls as
     TIZAB's (``call_z=1``): with ``call_z=0`` (the best expected score) it took more points than TIZAB
-    but won no more pairs. Unlike TIZAB it values a pass as the contract that then stands (``call_stand``:
+    but won no more pairs. Like TIZAB it values a pass as the contract that then stands (``call_stand``:
     the high call, or the first-asked seat's mandatory 8), so as first-asked seat it does not volunteer
     the 8 it would get anyway at half the price of failure.
 
