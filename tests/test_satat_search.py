@@ -236,3 +236,52 @@ def test_wins_next_knows_a_hand_of_top_trumps():
     assert wins_next(hands, st, 0, 5) and not wins_next(hands, st, 1, 1)
     hands, st = arrays([5, 6, 7, 8, sp.TWO_HEARTS])
     assert not wins_next(hands, st, 0, 1) and wins_next(hands, st, 1, 1)
+
+
+def points_twin(h, s, team: int) -> float:
+    """The round's points for ``team`` by full-width minimax over the rule-following cards through the
+    rules' kernels (small positions only)."""
+    if s[K.DECIDED]:
+        s = s.copy()
+        K.collect(s)
+    if s[K.OVER]:
+        m = float(s[K.POINTS_A] - s[K.POINTS_B])
+        return m if team == 0 else -m
+    seat = int(s[K.TO_MOVE])
+    legal = int(K.legal_mask(h[seat], K.current_lead(s), s[K.TROUPE]))
+    values = []
+    for c in (c for c in range(52) if legal >> c & 1):
+        h2, s2 = h.copy(), s.copy()
+        K.play_card(h2, s2, c)
+        values.append(points_twin(h2, s2, team))
+    return max(values) if seat & 1 == team else min(values)
+
+
+def test_points_scores_are_the_round_points_of_minimax():
+    """``dd_value=points``: every card's solver score, 5 a point (the tie-breaks add at most 1 to a seven
+    and to a loss), is the exact minimax of the round's points after it, KOTs and KOT 52s included, on late
+    positions of JANGARA's play (one with a KOT made among them)."""
+    from tekkasim.bots.satat import _Scorer
+
+    scorer = _Scorer(1, 13, new_rng(0), "points")
+    seen, kots = 0, 0
+    for seed in range(400):
+        state = GAME.new_deal(seed)
+        while not state.is_terminal():
+            seat = state.current_player()
+            hands, st = state.arrays
+            if state.phase() == "play" and int(hands[seat]).bit_count() <= 3 and st[K.DECIDED] == 0:
+                cards = [a for a in state.legal_actions() if a < 52]
+                got = scorer.dd_scores(state, cards, seat & 1)
+                for c, v in zip(cards, got, strict=True):
+                    h2, s2 = hands.copy(), st.copy()
+                    K.play_card(h2, s2, c)
+                    assert round(v / 5.0) == points_twin(h2, s2, seat & 1)
+                    assert v - 5.0 * round(v / 5.0) in (0.0, 1.0)
+                seen += 1
+                kots += st[K.KOT_TEAM] >= 0
+                break
+            state.apply_action(decide(JANGARA, state, seat, seed))
+        if seen >= 60 and kots >= 1:
+            break
+    assert seen >= 60 and kots >= 1

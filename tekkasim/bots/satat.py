@@ -482,7 +482,9 @@ class _Scorer:
                 K.collect(s)
             if s[K.OVER]:
                 m = float(s[K.POINTS_A] - s[K.POINTS_B])
-                out[i] = 5.0 * (m if team == 0 else -m)
+                m = m if team == 0 else -m
+                # points: a seven taken now is worth the best seven the solver scores (5 + reach(8))
+                out[i] = 5.0 * m + (self.dd_points and m == 1.0)
                 continue
             if self.dd_points:
                 out[i] = _dd_points_score(self._sv, Position, h, s, team)
@@ -806,6 +808,7 @@ class Zelzela(SatatSearch):
         "bluff_weight": 0.05,
         "play_miss": 0.3,
         "dd_cards": 9,
+        "dd_value": "points",
         "override_z": 1.0,
         "troupe_worlds": 256,
     }
