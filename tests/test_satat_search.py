@@ -158,7 +158,6 @@ def test_adapter_weighs_by_card_plays_only_when_asked():
     assert a in state.legal_actions() and a == decide(bot, state, me, 7)
 
 
-
 def wins_next_twin(hands, st, side: int, k: int) -> bool:
     """Whether ``side`` can win each of the next ``k`` tricks: every rule-following card tried through the
     rules' kernels (``play_card`` on copies), the trick counts read after each card."""
@@ -171,14 +170,13 @@ def wins_next_twin(hands, st, side: int, k: int) -> bool:
             return True
         seat = int(s[K.TO_MOVE])
         legal = int(K.legal_mask(h[seat], K.current_lead(s), s[K.TROUPE]))
-        outcomes = []
+        ours = seat & 1 == side
         for c in (c for c in range(52) if legal >> c & 1):
             h2, s2 = h.copy(), s.copy()
             K.play_card(h2, s2, c)
-            outcomes.append(rec(h2, s2))
-            if outcomes[-1] == (seat & 1 == side):
-                break
-        return outcomes[-1] if outcomes[-1] == (seat & 1 == side) else not (seat & 1 == side)
+            if rec(h2, s2) == ours:  # ours: a card that keeps the run; theirs: one that breaks it
+                return ours
+        return not ours
 
     return rec(hands.copy(), st.copy())
 

@@ -78,8 +78,14 @@ play of another seat that JANGARA's rollout policy, holding that world's hand, w
 interchangeable with it; ``_satat_search.play_weight`` replays the round): inference from the card plays.
 Each legal card is scored in every world by compiled rollouts with JANGARA's policy (points margin of the
 round plus a tenth of the trick margin), or by the double-dummy solver (Satat variant: 2♥, Troupe) once
-the seat holds at most ``dd_cards`` cards: ``4 reach(7) + reach(8) + reach(6)``
-for its team (reach(k): can it still end with k tricks). JANGARA's card is played unless another card beats
+the seat holds at most ``dd_cards`` cards: with ``dd_value=reach`` (TIZAB) ``5 + reach(8)`` if its team
+can still reach 7 tricks, else ``reach(6)`` (reach(k): can it still end with k tricks); with
+``dd_value=points`` (ZELZELA) the round's points, 5 a point as a round ended by the card scores: seven +-5,
+a KOT +-10 and a KOT 52 +-15 (a KOT still open, one side holding every trick so far, is sure when that
+side can take every trick up to the seventh, ``_satat_search.wins_run``), the same tie-breaks added to a
+seven or a loss, and a seven taken by the card itself as much as the best seven. ``reach`` counts a KOT
+as a plain seven (so no side tried to make or stop one) and a lost round as 0 but a round lost by the
+card itself as -5. JANGARA's card is played unless another card beats
 it on the paired score differences over the worlds with a t-statistic of at least ``override_z``
 (``base.keep_prior``): a few worlds' noise would otherwise overturn a good policy card by chance (with
 the best mean over 8 worlds the search was no better than JANGARA on tuning boards; figures in
@@ -87,7 +93,7 @@ the best mean over 8 worlds the search was no better than JANGARA on tuning boar
 ``rollouts`` > 1 repeats the same play-out (kept for the interface; every preset uses 1). The presets are
 nested: TANOOR 8 plain worlds; TIZAB 64 bluff-weighted worlds, the solver from 7 cards and the Troupe
 search; ZELZELA 128 worlds weighted also by the card plays, the solver from 9 cards and a wider Troupe
-search. Their measured steps: ``docs/search-strength.md``.
+search; ZELZELA scores with the solver in points. Their measured steps: ``docs/search-strength.md``.
 
 With ``troupe_worlds`` > 0 the caller's Troupe is searched too: JANGARA's redeal stands, else each suit
 is played out by one JANGARA rollout in each of ``troupe_worlds`` deals drawn around the caller's first five,
@@ -794,13 +800,15 @@ class Tizab(SatatSearch):
 
 class Zelzela(SatatSearch):
     """ZELZELA (rank 8): TIZAB with 128 worlds weighted also by the other seats' card plays
-    (``play_miss=0.3``), the solver from 9 cards, and Troupe searched over 256 deals."""
+    (``play_miss=0.3``), the solver from 9 cards scoring the round's points (``dd_value=points``: KOT and
+    KOT 52 counted), and Troupe searched over 256 deals."""
 
     name = "ZELZELA"
     rank = 8
     description = (
         "determinized search over JANGARA: 128 worlds weighted by bluffs and by the other seats' card plays, "
-        "double-dummy solver from 9 cards, rollouts before; override at z=1; Troupe searched over 256 deals"
+        "double-dummy solver in round points (KOT 2, KOT 52 3) from 9 cards, rollouts before; override at z=1; "
+        "Troupe searched over 256 deals"
     )
     preset: ClassVar[dict[str, Any]] = {
         "worlds": 128,
