@@ -12,7 +12,7 @@ from tekkasim.bots import _satat_policy as sp
 from tekkasim.bots import _satat_search as ss
 from tekkasim.bots import decide, get_bot
 from tekkasim.bots.base import View
-from tekkasim.bots.satat import SatatAdapter, _rollout_vector, match_score, policy_act
+from tekkasim.bots.satat import SatatAdapter, _rollout_vector, match_score, policy_act, wins_next
 from tekkasim.rules import _satat_kernels as K
 from tekkasim.rules import get_game
 from tekkasim.rules.satat import SatatState
@@ -157,3 +157,129 @@ def test_adapter_weighs_by_card_plays_only_when_asked():
     a = decide(bot, state, me, 7)
     assert a in state.legal_actions() and a == decide(bot, state, me, 7)
 
+
+def wins_next_twin(hands, st, side: int, k: int) -> bool:
+    """Whether ``side`` can win each of the next ``k`` tricks: every rule-following card tried through the
+    rules' kernels (``play_card`` on copies), the trick counts read after each card."""
+    target, other = int(st[K.WON_A + side]) + k, int(st[K.WON_A + 1 - side])
+
+    def rec(h, s) -> bool:
+        if s[K.WON_A + 1 - side] > other:
+            return False
+        if s[K.WON_A + side] >= target:
+            return True
+        seat = int(s[K.TO_MOVE])
+        legal = int(K.legal_mask(h[seat], K.current_lead(s), s[K.TROUPE]))
+        ours = seat & 1 == side
+        for c in (c for c in range(52) if legal >> c & 1):
+            h2, s2 = h.copy(), s.copy()
+            K.play_card(h2, s2, c)
+            if rec(h2, s2) == ours:  # ours: a card that keeps the run; theirs: one that breaks it
+                return ours
+        return not ours
+
+    return rec(hands.copy(), st.copy())
+
+
+def late_round(seed: int) -> SatatState | None:
+    """A play-phase state with at most 7 cards in the mover's hand, played by JANGARA (and one play in
+    three a random rule-following card), no round decided."""
+    rng = new_rng(seed)
+    state = GAME.new_deal(seed)
+    while not state.is_terminal():
+        seat = state.current_player()
+        if state.phase() != "play":
+            state.apply_action(decide(JANGARA, state, seat, seed))
+            continue
+        hands, st = state.arrays
+        if int(hands[seat]).bit_count() <= 7 and st[K.DECIDED] == 0:
+            return state
+        legal = [a for a in state.legal_actions() if a < 52]
+        if below(rng, 3) == 0:
+            state.apply_action(legal[int(below(rng, len(legal)))])
+        else:
+            state.apply_action(policy_act(_rollout_vector(), View(state, seat), new_rng(seed)))
+    return None
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=hyp.integers(0, 10**6), side=hyp.integers(0, 1), k=hyp.integers(1, 3))
+def test_wins_next_equals_its_kernel_twin(seed, side, k):
+    state = late_round(seed)
+    if state is None:
+        return
+    hands, st = state.arrays
+    k = min(k, 7 - int(st[K.WON_A + side]), 13 - int(st[K.TRICK]) - (st[K.N_TABLE] == 4))
+    if k < 1 or st[K.KOT_TEAM] >= 0:
+        return
+    h0, s0 = hands.copy(), st.copy()
+    assert wins_next(hands, st, side, k) == wins_next_twin(hands, st, side, k)
+    assert np.array_equal(hands, h0) and np.array_equal(st, s0)
+
+
+def test_wins_next_knows_a_hand_of_top_trumps():
+    """Bottom (team A) on lead with the top five spades, Troupe spades: its side takes the next five tricks
+    whatever the others hold, not six (it has five cards); with the 2♥ against it, not even one."""
+
+    def arrays(right):
+        hands = np.array([sum(1 << c for c in cards) for cards in hands_of(right)], np.uint64)
+        st = np.empty(K.ST_SIZE, np.int64)
+        K.init_round(st, 3, 0)
+        return hands, st
+
+    def hands_of(right):
+        return ([51, 50, 49, 48, 47], right, [13, 14, 15, 16, 17], [0, 1, 2, 3, 4])
+
+    hands, st = arrays([5, 6, 7, 8, 9])
+    assert wins_next(hands, st, 0, 5) and not wins_next(hands, st, 1, 1)
+    hands, st = arrays([5, 6, 7, 8, sp.TWO_HEARTS])
+    assert not wins_next(hands, st, 0, 1) and wins_next(hands, st, 1, 1)
+
+
+def points_twin(h, s, team: int) -> float:
+    """The round's points for ``team`` by full-width minimax over the rule-following cards through the
+    rules' kernels (small positions only)."""
+    if s[K.DECIDED]:
+        s = s.copy()
+        K.collect(s)
+    if s[K.OVER]:
+        m = float(s[K.POINTS_A] - s[K.POINTS_B])
+        return m if team == 0 else -m
+    seat = int(s[K.TO_MOVE])
+    legal = int(K.legal_mask(h[seat], K.current_lead(s), s[K.TROUPE]))
+    values = []
+    for c in (c for c in range(52) if legal >> c & 1):
+        h2, s2 = h.copy(), s.copy()
+        K.play_card(h2, s2, c)
+        values.append(points_twin(h2, s2, team))
+    return max(values) if seat & 1 == team else min(values)
+
+
+def test_points_scores_are_the_round_points_of_minimax():
+    """``dd_value=points``: every card's solver score, 5 a point (the tie-breaks add at most 1 to a seven
+    and to a loss), is the exact minimax of the round's points after it, KOTs and KOT 52s included, on late
+    positions of JANGARA's play (one with a KOT made among them)."""
+    from tekkasim.bots.satat import _Scorer
+
+    scorer = _Scorer(1, 13, new_rng(0), "points")
+    seen, kots = 0, 0
+    for seed in range(400):
+        state = GAME.new_deal(seed)
+        while not state.is_terminal():
+            seat = state.current_player()
+            hands, st = state.arrays
+            if state.phase() == "play" and int(hands[seat]).bit_count() <= 3 and st[K.DECIDED] == 0:
+                cards = [a for a in state.legal_actions() if a < 52]
+                got = scorer.dd_scores(state, cards, seat & 1)
+                for c, v in zip(cards, got, strict=True):
+                    h2, s2 = hands.copy(), st.copy()
+                    K.play_card(h2, s2, c)
+                    assert round(v / 5.0) == points_twin(h2, s2, seat & 1)
+                    assert v - 5.0 * round(v / 5.0) in (0.0, 1.0)
+                seen += 1
+                kots += st[K.KOT_TEAM] >= 0
+                break
+            state.apply_action(decide(JANGARA, state, seat, seed))
+        if seen >= 60 and kots >= 1:
+            break
+    assert seen >= 60 and kots >= 1

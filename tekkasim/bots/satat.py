@@ -79,8 +79,14 @@ play of another seat that JANGARA's rollout policy, holding that world's hand, w
 interchangeable with it; ``_satat_search.play_weight`` replays the round): inference from the card plays.
 Each legal card is scored in every world by compiled rollouts with JANGARA's policy (points margin of the
 round plus a tenth of the trick margin), or by the double-dummy solver (Satat variant: 2♥, Troupe) once
-the seat holds at most ``dd_cards`` cards: ``4 reach(7) + reach(8) + reach(6)``
-for its team (reach(k): can it still end with k tricks). JANGARA's card is played unless another card beats
+the seat holds at most ``dd_cards`` cards: with ``dd_value=reach`` (TIZAB) ``5 + reach(8)`` if its team
+can still reach 7 tricks, else ``reach(6)`` (reach(k): can it still end with k tricks); with
+``dd_value=points`` (ZELZELA) the round's points, 5 a point as a round ended by the card scores: seven +-5,
+a KOT +-10 and a KOT 52 +-15 (a KOT still open, one side holding every trick so far, is sure when that
+side can take every trick up to the seventh, ``_satat_search.wins_run``), the same tie-breaks added to a
+seven or a loss, and a seven taken by the card itself as much as the best seven. ``reach`` counts a KOT
+as a plain seven (so no side tried to make or stop one) and a lost round as 0 but a round lost by the
+card itself as -5. JANGARA's card is played unless another card beats
 it on the paired score differences over the worlds with a t-statistic of at least ``override_z``
 (``base.keep_prior``): a few worlds' noise would otherwise overturn a good policy card by chance (with
 the best mean over 8 worlds the search was no better than JANGARA on tuning boards; figures in
@@ -88,7 +94,7 @@ the best mean over 8 worlds the search was no better than JANGARA on tuning boar
 ``rollouts`` > 1 repeats the same play-out (kept for the interface; every preset uses 1). The presets are
 nested: TANOOR 8 plain worlds; TIZAB 64 bluff-weighted worlds, the solver from 7 cards and the Troupe
 search; ZELZELA 128 worlds weighted also by the card plays, the solver from 9 cards and a wider Troupe
-search. Their measured steps: ``docs/search-strength.md``.
+search; ZELZELA scores with the solver in points. Their measured steps: ``docs/search-strength.md``.
 
 With ``troupe_worlds`` > 0 the caller's Troupe is searched too: JANGARA's redeal stands, else each suit
 is played out by one JANGARA rollout in each of ``troupe_worlds`` deals drawn around the caller's first five,
@@ -450,9 +456,10 @@ def _rollout_vector() -> np.ndarray:
 class _Scorer:
     """Scores of candidate cards in one world for ``team``: rollouts, or the solver late in the round."""
 
-    def __init__(self, reps: int, dd_cards: int, rng: np.ndarray):
+    def __init__(self, reps: int, dd_cards: int, rng: np.ndarray, dd_value: str = "reach"):
         self.reps = reps
         self.dd_cards = dd_cards
+        self.dd_points = dd_value == "points"
         self.rng = rng
         self.p = _rollout_vector()
         self._sv = None
@@ -482,9 +489,14 @@ class _Scorer:
                 K.collect(s)
             if s[K.OVER]:
                 m = float(s[K.POINTS_A] - s[K.POINTS_B])
-                out[i] = 5.0 * (m if team == 0 else -m)
+                m = m if team == 0 else -m
+                # points: a seven taken now is worth the best seven the solver scores (5 + reach(8))
+                out[i] = 5.0 * m + (self.dd_points and m == 1.0)
                 continue
-            out[i] = _dd_target_score(self._sv, Position, h, s, team)
+            if self.dd_points:
+                out[i] = _dd_points_score(self._sv, Position, h, s, team)
+            else:
+                out[i] = _dd_target_score(self._sv, Position, h, s, team)
         return out
 
 
@@ -501,6 +513,62 @@ def _dd_target_score(sv, Position, hands, st, team: int) -> float:
     if sv.can_reach(pos, 7, side=team):
         return 5.0 + sv.can_reach(pos, 8, side=team)
     return float(sv.can_reach(pos, 6, side=team))
+
+
+def wins_next(hands, st, side: int, k: int) -> bool:
+    """Whether team ``side`` can make sure, every card open, of winning each of the next ``k`` tricks from
+    the kernel arrays (play phase; the trick on the table, if not complete, is the first of them):
+    ``_satat_search.wins_run``."""
+    t, n = int(st[K.TRICK]), int(st[K.N_TABLE])
+    table = np.full(ss.RUN_TABLE, -1, np.int64)
+    if n == 4:  # the trick on the table is complete (and counted): the next one is led by its winner
+        leader, n = int(st[K.TO_MOVE]), 0
+    else:
+        leader = int(st[K.LEADERS + t])
+        for j in range(n):
+            table[4 * (k - 1) + j] = st[K.PLAYS + 4 * t + j]
+    return bool(ss.wins_run(hands.copy(), int(st[K.TROUPE]), leader, table, n, side, k))
+
+
+def kot_run(hands, st, side: int) -> bool:
+    """Whether team ``side``, which has won every trick so far, can still make sure of its KOT (the
+    tricks up to the seventh in a row) with every card open."""
+    return wins_next(hands, st, side, 7 - int(st[K.WON_A + side]))
+
+
+def _dd_points_score(sv, Position, hands, st, team: int) -> float:
+    """The round's points for ``team`` with every card open, 5 a point as a round already over scores in
+    ``_Scorer.dd_scores``: +-5 for seven tricks, +-10 for a KOT, +-15 for a KOT 52, plus 1 when the side
+    that takes seven can reach 8 (ours) or when we can still reach 6 (theirs), the tie-breaks of
+    ``_dd_target_score``. That score counts neither KOT (2 or 3 points where seven gets 1) nor a lost
+    round as worse than no point, so a side on a KOT run did not try to keep it nor the other side to stop
+    it, and a loss ending now weighed 5 points more than one ending later."""
+    pos = _position(hands, st)
+    a, b = int(st[K.WON_A]), int(st[K.WON_B])
+    kot = int(st[K.KOT_TEAM])
+    if kot < 0 and min(a, b) == 0 and max(a, b) > 0:  # one side has every trick so far: KOT still open
+        side = 0 if b == 0 else 1
+        if kot_run(hands, st, side):
+            kot = side
+    if kot >= 0:  # a KOT made or sure: 2 points, 3 if the side takes all 13
+        v = 10.0 + 5.0 * sv.can_reach(pos, 13, side=kot)
+        return v if kot == team else -v
+    if sv.can_reach(pos, 7, side=team):
+        return 5.0 + sv.can_reach(pos, 8, side=team)
+    return -5.0 + sv.can_reach(pos, 6, side=team)
+
+
+def _position(hands, st):
+    from ..solver.dd import Position
+
+    troupe = int(st[K.TROUPE])
+    t, n = int(st[K.TRICK]), int(st[K.N_TABLE])
+    if n == 4:
+        leader, table = int(st[K.TO_MOVE]), ()
+    else:
+        leader = int(st[K.LEADERS + t])
+        table = tuple(int(st[K.PLAYS + 4 * t + j]) for j in range(n))
+    return Position([int(x) for x in hands], troupe, leader, table, "satat", (int(st[K.WON_A]), int(st[K.WON_B])))
 
 
 def troupe_values(world, team: int, score: tuple[int, int], rng: np.ndarray) -> np.ndarray:
@@ -535,6 +603,13 @@ class SatatAdapter(Adapter):
             10.0,
         ),
         Param("dd_cards", 0, "the solver scores cards once the seat holds at most this many (0: never)", 0, 13),
+        Param(
+            "dd_value",
+            "reach",
+            "what the solver's score counts: reach (4 reach(7) + reach(8) + reach(6)) | points (the round's "
+            "points: seven 1, KOT 2, KOT 52 3, a loss as much below zero)",
+            choices=("reach", "points"),
+        ),
         Param(
             "bluff_weight", 1.0, "weight of a world per other seat with a Renonce in it (1: plain sampling)", 0.0, 1.0
         ),
@@ -610,7 +685,7 @@ class SatatAdapter(Adapter):
             return prior
         if len(cards) == 1:
             return cards[0]
-        scorer = _Scorer(self.p["rollouts"], self.p["dd_cards"], rng)
+        scorer = _Scorer(self.p["rollouts"], self.p["dd_cards"], rng, self.p["dd_value"])
         held = int(obs.hand).bit_count()
         team = view.seat & 1
         i = choose(worlds, lambda w: scorer.scores(w, cards, team, held), cards.index(prior), self.p["override_z"])
@@ -726,13 +801,15 @@ class Tizab(SatatSearch):
 
 class Zelzela(SatatSearch):
     """ZELZELA (rank 8): TIZAB with 128 worlds weighted also by the other seats' card plays
-    (``play_miss=0.3``), the solver from 9 cards, and Troupe searched over 256 deals."""
+    (``play_miss=0.3``), the solver from 9 cards scoring the round's points (``dd_value=points``: KOT and
+    KOT 52 counted), and Troupe searched over 256 deals."""
 
     name = "ZELZELA"
     rank = 8
     description = (
         "determinized search over JANGARA: 128 worlds weighted by bluffs and by the other seats' card plays, "
-        "double-dummy solver from 9 cards, rollouts before; override at z=1; Troupe searched over 256 deals"
+        "double-dummy solver in round points (KOT 2, KOT 52 3) from 9 cards, rollouts before; override at z=1; "
+        "Troupe searched over 256 deals"
     )
     preset: ClassVar[dict[str, Any]] = {
         "worlds": 128,
@@ -740,6 +817,7 @@ class Zelzela(SatatSearch):
         "bluff_weight": 0.05,
         "play_miss": 0.3,
         "dd_cards": 9,
+        "dd_value": "points",
         "override_z": 1.0,
         "troupe_worlds": 256,
     }
