@@ -474,8 +474,6 @@ class _Scorer:
         return out
 
     def dd_scores(self, world, cards: list[int], team: int) -> np.ndarray:
-        from ..solver.dd import Position
-
         if self._sv is None:
             from .search import solver
 
@@ -494,22 +492,15 @@ class _Scorer:
                 out[i] = 5.0 * m + (self.dd_points and m == 1.0)
                 continue
             if self.dd_points:
-                out[i] = _dd_points_score(self._sv, Position, h, s, team)
+                out[i] = _dd_points_score(self._sv, h, s, team)
             else:
-                out[i] = _dd_target_score(self._sv, Position, h, s, team)
+                out[i] = _dd_target_score(self._sv, h, s, team)
         return out
 
 
-def _dd_target_score(sv, Position, hands, st, team: int) -> float:
+def _dd_target_score(sv, hands, st, team: int) -> float:
     """``4 reach(7) + reach(8) + reach(6)`` for ``team`` from the kernel arrays (two solver queries)."""
-    troupe = int(st[K.TROUPE])
-    t, n = int(st[K.TRICK]), int(st[K.N_TABLE])
-    if n == 4:
-        leader, table = int(st[K.TO_MOVE]), ()
-    else:
-        leader = int(st[K.LEADERS + t])
-        table = tuple(int(st[K.PLAYS + 4 * t + j]) for j in range(n))
-    pos = Position([int(x) for x in hands], troupe, leader, table, "satat", (int(st[K.WON_A]), int(st[K.WON_B])))
+    pos = _position(hands, st)
     if sv.can_reach(pos, 7, side=team):
         return 5.0 + sv.can_reach(pos, 8, side=team)
     return float(sv.can_reach(pos, 6, side=team))
@@ -536,7 +527,7 @@ def kot_run(hands, st, side: int) -> bool:
     return wins_next(hands, st, side, 7 - int(st[K.WON_A + side]))
 
 
-def _dd_points_score(sv, Position, hands, st, team: int) -> float:
+def _dd_points_score(sv, hands, st, team: int) -> float:
     """The round's points for ``team`` with every card open, 5 a point as a round already over scores in
     ``_Scorer.dd_scores``: +-5 for seven tricks, +-10 for a KOT, +-15 for a KOT 52, plus 1 when the side
     that takes seven can reach 8 (ours) or when we can still reach 6 (theirs), the tie-breaks of
@@ -753,7 +744,7 @@ class SatatAdapter(Adapter):
         cards = [a for a in view.legal if a < 52]
         if len(cards) == 1:
             return cards[0]
-        return cards[choose(world, lambda w: [_dd_card(sv, Position, *w.arrays, c, team) for c in cards])]
+        return cards[choose(world, lambda w: [_dd_card(sv, *w.arrays, c, team) for c in cards])]
 
 
 class SatatSearch(SearchBot):
@@ -823,7 +814,7 @@ class Zelzela(SatatSearch):
     }
 
 
-def _dd_card(sv, Position, hands, st, c: int, team: int) -> float:
+def _dd_card(sv, hands, st, c: int, team: int) -> float:
     h, s = hands.copy(), st.copy()
     K.play_card(h, s, c)
     if s[K.DECIDED] != 0:
@@ -831,7 +822,7 @@ def _dd_card(sv, Position, hands, st, c: int, team: int) -> float:
     if s[K.OVER]:
         m = float(s[K.POINTS_A] - s[K.POINTS_B])
         return 5.0 * (m if team == 0 else -m)
-    return _dd_target_score(sv, Position, h, s, team)
+    return _dd_target_score(sv, h, s, team)
 
 
 LADDER = (*LADDER_HEURISTIC, Tanoor, Tizab, Zelzela)
