@@ -529,14 +529,19 @@ def _shengji_played_block(ctx: _Context, pairing: int, boards: range, x, y, seed
     played = _shengji_codec.shengji_play_encode(params0, params1, _seed_array(seeds))
     if played is None:
         return None
-    payload, lengths, gains = played
-    n = len(seeds)
-    xr = np.concatenate([gains[:n, 0], gains[n:, 1]]).astype(np.float64)
-    yr = np.concatenate([gains[:n, 1], gains[n:, 0]]).astype(np.float64)
+    return _played_rows(ctx, pairing, boards, played, SHENGJI, _spec(ctx.game))
+
+
+def _played_rows(ctx: _Context, pairing: int, boards: range, played, codec, ruleset=None) -> BlockRows:
+    """The block of a kernel that played and coded both tables: ``played`` = (payload, per-deal lengths,
+    returns (2n, 2): table 0's n deals, then table 1's; team X sits at A at table 0 and at B at table 1)."""
+    payload, lengths, returns = played
+    n = len(returns) // 2
+    xr = np.concatenate([returns[:n, 0], returns[n:, 1]]).astype(np.float64)
+    yr = np.concatenate([returns[:n, 1], returns[n:, 0]]).astype(np.float64)
     columns = encode_columns(xr, yr, np.ones(2 * n, np.int64), lengths)
-    return BlockRows(
-        pairing, boards.start, boards.stop, ctx.job.seed, SHENGJI, columns, payload, pair_score(xr, yr), _spec(ctx.game)
-    )
+    score = pair_score(xr, yr)
+    return BlockRows(pairing, boards.start, boards.stop, ctx.job.seed, codec, columns, payload, score, ruleset)
 
 
 def _satat_played_block(ctx: _Context, pairing: int, boards: range, x, y, seeds: range) -> BlockRows | None:
@@ -549,12 +554,7 @@ def _satat_played_block(ctx: _Context, pairing: int, boards: range, x, y, seeds:
     played = satat_play_block(compiled_form(x, ctx.game.name), compiled_form(y, ctx.game.name), _seed_array(seeds))
     if played is None:
         return None
-    payload, lengths, returns = played
-    n = len(seeds)
-    xr = np.concatenate([returns[:n, 0], returns[n:, 1]]).astype(np.float64)
-    yr = np.concatenate([returns[:n, 1], returns[n:, 0]]).astype(np.float64)
-    columns = encode_columns(xr, yr, np.ones(2 * n, np.int64), lengths)
-    return BlockRows(pairing, boards.start, boards.stop, ctx.job.seed, CARDS, columns, payload, pair_score(xr, yr))
+    return _played_rows(ctx, pairing, boards, played, CARDS)
 
 
 def compiled_rows(ctx: _Context, pairing: int, boards: range) -> BlockRows | None:
