@@ -156,6 +156,19 @@ class _Play52:
         fast.start = (None, None, "")
         return fast
 
+    def _close_trick(self) -> None:
+        """The trick being played is complete: its text joins the closed tricks."""
+        text = "[" + ",".join(self.trick) + "]"
+        self.done.append(text)
+        self.closed = self.closed + "," + text if self.closed else text
+        self.trick.clear()
+
+    def _tricks(self) -> str:
+        """The ``tricks`` list's items: the closed tricks, then the one being played."""
+        if not self.trick:
+            return self.closed
+        return (self.closed + ",[" if self.closed else "[") + ",".join(self.trick) + "]"
+
     def update(self, view: View) -> str | None:
         """The observation JSON for ``view``, or None when only a full build will do."""
         return self.update_state(view._state, view.seat)
@@ -176,14 +189,9 @@ class _Play52:
                 if who == seat:
                     hand.remove(_QUOTED[a % 52])
                 if j == 3:
-                    text = "[" + ",".join(trick) + "]"
-                    done.append(text)
-                    self.closed = self.closed + "," + text if self.closed else text
-                    trick.clear()
+                    self._close_trick()
             self.n = end
-        tricks = self.closed
-        if self.trick:
-            tricks = (tricks + ",[" if tricks else "[") + ",".join(self.trick) + "]"
+        tricks = self._tricks()
         # one join: the line is some 750 bytes, and each ``+`` would copy what is built so far
         return "".join((
             self.head[0], _SEAT_QUOTED[info[k52.I_TO_MOVE]],
@@ -221,7 +229,7 @@ class _PlaySatat(_Play52):
         history = state._history
         end = len(history)
         if self.n < end:
-            done, trick, hand = self.done, self.trick, self.hand
+            trick, hand = self.trick, self.hand
             for a in history[self.n : end]:
                 if a >= 52:
                     return None
@@ -230,14 +238,9 @@ class _PlaySatat(_Play52):
                 if text in hand:  # played by this seat
                     hand.remove(text)
                 if len(trick) == 4:
-                    text = "[" + ",".join(trick) + "]"
-                    done.append(text)
-                    self.closed = self.closed + "," + text if self.closed else text
-                    trick.clear()
+                    self._close_trick()
             self.n = end
-        tricks = self.closed
-        if self.trick:
-            tricks = (tricks + ",[" if tricks else "[") + ",".join(self.trick) + "]"
+        tricks = self._tricks()
         return "".join((
             self.seat_head, "collect" if st[satat.K.DECIDED] != satat.K.NONE else "play",
             '","to_move":', _SEAT_QUOTED[st[satat.K.TO_MOVE]],
