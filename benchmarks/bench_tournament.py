@@ -38,10 +38,13 @@ worker to two, and SQLite writes.
   ``results.pair_arrays`` (the report's read of the store) and ``build_report`` without bootstrap, each
   in a fresh process with its peak memory (goal: report <= 10 s, bounded memory).
 
-Every figure is the best of its repeats, but the marginal ones (slopes between runs of N and 3N boards):
-those are the median of the repeats' slopes, each repeat playing its four runs (bare and runner, N and
-3N) in turn, with their range beside it. The one-minute load average before and after is in the rows,
-since the machine may be shared.
+Every ratio that a goal judges is paired: the median over the repeats of one run against the run it is
+compared with, played just before it in the same repeat (bare loop then runner; 1 worker then 2; one
+process then two), with the repeats' range beside it, since this VM's speed drifts by 20-30% between
+runs a minute apart even when idle (a best-of-repeats ratio compares runs from different spells). The
+marginal figures (slopes between runs of N and 3N boards) are the median of the repeats' slopes, each
+repeat playing its four runs (bare and runner, N and 3N) in turn. Rates (deals/s) are of the best runs.
+The one-minute load average before and after is in the rows, since the machine may be shared.
 """
 
 from __future__ import annotations
@@ -192,8 +195,8 @@ def _loop(kind: str, deals: int, ready, go, out) -> None:
 
 
 def _machine_scaling(kind: str, deals: int, repeats: int) -> float:
-    """Deals per second of two independent processes running ``kind``'s loop at once, over one alone
-    (each the best of ``repeats``, as everywhere here: a neighbour's burst only ever slows a run)."""
+    """Deals per second of two independent processes running ``kind``'s loop at once, over one alone: the
+    median over ``repeats`` of each 2-process run against the 1-process run played just before it."""
     ctx = multiprocessing.get_context("spawn")
     rates = []
     for n in (1, 2) * repeats:  # interleaved, so that a slow spell hits both
@@ -206,8 +209,9 @@ def _machine_scaling(kind: str, deals: int, repeats: int) -> float:
         walls = [out.get(timeout=600) for _ in procs]
         for p in procs:
             p.join()
-        rates.append((n, n * deals / max(walls)))
-    return max(r for n, r in rates if n == 2) / max(r for n, r in rates if n == 1)
+        rates.append(n * deals / max(walls))
+    # each 2-process run against the 1-process run just before it: a slow spell of the VM falls on both
+    return statistics.median(rates[i + 1] / rates[i] for i in range(0, len(rates), 2))
 
 
 def _spread(values: list[float]) -> str:
@@ -234,6 +238,9 @@ def _overhead(ruleset: str, n: int, repeats: int) -> tuple[list[tuple], list[dic
         rr3.append(_runner("GREEDY,JANGARA", 3 * n, 7, 1, ruleset=ruleset))
     b_wall, b_cpu = min(b[0] for b in rb), min(b[1] for b in rb)
     r_wall, r_parent, r_worker = (min(r[i] for r in rr) for i in range(3))
+    # whole runs, each runner run against the bare run of the same repeat (played just before it)
+    whole = [r[0] / b[0] for b, r in zip(rb, rr, strict=True)]
+    whole_cpu = [r[2] / b[1] for b, r in zip(rb, rr, strict=True)]
     extra = 2 * (3 * n - n)
     wall = [(r3[0] - r[0]) / (b3[0] - b[0]) for b, r, b3, r3 in zip(rb, rr, rb3, rr3, strict=True)]
     cpu = [(r3[2] - r[2]) / (b3[1] - b[1]) for b, r, b3, r3 in zip(rb, rr, rb3, rr3, strict=True)]
@@ -247,7 +254,8 @@ def _overhead(ruleset: str, n: int, repeats: int) -> tuple[list[tuple], list[dic
             "value": 2 * n / r_wall,
             "unit": "deals/s",
             "reference": "bare compiled loop",
-            "ratio": r_wall / b_wall,
+            "ratio": statistics.median(whole),
+            "spread": _spread(whole) + f"; best runs' ratio {r_wall / b_wall:.3g}",
             "goal": "runner overhead < 10% (ratio < 1.10)",
         },
         {
@@ -255,7 +263,8 @@ def _overhead(ruleset: str, n: int, repeats: int) -> tuple[list[tuple], list[dic
             "value": r_worker / (2 * n) * 1e6,
             "unit": "us/deal",
             "reference": "bare loop CPU",
-            "ratio": r_worker / b_cpu,
+            "ratio": statistics.median(whole_cpu),
+            "spread": _spread(whole_cpu),
             "goal": "< 1.10 (the parent stores on the other core)",
         },
         {
@@ -294,6 +303,16 @@ def _overhead(ruleset: str, n: int, repeats: int) -> tuple[list[tuple], list[dic
     return rr, rows
 
 
+def _one_two(bots: str, boards: int, repeats: int, use_compiled: bool = True) -> tuple[list, list]:
+    """``repeats`` runs with 1 worker and with 2, in turn (1, 2, 1, 2, ...), so that each 2-worker run is
+    compared with the 1-worker run just before it (a slow spell of a shared VM falls on both)."""
+    one, two = [], []
+    for _ in range(repeats):
+        one.append(_runner(bots, boards, 7, 1, use_compiled=use_compiled))
+        two.append(_runner(bots, boards, 7, 2, use_compiled=use_compiled))
+    return one, two
+
+
 def _load() -> float:
     return os.getloadavg()[0]
 
@@ -302,25 +321,25 @@ def run(quick: bool) -> list[dict]:
     game = get_game("feskot")
     x, y = get_bot("GREEDY", ruleset="feskot"), get_bot("JANGARA", ruleset="feskot")
     boards = 20_000 if quick else 200_000
-    repeats = 1 if quick else 3
+    repeats = 1 if quick else 5
     load_before = _load()
     _bare(game, x, y, 10, 1)  # compile or load outside the timings
     _runner("GREEDY,JANGARA", 10, 1, 1)
     rows = []
 
-    one, feskot_rows = _overhead("feskot", boards, repeats)
-    one_wall = min(r[0] for r in one)
+    rows += _overhead("feskot", boards, repeats)[1]
     deals = 2 * boards
-    rows += feskot_rows
-    two = [_runner("GREEDY,JANGARA", boards, 7, 2) for _ in range(repeats)]
+    one, two = _one_two("GREEDY,JANGARA", boards, repeats)
     two_wall = min(r[0] for r in two)
+    speedup = statistics.median(a[0] / b[0] for a, b in zip(one, two, strict=True))
     rows.append(
         {
             "name": "compiled match-up, 2 workers",
             "value": deals / two_wall,
             "unit": "deals/s",
             "reference": "1 worker",
-            "ratio": one_wall / two_wall,
+            "ratio": speedup,
+            "spread": _spread([a[0] / b[0] for a, b in zip(one, two, strict=True)]),
             "goal": ">= 1.7x (or >= 0.9 of the machine's own 2-process speed-up, below)",
         }
     )
@@ -334,9 +353,9 @@ def run(quick: bool) -> list[dict]:
     )
 
     py_boards = 100 if quick else 600
-    py_one = [_runner("GREEDY,KADO", py_boards, 7, 1, use_compiled=False) for _ in range(repeats)]
-    py_two = [_runner("GREEDY,KADO", py_boards, 7, 2, use_compiled=False) for _ in range(repeats)]
+    py_one, py_two = _one_two("GREEDY,KADO", py_boards, repeats, use_compiled=False)
     py_one_wall, py_two_wall = min(r[0] for r in py_one), min(r[0] for r in py_two)
+    py_speedup = statistics.median(a[0] / b[0] for a, b in zip(py_one, py_two, strict=True))
     rows.append(
         {
             "name": "State API match-up (GREEDY vs KADO), 1 worker",
@@ -350,7 +369,8 @@ def run(quick: bool) -> list[dict]:
             "value": 2 * py_boards / py_two_wall,
             "unit": "deals/s",
             "reference": "1 worker",
-            "ratio": py_one_wall / py_two_wall,
+            "ratio": py_speedup,
+            "spread": _spread([a[0] / b[0] for a, b in zip(py_one, py_two, strict=True)]),
             "goal": ">= 1.7x",
         }
     )
@@ -378,8 +398,8 @@ def run(quick: bool) -> list[dict]:
     compiled_machine = _machine_scaling("compiled", 100_000 if quick else 600_000, repeats)
     state_machine = _machine_scaling("state", 200 if quick else 1_200, repeats)
     for what, machine, runner in (
-        ("bare compiled loop", compiled_machine, one_wall / two_wall),
-        ("State API loop", state_machine, py_one_wall / py_two_wall),
+        ("bare compiled loop", compiled_machine, speedup),
+        ("State API loop", state_machine, py_speedup),
     ):
         rows.append({"name": f"machine: {what} in 2 independent processes", "value": machine, "unit": "x"})
         rows.append(
