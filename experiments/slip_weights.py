@@ -16,7 +16,9 @@ features taken relative to the decision's mean (a softmax ignores a decision's c
 least on these decisions, held near the least-squares weights. Prints the three weight tuples as code,
 and the slip ratio they give on the same decisions (expected over the mistake draw at the given
 temperature: a mistake's cost against a uniformly random other card's, as ``tekkasim blunders``
-measures it; in-sample, so optimistic) beside the ratio of the weights in the package.
+measures it; in-sample, so optimistic) beside the ratio of the weights in the package. ``--variants``
+instead prints, with the package's weights, the other mistake draws tried for issue 25's ratio of 0.5
+and the bounds that no draw passes (:func:`variants`; figures in experiments/README.md).
 """
 
 from __future__ import annotations
