@@ -104,6 +104,35 @@ def test_observation_is_the_same_in_every_world_the_seat_cannot_tell_apart(rules
     assert checked > 20
 
 
+def test_tekka_raises_are_in_every_seats_observation():
+    """A raise request and its answer are public actions: every seat's observation holds the record's
+    ``raises`` (the request awaiting its answer in phase ``raise``), the same in every world it cannot tell
+    apart; a person at the table is shown them."""
+    from tekkasim.bots.engines.person import render
+
+    game = get_game("tekka", raises=True)
+    seen = pending = 0
+    for seed in range(120):
+        state, rng = game.new_deal(seed), new_rng(seed)
+        while not state.is_terminal():
+            raises = state.to_record().get("raises")
+            for seat in range(4):
+                obs = observation_json(View(state, seat))
+                assert obs["record"].get("raises") == raises
+                assert obs == observation_json(View(state.resample(seat, rng), seat))
+            if raises:
+                seen += 1
+                who = [[s for s, _ in t["plays"]] for t in state.observation(3).public["tricks"]]
+                shown = render({"ruleset": "tekka", "observation": obs}, who)
+                assert f"raise by {raises[-1]['by']} to {raises[-1]['target']}" in shown
+                if state.phase() == "raise":
+                    assert "accepted" not in raises[-1] and "awaiting an answer" in shown
+                    pending += 1
+            legal = state.legal_actions()
+            state.apply_action(legal[int(below(rng, len(legal)))])
+    assert seen > 50 and pending > 8
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     variant=st.sampled_from(

@@ -66,6 +66,10 @@ def render(msg: dict, who: list[list[int]]) -> str:
         lines.append(f"trump {rec['trump']}")
     if rec.get("auction"):
         lines.append(f"auction (from {rec.get('first')}): {' '.join(rec['auction'])}")
+    for r in rec.get("raises", ()):  # Tekka with option raises
+        answer = {True: "accepted", False: "rejected"}.get(r.get("accepted"), "awaiting an answer")
+        where = f"before trick {r['trick'] + 1}, play {r['play'] + 1}"
+        lines.append(f"raise by {r['by']} to {r['target']} {where}: {answer}")
     if rec.get("declarations"):
         lines.append("declarations: " + " | ".join(rec["declarations"]))
     if rec.get("level"):

@@ -27,7 +27,7 @@ PROTOCOL = 1
 # the seat may see, or left out.
 _PUBLIC_KEYS = (
     "format", "ruleset", "first", "dealer", "caller", "redeals", "score_before", "draw", "levels", "level",
-    "first_deal", "declare_first", "declarations", "auction", "trump", "tricks", "options", "unfinished",
+    "first_deal", "declare_first", "declarations", "auction", "trump", "tricks", "raises", "options", "unfinished",
 )  # fmt: skip
 
 
@@ -353,6 +353,7 @@ def _play_start_texts(state: Trick52State) -> tuple[str, str]:
     record = _play_record(state)
     visible = {key: record[key] for key in _PUBLIC_KEYS if key in record}
     visible["tricks"] = []
+    visible.pop("raises", None)  # made in the play (a record read later has them): brought up to date from the log
     items = list(visible.items())
     at = [key for key, _ in items].index("tricks")
     score = state._score_before()
