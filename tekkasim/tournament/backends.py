@@ -128,7 +128,7 @@ def _watch_bots(job: Job, where) -> None:
     for t, team in enumerate(ctx.bots):
         for m, bot in enumerate(team):
             # ``act``, and an engine's decisions in the host's Feskot/Tekka loop (bots.engines.table52)
-            for name, seat_arg in (("act", None), ("play_card", 1), ("choose_prime", 1), ("auction_call", 1)):
+            for name, seat_arg in (("act", None), ("play_decision", 1), ("choose_prime", 1), ("auction_call", 1)):
                 method = getattr(bot, name, None)
                 if method is None:
                     continue
