@@ -33,13 +33,13 @@ RULESETS = ("feskot", "tekka", "satat", "shengji")
 PY = sys.executable
 
 
-def cli(*args, check_one_line=True, cwd=None):
+def cli(*args, check_one_line=True, cwd=None, env=None):
     done = subprocess.run(
         [PY, "-m", "tekkasim", *args],
         capture_output=True,
         text=True,
         cwd=cwd,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
         timeout=300,
     )
     return done
@@ -666,24 +666,109 @@ def test_each_worker_seating_an_engine_runs_with_it_on_a_core_of_its_own_and_pla
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="sched_setaffinity is Linux's")
+def test_each_dask_worker_seating_an_engine_runs_with_it_on_a_core_of_its_own_and_plays_the_same(tmp_path):
+    """``--backend dask`` with the runner's local cluster: each worker plays its blocks with its engine on
+    one core (worker i, named i, on the i-th core the run may use), as local workers do; with
+    TEKKASIM_PIN_ENGINES=0 they are left to the scheduler; the stored deals are the same either way."""
+    pytest.importorskip("distributed")
+    from tekkasim.bots.engines import affinity
+
+    cores = sorted(os.sched_getaffinity(0))
+    engine = fake(tmp_path, "WHERE", _WHERE)
+    common = ["tournament", "-r", "feskot", "-b", f"{engine},RANDOM", "-n", "12", "--block", "1", "-s", "5"]
+
+    def run(name: str, pin: str) -> tuple[list, list]:
+        done = cli(
+            *common, "-q", "--backend", "dask", "-w", "2", "-O", str(tmp_path / name), env={affinity.PIN_ENV: pin}
+        )
+        assert done.returncode == 0, done.stderr
+        records = sorted(json.dumps(r, sort_keys=True) for r in iter_records(tmp_path / name))
+        return records, _cpus_logged(tmp_path / name)
+
+    pinned, where = run("pinned", "1")
+    assert len(where) == 2  # an engine in each worker, started in its first block
+    for engine_cpus, host_cpus in where:  # the worker (its every thread) and its engine on one core
+        assert engine_cpus == host_cpus and len(engine_cpus) == 1
+    assert sorted(c for (c,), _ in where) == sorted(affinity.core_for(i, cores) for i in range(2))
+    free, where = run("free", "0")
+    assert [cpus for cpus, _ in where] == [cores, cores]
+    assert free == pinned and len(pinned) == 24
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="sched_setaffinity is Linux's")
 def test_a_run_in_one_process_is_pinned_with_its_engines_for_its_duration(monkeypatch):
+    """``pinned()``: this process (every thread) and its engines on one core while inside, their CPUs back
+    after; with a worker ``index`` (a Dask worker's slot) its core round robin; off, or where
+    sched_setaffinity is missing, nothing changes."""
+    import threading
+
     from tekkasim.bots.engines import affinity
 
     before = os.sched_getaffinity(0)
     bot = get_bot(f"engine:{PY} {REFERENCE}")
     pid = host.engine_process(bot.command).proc.pid
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)  # a thread of the process, as a Dask worker's event loop
+    other.start()
     try:
         with affinity.pinned() as core:
             assert core in before and os.sched_getaffinity(0) == {core} == os.sched_getaffinity(pid)
-        assert os.sched_getaffinity(0) == before == os.sched_getaffinity(pid)
+            assert os.sched_getaffinity(other.native_id) == {core}
+        assert os.sched_getaffinity(0) == before == os.sched_getaffinity(pid) == os.sched_getaffinity(other.native_id)
+        for index in range(3):
+            with affinity.pinned(index=index) as core:
+                assert core == affinity.core_for(index, sorted(before))
+                assert os.sched_getaffinity(0) == {core} == os.sched_getaffinity(pid)
+                assert os.sched_getaffinity(other.native_id) == {core}
+            assert os.sched_getaffinity(0) == before == os.sched_getaffinity(other.native_id)
         with affinity.pinned(seats_engine=False) as core:
             assert core is None and os.sched_getaffinity(0) == before
+        with monkeypatch.context() as patched:
+            patched.delattr(os, "sched_setaffinity")
+            with affinity.pinned(index=1) as core:
+                assert core is None
+        assert os.sched_getaffinity(0) == before
         monkeypatch.setenv(affinity.PIN_ENV, "off")
         with affinity.pinned() as core:
             assert core is None and os.sched_getaffinity(0) == before
     finally:
+        stop.set()
+        other.join()
         os.sched_setaffinity(0, before)
         stop_engines()
+
+
+def test_dask_workers_take_slots_on_their_machine():
+    """A Dask worker's slot is its place among its machine's workers (numbered names first, then by name
+    and address); the runner asks the scheduler once, older distributed versions included."""
+    from tekkasim.tournament.backends import _dask_slot, _dask_slots
+
+    workers = {
+        "tcp://10.0.0.2:4001": {"host": "10.0.0.2", "name": 1},
+        "tcp://10.0.0.2:4000": {"host": "10.0.0.2", "name": 0},
+        "tcp://10.0.0.3:4100": {"host": "10.0.0.3", "name": "b-0"},
+        "tcp://10.0.0.3:4001": {"host": "10.0.0.3", "name": "b-1"},
+        "tcp://10.0.0.2:4010": {"host": "10.0.0.2", "name": "tcp://10.0.0.2:4010"},
+    }
+
+    class Client:
+        def __init__(self, asked: bool):
+            self.asked = asked
+
+        def scheduler_info(self, **kwargs):
+            if kwargs and not self.asked:
+                raise TypeError("unexpected keyword argument 'n_workers'")
+            return {"workers": workers}
+
+    want = {
+        "tcp://10.0.0.2:4000": 0,
+        "tcp://10.0.0.2:4001": 1,
+        "tcp://10.0.0.2:4010": 2,
+        "tcp://10.0.0.3:4100": 0,
+        "tcp://10.0.0.3:4001": 1,
+    }
+    assert _dask_slots(Client(True)) == want == _dask_slots(Client(False))
+    assert _dask_slot(want) is None  # not in a Dask worker: left as is
 
 
 def test_workers_take_the_cores_round_robin():
