@@ -21,7 +21,7 @@ from tekkasim.bots import View, decide, get_bot, mix_seed
 from tekkasim.bots.engines import decide_message, host, observation_json, stop_engines
 from tekkasim.bots.engines.protocol import call_decide_message, play_decide_message, prime_decide_message
 from tekkasim.bots.engines.table52 import play_deal52
-from tekkasim.errors import BotError
+from tekkasim.errors import BotError, TekkasimError
 from tekkasim.rules import _trick52 as k52
 from tekkasim.rules import get_game
 from tekkasim.tournament import Config, iter_records
@@ -521,6 +521,24 @@ def test_tekkasim_engine_answers_an_app_that_sends_its_true_deal():
         get_bot("TANA", ruleset="feskot"), state, view.seat, 77
     )
     assert done.returncode == 0
+
+
+def test_tekkasim_engine_tells_an_app_what_is_wrong_with_its_decide_message():
+    """A seat that is not to move in the app's ``world``, or a ``world`` whose deal is over: an error
+    message that says so (the bot's answer refused as illegal would be a puzzle), and the engine goes on."""
+    from tekkasim.bots.engines.serve import _Server
+
+    game = get_game("feskot")
+    over = game.new_deal(4)
+    while not over.is_terminal():
+        over.apply_action(over.legal_actions()[0])
+    server = _Server("RANDOM")
+    fresh = {"type": "decide", "id": 1, "ruleset": "feskot", "world": game.new_deal(3).to_record(), "seed": 1}
+    with pytest.raises(TekkasimError, match=r"seat right is not to move in 'world' \(next: prime choice \(bottom\)\)"):
+        server.decide(fresh | {"seat": "right"})
+    with pytest.raises(TekkasimError, match="the deal in 'world' is over"):
+        server.decide(fresh | {"seat": "bottom", "world": over.to_record()})
+    assert server.decide(fresh | {"seat": "bottom"}) in "CDHS"
 
 
 def _engine_processes(marker: str) -> list[int]:
