@@ -349,6 +349,15 @@ def test_reference_engine_plays_a_tournament_resumes_and_keeps_its_stderr(tmp_pa
         state.apply_action(state.string_to_action(text))
 
 
+def test_an_sprt_run_keeps_its_engines_stderr_in_its_run_directory(tmp_path):
+    engine = fake(tmp_path, "TALKER", 'print("thinking", n, file=sys.stderr, flush=True)')
+    out = tmp_path / "sprt"
+    args = ["sprt", "--bot", engine, "--bot", "RANDOM", "--elo0", "0", "--elo1", "50", "--max-pairs", "4", "-w", "1"]
+    done = cli(*args, "-q", "-O", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "thinking 1" in "".join(log.read_text() for log in (out / "engines").glob("TALKER.py-*.log"))
+
+
 @pytest.mark.parametrize(
     "body, fault",
     [
