@@ -133,8 +133,8 @@ def run(quick: bool = False) -> list[dict]:
             raise SystemExit("bench_engine: the engine rows need sched_setaffinity (Linux) and pinning on")
         rows = _on_one_core(game, deals, quick, command, engine, other, local, play, pid, free_deals, load0)
         rows += _tournament_rows(by_pin, boards)
-        for ruleset in ("tekka", "satat"):
-            rows += _ruleset_rows(ruleset, command, 30 if quick else 300)
+        for ruleset, options in (("tekka", {}), ("tekka", {"raises": True}), ("satat", {})):
+            rows += _ruleset_rows(ruleset, command, 30 if quick else 300, options)
     return rows
 
 
@@ -177,10 +177,12 @@ def _tournament_rows(by_pin: dict[bool, float], boards: int) -> list[dict]:
     ]
 
 
-def _ruleset_rows(ruleset: str, command: str, deals: int) -> list[dict]:
-    """The reference engine in two seats against RANDOM in ``ruleset``, on this (pinned) core: decisions/s
-    and CPU per decision (Tekka: the host's deal loop, calls included; Satat: the State API loop)."""
-    game = get_game(ruleset)
+def _ruleset_rows(ruleset: str, command: str, deals: int, options: dict) -> list[dict]:
+    """The reference engine in two seats against RANDOM in ``ruleset`` with ``options``, on this (pinned)
+    core: decisions/s and CPU per decision (Tekka: the host's deal loop, calls included; with option
+    ``raises`` the engine, first legal, never asks for a raise but answers RANDOM's requests, and its
+    decisions after a raise see it; Satat: the State API loop)."""
+    game = get_game(ruleset, **options)
     engine = get_bot(f"engine:{command}", ruleset=ruleset)
     other = get_bot("RANDOM", ruleset=ruleset)
 
@@ -196,7 +198,7 @@ def _ruleset_rows(ruleset: str, command: str, deals: int) -> list[dict]:
     host_us = (time.process_time() - cpu0) / decisions * 1e6
     engine_us = (_proc_cpu(pid) - eng0) / decisions * 1e6
     rate = best_rate(go, deals, repeats=3) * decisions / deals
-    title = ruleset.capitalize()
+    title = ruleset.capitalize() + "".join(f", option {key}" for key in options)
     return [
         {
             "name": f"{title}: engine decisions/s (first legal, 2 seats)",

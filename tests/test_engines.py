@@ -21,7 +21,7 @@ from tekkasim.bots import View, decide, get_bot, mix_seed
 from tekkasim.bots.engines import decide_message, host, observation_json, stop_engines
 from tekkasim.bots.engines.protocol import call_decide_message, play_decide_message, prime_decide_message
 from tekkasim.bots.engines.table52 import play_deal52
-from tekkasim.errors import BotError
+from tekkasim.errors import BotError, TekkasimError
 from tekkasim.rules import _trick52 as k52
 from tekkasim.rules import get_game
 from tekkasim.tournament import Config, iter_records
@@ -33,13 +33,13 @@ RULESETS = ("feskot", "tekka", "satat", "shengji")
 PY = sys.executable
 
 
-def cli(*args, check_one_line=True, cwd=None):
+def cli(*args, check_one_line=True, cwd=None, env=None):
     done = subprocess.run(
         [PY, "-m", "tekkasim", *args],
         capture_output=True,
         text=True,
         cwd=cwd,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
         timeout=300,
     )
     return done
@@ -104,6 +104,35 @@ def test_observation_is_the_same_in_every_world_the_seat_cannot_tell_apart(rules
     assert checked > 20
 
 
+def test_tekka_raises_are_in_every_seats_observation():
+    """A raise request and its answer are public actions: every seat's observation holds the record's
+    ``raises`` (the request awaiting its answer in phase ``raise``), the same in every world it cannot tell
+    apart; a person at the table is shown them."""
+    from tekkasim.bots.engines.person import render
+
+    game = get_game("tekka", raises=True)
+    seen = pending = 0
+    for seed in range(120):
+        state, rng = game.new_deal(seed), new_rng(seed)
+        while not state.is_terminal():
+            raises = state.to_record().get("raises")
+            for seat in range(4):
+                obs = observation_json(View(state, seat))
+                assert obs["record"].get("raises") == raises
+                assert obs == observation_json(View(state.resample(seat, rng), seat))
+            if raises:
+                seen += 1
+                who = [[s for s, _ in t["plays"]] for t in state.observation(3).public["tricks"]]
+                shown = render({"ruleset": "tekka", "observation": obs}, who)
+                assert f"raise by {raises[-1]['by']} to {raises[-1]['target']}" in shown
+                if state.phase() == "raise":
+                    assert "accepted" not in raises[-1] and "awaiting an answer" in shown
+                    pending += 1
+            legal = state.legal_actions()
+            state.apply_action(legal[int(below(rng, len(legal)))])
+    assert seen > 50 and pending > 8
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     variant=st.sampled_from(
@@ -130,26 +159,19 @@ def test_decide_lines_kept_up_to_date_are_the_lines_built_afresh(variant, seed):
     rng = new_rng(seed)
     cache: dict = {}
     table_cache: dict = {}  # the table52 loop's: play_decide_message only, from the legal cards' mask
-    kept = plays = breaks = by_mask = 0  # kept up to date; decisions in the play; other actions there; by mask
+    kept = plays = by_mask = 0  # kept up to date; decisions in the play; built by play_decide_message
     while not state.is_terminal():
-        in_play = state.phase() in ("play", "raise")
         for seat in state.actors():
             known = cache.get(seat)
             kept += known is not None and known.update(View(state, seat)) is not None
-            plays += state.phase() == "play"
+            plays += state.phase() in ("play", "raise")
             line, allowed = decide_message(View(state, seat), 9, ruleset, game.options, 50, seed, cache=cache)
             assert (line, allowed) == decide_message(View(state, seat), 9, ruleset, game.options, 50, seed)
-            legal = state.legal_actions()
-            if ruleset in ("feskot", "tekka") and state.phase() == "play" and max(legal) < 52:
+            if ruleset in ("feskot", "tekka") and state.phase() in ("play", "raise"):
                 world = by_mask % 5 == 0  # a world drawn from the seat's view too, now and then
-                mask = sum(1 << a for a in legal)
-                built = play_decide_message(table_cache, state, seat, mask, 9, ruleset, game.options, 50, seed, world)
-                full = decide_message(View(state, seat), 9, ruleset, game.options, 50, seed, world)
-                if built is not None:
-                    assert built == full
-                    by_mask += 1
-                else:  # only after a raise in the play
-                    assert any(a >= k52.RAISE_BASE for a in state.history())
+                built = _play_message(table_cache, state, seat, game, seed, world)
+                assert built == decide_message(View(state, seat), 9, ruleset, game.options, 50, seed, world)
+                by_mask += 1
             if ruleset in ("feskot", "tekka") and state.phase() in ("prime", "auction"):
                 message = prime_decide_message if state.phase() == "prime" else call_decide_message
                 for world in (False, True):
@@ -160,18 +182,51 @@ def test_decide_lines_kept_up_to_date_are_the_lines_built_afresh(variant, seed):
         if ruleset == "satat" and len(actors) > 1 and below(rng, 8) == 0:  # an accusation ends the round
             possible = state.legal_actions_for(actors[1 + int(below(rng, len(actors) - 1))])
         action = possible[int(below(rng, len(possible)))]
-        breaks += in_play and state.action_to_string(action)[:2].upper() not in _CARD_TEXTS
         state.apply_action(action)
-    if ruleset in ("feskot", "tekka"):  # in the play, every seat's decision after its first (and a raise)
-        assert kept >= plays - 4 * (1 + breaks)
-        assert by_mask > 0
-    elif ruleset == "satat":  # in the play, every seat's decision after its first
+    if ruleset in ("feskot", "tekka", "satat"):  # in the play, every seat's decision after its first
         assert kept >= plays - 4
+        assert by_mask > 0 or ruleset == "satat"
     else:  # Shengji: built afresh every time
         assert kept == 0
 
 
-_CARD_TEXTS = {r + s for r in "23456789TJQKA" for s in "CDHS"}
+def _play_message(cache: dict, state, seat: int, game, seed: int, world: bool):
+    """play_decide_message for the decision of ``seat`` in the play of ``state``, given what table52's
+    kernel gives it: the mask of legal cards and the number of raise requests allowed."""
+    legal = state.legal_actions()
+    mask = sum(1 << a for a in legal if a < 52)
+    raises = sum(k52.RAISE_BASE <= a < k52.ACCEPT for a in legal)
+    return play_decide_message(cache, state, seat, mask, 9, game.name, game.options, 50, seed, world, raises)
+
+
+@pytest.mark.parametrize("signals", [True, False])
+def test_tekka_raise_decisions_messaged_in_the_play_are_the_lines_built_afresh(signals):
+    """Tekka with option raises, the table52 loop's messages (play_decide_message: the observation kept up
+    to date from the action log, raises included) against the full build, byte for byte, at every decision
+    of the play of many deals: the declarer's card plays with raise requests among the legal actions, the
+    answers to them, and every decision after a raise; raise requests drawn often."""
+    game = get_game("tekka", raises=True, signals=signals)
+    asked = answered = after = 0
+    for seed in range(150):
+        state, rng = game.new_deal(seed), new_rng(seed)
+        table_cache: dict = {}  # kept along the deal, as the host keeps it
+        while not state.is_terminal():
+            seat = state.current_player()
+            possible = state.possible_actions()
+            if state.phase() in ("play", "raise"):
+                world = below(rng, 7) == 0
+                full = decide_message(View(state, seat), 9, "tekka", game.options, 50, seed, world)
+                assert _play_message(table_cache, state, seat, game, seed, world) == full
+                asked += any(k52.RAISE_BASE <= a < k52.ACCEPT for a in possible)
+                answered += state.phase() == "raise"
+                after += "raises" in state.to_record()
+            requests = [a for a in possible if k52.RAISE_BASE <= a < k52.ACCEPT]
+            if requests and below(rng, 3) == 0:  # ask for a raise now and then
+                possible = requests
+            elif state.phase() == "auction":  # no D13 call, which leaves no raise to ask for
+                possible = possible[:-1]
+            state.apply_action(possible[int(below(rng, len(possible)))])
+    assert asked > 200 and answered > 80 and after > 500
 
 
 def _first_legal(view, rng):
@@ -203,6 +258,44 @@ def test_engine_deals_on_the_arrays_play_what_the_state_api_loop_plays(ruleset, 
     # a seat whose bot has no compiled form (here a Python function): the State API loop plays the deal
     assert not play_deal52(game.new_deal(1), [engine, local, engine, local], 1, 0)
     assert play_deal_state(game.new_deal(1), [engine, local, engine, local], 1, 0).is_terminal()
+
+
+def test_engine_raises_and_answers_on_the_arrays_play_what_the_state_api_loop_plays(tmp_path, monkeypatch):
+    """Tekka with option raises: an engine that picks any of its legal actions by its decision's seed (raise
+    requests, answers to them, signals, calls) plays in table52's loop what its rule plays in process
+    through the State API loop, beside compiled seats that ask for raises (RANDOM) or not; every one of its
+    decisions messaged without a View (the loop's fallback to decide is never taken)."""
+    from tekkasim.bots.engines import table52
+
+    def no_fallback(*args):
+        raise AssertionError("table52 fell back to decide")
+
+    monkeypatch.setattr(table52, "decide", no_fallback)
+    game = get_game("tekka", raises=True)
+    engine = get_bot(fake(tmp_path, "BYSEED", 'answer["action"] = m["legal"][m["seed"] % len(m["legal"])]'))
+
+    def by_seed(view, rng):
+        return view.possible[int(rng[0]) % len(view.possible)]
+
+    local = get_bot(by_seed)
+    asked = answered = 0
+    for spec in ("RANDOM", "JANGARA:mistake_rate=0.3"):
+        other = get_bot(spec, ruleset="tekka")
+        for seed in range(30):
+            for table in (0, 1):
+                seats = [engine, other] * 2 if table == 0 else [other, engine] * 2
+                mine = game.new_deal(seed)
+                assert play_deal52(mine, seats, seed, table)
+                in_process = [local, other] * 2 if table == 0 else [other, local] * 2
+                theirs = play_deal_state(game.new_deal(seed), in_process, seed, table)
+                assert mine.history() == theirs.history(), (spec, seed, table)
+                assert mine.to_record() == theirs.to_record() and mine.returns() == theirs.returns()
+                engine_seats = (0, 2) if table == 0 else (1, 3)
+                for a, who, _, _ in mine._log:
+                    asked += k52.RAISE_BASE <= a < k52.ACCEPT and who in engine_seats
+                    answered += a in (k52.ACCEPT, k52.REJECT) and who in engine_seats
+    assert asked > 15 and answered > 5
+    stop_engines()
 
 
 def _rows(job: Job) -> list:
@@ -254,6 +347,15 @@ def test_reference_engine_plays_a_tournament_resumes_and_keeps_its_stderr(tmp_pa
         if state.current_player() == 0 and state.phase() == "play":
             assert state.string_to_action(text) == state.legal_actions()[0]
         state.apply_action(state.string_to_action(text))
+
+
+def test_an_sprt_run_keeps_its_engines_stderr_in_its_run_directory(tmp_path):
+    engine = fake(tmp_path, "TALKER", 'print("thinking", n, file=sys.stderr, flush=True)')
+    out = tmp_path / "sprt"
+    args = ["sprt", "--bot", engine, "--bot", "RANDOM", "--elo0", "0", "--elo1", "50", "--max-pairs", "4", "-w", "1"]
+    done = cli(*args, "-q", "-O", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "thinking 1" in "".join(log.read_text() for log in (out / "engines").glob("TALKER.py-*.log"))
 
 
 @pytest.mark.parametrize(
@@ -430,6 +532,24 @@ def test_tekkasim_engine_answers_an_app_that_sends_its_true_deal():
     assert done.returncode == 0
 
 
+def test_tekkasim_engine_tells_an_app_what_is_wrong_with_its_decide_message():
+    """A seat that is not to move in the app's ``world``, or a ``world`` whose deal is over: an error
+    message that says so (the bot's answer refused as illegal would be a puzzle), and the engine goes on."""
+    from tekkasim.bots.engines.serve import _Server
+
+    game = get_game("feskot")
+    over = game.new_deal(4)
+    while not over.is_terminal():
+        over.apply_action(over.legal_actions()[0])
+    server = _Server("RANDOM")
+    fresh = {"type": "decide", "id": 1, "ruleset": "feskot", "world": game.new_deal(3).to_record(), "seed": 1}
+    with pytest.raises(TekkasimError, match=r"seat right is not to move in 'world' \(next: prime choice \(bottom\)\)"):
+        server.decide(fresh | {"seat": "right"})
+    with pytest.raises(TekkasimError, match="the deal in 'world' is over"):
+        server.decide(fresh | {"seat": "bottom", "world": over.to_record()})
+    assert server.decide(fresh | {"seat": "bottom"}) in "CDHS"
+
+
 def _engine_processes(marker: str) -> list[int]:
     """Pids of running processes whose command line holds ``marker``."""
     pids = []
@@ -573,24 +693,109 @@ def test_each_worker_seating_an_engine_runs_with_it_on_a_core_of_its_own_and_pla
 
 
 @pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="sched_setaffinity is Linux's")
+def test_each_dask_worker_seating_an_engine_runs_with_it_on_a_core_of_its_own_and_plays_the_same(tmp_path):
+    """``--backend dask`` with the runner's local cluster: each worker plays its blocks with its engine on
+    one core (worker i, named i, on the i-th core the run may use), as local workers do; with
+    TEKKASIM_PIN_ENGINES=0 they are left to the scheduler; the stored deals are the same either way."""
+    pytest.importorskip("distributed")
+    from tekkasim.bots.engines import affinity
+
+    cores = sorted(os.sched_getaffinity(0))
+    engine = fake(tmp_path, "WHERE", _WHERE)
+    common = ["tournament", "-r", "feskot", "-b", f"{engine},RANDOM", "-n", "12", "--block", "1", "-s", "5"]
+
+    def run(name: str, pin: str) -> tuple[list, list]:
+        done = cli(
+            *common, "-q", "--backend", "dask", "-w", "2", "-O", str(tmp_path / name), env={affinity.PIN_ENV: pin}
+        )
+        assert done.returncode == 0, done.stderr
+        records = sorted(json.dumps(r, sort_keys=True) for r in iter_records(tmp_path / name))
+        return records, _cpus_logged(tmp_path / name)
+
+    pinned, where = run("pinned", "1")
+    assert len(where) == 2  # an engine in each worker, started in its first block
+    for engine_cpus, host_cpus in where:  # the worker (its every thread) and its engine on one core
+        assert engine_cpus == host_cpus and len(engine_cpus) == 1
+    assert sorted(c for (c,), _ in where) == sorted(affinity.core_for(i, cores) for i in range(2))
+    free, where = run("free", "0")
+    assert [cpus for cpus, _ in where] == [cores, cores]
+    assert free == pinned and len(pinned) == 24
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="sched_setaffinity is Linux's")
 def test_a_run_in_one_process_is_pinned_with_its_engines_for_its_duration(monkeypatch):
+    """``pinned()``: this process (every thread) and its engines on one core while inside, their CPUs back
+    after; with a worker ``index`` (a Dask worker's slot) its core round robin; off, or where
+    sched_setaffinity is missing, nothing changes."""
+    import threading
+
     from tekkasim.bots.engines import affinity
 
     before = os.sched_getaffinity(0)
     bot = get_bot(f"engine:{PY} {REFERENCE}")
     pid = host.engine_process(bot.command).proc.pid
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)  # a thread of the process, as a Dask worker's event loop
+    other.start()
     try:
         with affinity.pinned() as core:
             assert core in before and os.sched_getaffinity(0) == {core} == os.sched_getaffinity(pid)
-        assert os.sched_getaffinity(0) == before == os.sched_getaffinity(pid)
+            assert os.sched_getaffinity(other.native_id) == {core}
+        assert os.sched_getaffinity(0) == before == os.sched_getaffinity(pid) == os.sched_getaffinity(other.native_id)
+        for index in range(3):
+            with affinity.pinned(index=index) as core:
+                assert core == affinity.core_for(index, sorted(before))
+                assert os.sched_getaffinity(0) == {core} == os.sched_getaffinity(pid)
+                assert os.sched_getaffinity(other.native_id) == {core}
+            assert os.sched_getaffinity(0) == before == os.sched_getaffinity(other.native_id)
         with affinity.pinned(seats_engine=False) as core:
             assert core is None and os.sched_getaffinity(0) == before
+        with monkeypatch.context() as patched:
+            patched.delattr(os, "sched_setaffinity")
+            with affinity.pinned(index=1) as core:
+                assert core is None
+        assert os.sched_getaffinity(0) == before
         monkeypatch.setenv(affinity.PIN_ENV, "off")
         with affinity.pinned() as core:
             assert core is None and os.sched_getaffinity(0) == before
     finally:
+        stop.set()
+        other.join()
         os.sched_setaffinity(0, before)
         stop_engines()
+
+
+def test_dask_workers_take_slots_on_their_machine():
+    """A Dask worker's slot is its place among its machine's workers (numbered names first, then by name
+    and address); the runner asks the scheduler once, older distributed versions included."""
+    from tekkasim.tournament.backends import _dask_slot, _dask_slots
+
+    workers = {
+        "tcp://10.0.0.2:4001": {"host": "10.0.0.2", "name": 1},
+        "tcp://10.0.0.2:4000": {"host": "10.0.0.2", "name": 0},
+        "tcp://10.0.0.3:4100": {"host": "10.0.0.3", "name": "b-0"},
+        "tcp://10.0.0.3:4001": {"host": "10.0.0.3", "name": "b-1"},
+        "tcp://10.0.0.2:4010": {"host": "10.0.0.2", "name": "tcp://10.0.0.2:4010"},
+    }
+
+    class Client:
+        def __init__(self, asked: bool):
+            self.asked = asked
+
+        def scheduler_info(self, **kwargs):
+            if kwargs and not self.asked:
+                raise TypeError("unexpected keyword argument 'n_workers'")
+            return {"workers": workers}
+
+    want = {
+        "tcp://10.0.0.2:4000": 0,
+        "tcp://10.0.0.2:4001": 1,
+        "tcp://10.0.0.2:4010": 2,
+        "tcp://10.0.0.3:4100": 0,
+        "tcp://10.0.0.3:4001": 1,
+    }
+    assert _dask_slots(Client(True)) == want == _dask_slots(Client(False))
+    assert _dask_slot(want) is None  # not in a Dask worker: left as is
 
 
 def test_workers_take_the_cores_round_robin():

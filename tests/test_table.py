@@ -16,16 +16,17 @@ from tekkasim.verify import verify_record
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def sit(tmp_path, args, lines):
-    out = tmp_path / "deals.jsonl"
+def sit(tmp_path, args, lines, out=None, env=None, data=None):
+    """``tekkasim table`` with ``lines`` typed (or the bytes ``data``); its result and records file."""
+    out = out or tmp_path / "deals.jsonl"
     done = subprocess.run(
         [sys.executable, "-m", "tekkasim", "table", *args, "--out", str(out)],
-        input="".join(line + "\n" for line in lines),
+        input=data if data is not None else "".join(line + "\n" for line in lines).encode(),
         capture_output=True,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
         timeout=300,
     )
+    done.stdout, done.stderr = done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
     return done, out
 
 
@@ -76,3 +77,26 @@ def test_bad_table_arguments_are_one_line(tmp_path):
     for args in (["-b", "GREEDY,RANDOM"], ["-b", "NOBODY"], ["--seat", "north"], ["-r", "bridge"]):
         done, _ = sit(tmp_path, args, [])
         assert done.returncode != 0 and len(done.stderr.strip().splitlines()) == 1, (args, done.stderr)
+
+
+def test_entries_the_terminal_cannot_read_are_asked_again_and_suits_it_cannot_show_are_letters(tmp_path):
+    """Bytes that are not text in the terminal's encoding (strict UTF-8 here) are an entry like any other
+    the table does not take; an output that cannot encode the suit symbols (ASCII) gets their letters. The
+    table plays on to the end either way, and the records file's missing directory is made."""
+    bad = b"\xff\xfe\n" + b"#1\n" * 120
+    done, out = sit(
+        tmp_path, ["-r", "feskot", "-b", "GREEDY", "--seed", "3"], [], env={"PYTHONIOENCODING": "utf-8"}, data=bad
+    )
+    assert done.returncode == 0, done.stderr
+    assert "is not an action you can take now" in done.stdout and verify_record(json.loads(out.read_text())).ok
+    deeper = tmp_path / "new" / "dir" / "deals.jsonl"
+    done, out = sit(
+        tmp_path,
+        ["-r", "tekka", "-b", "GREEDY", "--seed", "3"],
+        ["#1"] * 120,
+        out=deeper,
+        env={"PYTHONIOENCODING": "ascii"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "your hand: S " in done.stdout and "Prime: " in done.stdout and "\u2660" not in done.stdout
+    assert verify_record(json.loads(deeper.read_text())).ok

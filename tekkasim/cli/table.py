@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 
 import click
 
@@ -32,12 +33,14 @@ def table(ruleset, bots, seat, seed, deals, out, rule_opts):
     """Sit at the table: you play one seat, bots the others; '?' at any prompt for help."""
     from ..bots import get_bot
     from ..bots.engines import Person
+    from ..bots.engines.person import fits, with_letters
     from ..cards import SEATS, parse_seat
     from ..errors import TekkasimError
     from ..rules import get_game
     from ..rules.base import check_seed
     from ..tournament.config import split_bots
     from ..tournament.play import play_deal_state
+    from .options import check_writable
 
     game = get_game(ruleset, **parse_rule_options(rule_opts))
     me = parse_seat(seat)
@@ -49,17 +52,25 @@ def table(ruleset, bots, seat, seed, deals, out, rule_opts):
     if deals < 1:
         raise TekkasimError(f"--deals must be 1 or more, not {deals}")
     seed = check_seed(int(time.time() * 1000) % 10**9 if seed is None else seed)
+    path = out or f"table-{game.name}-{seed}.jsonl"
+    check_writable(path, "--out")  # before the deal, not when it is saved
     others = [get_bot(s, ruleset=game.name) for s in specs]
+    # an entry the terminal's encoding cannot read is asked again (as any other entry the table does not
+    # take), and what it cannot show comes out as "?" rather than stopping the table (suits as letters)
+    for stream in (sys.stdin, sys.stdout):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+    show = click.echo if fits(sys.stdout) else lambda text: click.echo(with_letters(text))
     person = Person(sys.stdin, sys.stdout)
     seats = []
     for i in range(4):
         seats.append(person if i == me else others[(i - me - 1) % 4])
-    path = out or f"table-{game.name}-{seed}.jsonl"
-    click.echo(
+    show(
         f"{game.name}, seed {seed}: you sit {SEATS[me]}; "
         + ", ".join(f"{SEATS[i]} {b.label}" for i, b in enumerate(seats) if i != me)
     )
     context: dict = {}
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8") as f:
         for j in range(deals):
             deal_seed = seed + j
@@ -74,10 +85,10 @@ def table(ruleset, bots, seat, seed, deals, out, rule_opts):
                 record["bots"][SEATS[me]] = "PERSON"
                 f.write(json.dumps(record) + "\n")
                 f.flush()
-            click.echo(f"\ndeal {j + 1} over: {json.dumps(state.result())}")
-            click.echo(state.render())
+            show(f"\ndeal {j + 1} over: {json.dumps(state.result())}")
+            show(state.render())
             if state.match_winner() is not None:
-                click.echo(f"team {'AB'[state.match_winner()]} wins the match")
+                show(f"team {'AB'[state.match_winner()]} wins the match")
                 break
             context = state.next_deal_context()
-    click.echo(f"saved to {path} (tekkasim verify {path}; tekkasim replay {path})")
+    show(f"saved to {path} (tekkasim verify {path}; tekkasim replay {path})")

@@ -10,7 +10,8 @@ naming the table and the bot deciding there (written by the worker in memory sha
 Workers die with the parent however it ends, hold no copy of the run's lock, and leave Ctrl-C to it.
 
 Dask backend: the same ``play_block`` calls as futures on a ``dask.distributed`` cluster (a local one
-when no scheduler address is given); Dask itself re-runs the tasks of a lost worker. To use real
+when no scheduler address is given); Dask itself re-runs the tasks of a lost worker. A Dask worker
+seating engines plays each block with them on one core, as a local worker does (:func:`_dask_block`). To use real
 machines, install ``tekkasim[dask]`` (and any user bot's package) on each, start ``dask scheduler`` on one
 and ``dask worker tcp://HOST:8786 --nthreads 1`` on the others, then run
 ``tekkasim tournament ... --backend dask --scheduler tcp://HOST:8786``: the results stored in DIR are the
@@ -128,7 +129,7 @@ def _watch_bots(job: Job, where) -> None:
     for t, team in enumerate(ctx.bots):
         for m, bot in enumerate(team):
             # ``act``, and an engine's decisions in the host's Feskot/Tekka loop (bots.engines.table52)
-            for name, seat_arg in (("act", None), ("play_card", 1), ("choose_prime", 1), ("auction_call", 1)):
+            for name, seat_arg in (("act", None), ("play_decision", 1), ("choose_prime", 1), ("auction_call", 1)):
                 method = getattr(bot, name, None)
                 if method is None:
                     continue
@@ -468,7 +469,9 @@ def run_dask(
     try:
         try:
             job_f = client.scatter(job, broadcast=True)
-            futures = {client.submit(play_block, job_f, b, compact=True, pure=False): b for b in blocks}
+            pin = affinity.enabled()  # TEKKASIM_PIN_ENGINES=0 here turns it off on every worker
+            slots = _dask_slots(client) if pin else {}
+            futures = {client.submit(_dask_block, job_f, b, slots, pin, pure=False): b for b in blocks}
         except Exception as exc:  # noqa: BLE001 - whatever Dask raises, the user gets one line
             raise TournamentError(_dask_failure(exc, None, describe)) from None
         pending = set(futures)
@@ -500,6 +503,58 @@ def run_dask(
     finally:
         client.cancel(list(futures))
     return {"restarts": 0}
+
+
+def _dask_slots(client) -> dict[str, int]:
+    """Each Dask worker's slot: its place among the workers of its machine, by name (a local cluster's
+    workers are named 0, 1, ...), then address. A worker seating engines plays on the core of its slot,
+    round robin over the CPUs it may use, so that the workers of one machine take different cores."""
+    try:
+        try:
+            workers = client.scheduler_info(n_workers=-1)["workers"]
+        except TypeError:  # a distributed that lists every worker without being asked
+            workers = client.scheduler_info()["workers"]
+    except Exception:  # noqa: BLE001 - no slots: the workers are left to the scheduler (the run goes on)
+        return {}
+
+    def order(item):
+        address, info = item
+        name = info.get("name")
+        return (0, name, address) if isinstance(name, int) else (1, str(name), address)
+
+    slots: dict[str, int] = {}
+    taken: dict[str, int] = {}
+    for address, info in sorted(workers.items(), key=order):
+        host = info.get("host") or address.rsplit(":", 1)[0]
+        slots[address] = taken[host] = taken.get(host, -1) + 1
+    return slots
+
+
+def _dask_slot(slots: dict[str, int]) -> int | None:
+    """This Dask worker's slot (:func:`_dask_slots`), or None where it cannot be told: a worker that joined
+    after the run began (a local cluster's worker restarted by its nanny keeps its name, hence its slot),
+    or one that runs several tasks at once (one core would not do for them)."""
+    try:
+        from distributed import get_worker
+
+        worker = get_worker()
+    except (ImportError, ValueError):  # not in a Dask worker
+        return None
+    if getattr(worker, "nthreads", 1) != 1:
+        return None
+    slot = slots.get(worker.address)
+    if slot is None and isinstance(worker.name, int):
+        slot = worker.name
+    return slot
+
+
+def _dask_block(job: Job, block: Block, slots: dict[str, int], pin: bool):
+    """``play_block`` as a Dask task. A worker seating engines plays the block with them on one core, as a
+    local worker does (they take turns; bots.engines.affinity): the core of its slot on its machine. The
+    CPUs are given back after the block: a cluster's worker may go on to serve other runs."""
+    index = _dask_slot(slots) if pin and _seats_engine(job) else None
+    with affinity.pinned(index is not None, index):
+        return play_block(job, block, compact=True)
 
 
 def _dask_failure(exc: Exception, block: Block | None, describe: Callable, client=None) -> str:

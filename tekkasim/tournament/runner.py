@@ -291,14 +291,21 @@ def run_tournament(
                 cluster.close()
 
 
+def keep_engine_logs(directory: Path, cluster: DaskCluster | None) -> None:
+    """The stderr of engines (``engine:COMMAND`` bots) kept with the run, in ``directory/engines``: of
+    those this process and its local workers start, and those of the workers of the local Dask cluster
+    (started before the run directory was open). A cluster's given by ``--scheduler`` log where they run."""
+    set_log_dir(directory / "engines")
+    if cluster is not None and cluster.cluster is not None:
+        cluster.client.run(set_log_dir, str(directory / "engines"))
+
+
 def _run(
     cfg: Config, job: Job, directory: Path, workers: int, cluster, quiet: bool, t0: float, stops: _StopSignals
 ) -> RunSummary:
     with Store.create_or_resume(directory, cfg.identity()) as store:
         stops.check()
-        set_log_dir(directory / "engines")  # engines' stderr (engine:COMMAND bots) kept with the run
-        if cluster is not None and cluster.cluster is not None:  # the local cluster's workers started before
-            cluster.client.run(set_log_dir, str(directory / "engines"))
+        keep_engine_logs(directory, cluster)
         ranges = store.ranges()
         stored = [sum(2 * (z - a) for rs in ranges.values() for a, z in rs)]
         total = len(cfg.pairings()) * cfg.boards * 2

@@ -27,7 +27,7 @@ from ..rules import get_game
 from .backends import DaskCluster, default_workers, run_dask, run_local
 from .config import Config, Team, make_team
 from .play import Job
-from .runner import _warm_up, missing_blocks
+from .runner import _warm_up, keep_engine_logs, missing_blocks
 from .storage import Store
 
 SECOND = "#2"  # the label suffix of B's bots when both sides play the same bot
@@ -100,14 +100,21 @@ def run_sprt(
     tables_played)`` after each batch. Without ``out`` the pairs are kept in a temporary directory."""
     if out is None:
         with tempfile.TemporaryDirectory(prefix="tekkasim-sprt-") as tmp:
-            run = run_sprt(cfg, test, Path(tmp) / "run", on_progress, use_compiled)
+            run = _run_sprt(cfg, test, Path(tmp) / "run", on_progress, use_compiled, False)
         run.directory = None
         return run
+    return _run_sprt(cfg, test, out, on_progress, use_compiled, True)
+
+
+def _run_sprt(cfg: Config, test: SPRT, out, on_progress, use_compiled: bool, logs: bool) -> SprtRun:
+    """:func:`run_sprt` in the run directory ``out``; ``logs``: the engines' stderr kept there too."""
     job = Job.from_config(cfg, use_compiled)
     workers = cfg.workers or default_workers()
     cluster = DaskCluster(workers, cfg.scheduler) if cfg.backend == "dask" else None
     try:
         with Store.create_or_resume(out, cfg.identity()) as store:
+            if logs:
+                keep_engine_logs(Path(out), cluster)
             resumed, played = _play(cfg, job, test, store, workers, cluster, on_progress)
         return SprtRun(test, Path(out), resumed, played)
     finally:

@@ -5,7 +5,8 @@ busy. Left to the scheduler, the engine is often woken on the other core (an int
 dear on a VM's idle vCPU) and the pair runs at a third of the rate it reaches on one core
 (docs/engines.md). So a process that seats engines pins itself, and through it the engines it starts
 (a child inherits its parent's CPUs), to one core: each tournament worker its own, round robin over the
-cores the process may use (:func:`pin`); a run in one process for its duration (:func:`pinned`).
+cores the process may use (:func:`pin`); a run in one process for its duration, and a Dask worker for
+each block it plays, on the core of its slot among the workers of its machine (:func:`pinned`).
 
 ``TEKKASIM_PIN_ENGINES=0`` turns it off. Where ``os.sched_setaffinity`` is missing (macOS, Windows) or
 refused, nothing changes. Pinning moves no decision: the results are the same either way (tested).
@@ -39,12 +40,26 @@ def core_for(index: int, cores: list[int]) -> int | None:
 
 
 def _set(pids: Iterable[int], cpus: set[int]) -> bool:
-    try:
-        for pid in pids:
-            os.sched_setaffinity(pid, cpus)
-    except (AttributeError, OSError):  # not Linux, or not permitted (a container's cpuset): left as is
+    setter = getattr(os, "sched_setaffinity", None)
+    if setter is None:  # not Linux: left as is
         return False
+    for pid in pids:
+        try:
+            setter(pid, cpus)
+        except ProcessLookupError:  # a thread or an engine that has just ended
+            continue
+        except OSError:  # not permitted (a container's cpuset): left as is
+            return False
     return True
+
+
+def _threads() -> list[int]:
+    """This process's threads (a CPU set belongs to a thread, and a new thread inherits its creator's):
+    all of them where Linux lists them, else the calling one."""
+    try:
+        return [int(tid) for tid in os.listdir("/proc/self/task")]
+    except (OSError, ValueError):
+        return [0]
 
 
 def _engine_pids() -> list[int]:
@@ -60,7 +75,7 @@ def pin(index: int, cores: list[int] | None = None) -> int | None:
     if not enabled():
         return None
     core = core_for(index, allowed_cores() if cores is None else cores)
-    if core is None or not _set([0, *_engine_pids()], {core}):
+    if core is None or not _set([*_threads(), *_engine_pids()], {core}):
         return None
     return core
 
@@ -75,17 +90,19 @@ def current_cpu() -> int | None:
 
 
 @contextmanager
-def pinned(seats_engine: bool = True) -> Iterator[int | None]:
-    """While inside, this process and its engines run on one core (the one it is on as it enters: a run
-    in one process has no worker index); the CPUs it had are given back after, to it and its engines.
-    Does nothing when ``seats_engine`` is False, pinning is off, or not possible here."""
+def pinned(seats_engine: bool = True, index: int | None = None) -> Iterator[int | None]:
+    """While inside, this process and its engines run on one core: the core of worker ``index`` (round
+    robin over the CPUs this process may use: a Dask worker's slot on its machine), or without ``index``
+    the one it is on as it enters (a run in one process has no worker index). The CPUs it had are given
+    back after, to its threads and its engines (a Dask worker may go on to serve other runs). Does nothing
+    when ``seats_engine`` is False, pinning is off, or not possible here."""
     before = allowed_cores()
-    here = current_cpu()
     core = None
     if seats_engine and enabled() and before:
-        core = pin(0, [here] if here in before else before)
+        here = current_cpu() if index is None else None
+        core = pin(0, [here]) if here in before else pin(index or 0, before)
     try:
         yield core
     finally:
         if core is not None:
-            _set([0, *_engine_pids()], set(before))
+            _set([*_threads(), *_engine_pids()], set(before))

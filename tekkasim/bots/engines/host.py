@@ -388,14 +388,25 @@ class EngineBot(Bot):
         )
         return self._exchange(line, allowed, ident, view.optional, state, view.seat)
 
-    def play_card(self, state: Trick52State, seat: int, seed: int, legal: int) -> int | None:
-        """The engine's card for ``seat``, to move in the play of a Feskot or Tekka deal with the legal
-        cards of the mask ``legal`` and no raise to ask (``table52``'s loop): the decision ``act`` makes,
-        by the same message, made without a ``View``. None when only ``act`` will do."""
+    def play_decision(self, state: Trick52State, seat: int, seed: int, legal: int, raises: int) -> int | None:
+        """The engine's decision for ``seat``, to move in the play of a Feskot or Tekka deal (``table52``'s
+        loop): a card of the mask ``legal`` or one of the ``raises`` raise requests it may ask for, or in
+        phase ``raise`` its answer. The decision ``act`` makes, by the same message, made without a
+        ``View``. None when only ``act`` will do."""
         time_ms = self.params["time_ms"]
         game = state.game
         built = play_decide_message(
-            self._observations, state, seat, legal, self._ident + 1, game.name, game.options, time_ms, seed, self.world
+            self._observations,
+            state,
+            seat,
+            legal,
+            self._ident + 1,
+            game.name,
+            game.options,
+            time_ms,
+            seed,
+            self.world,
+            raises,
         )
         if built is None:
             return None

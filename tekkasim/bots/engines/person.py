@@ -31,6 +31,27 @@ HELP = """Type one of the actions listed, as written (case does not matter), or 
   ?  this help."""
 
 
+_LETTERS = str.maketrans(dict(zip(SUIT_SYMBOLS, SUITS, strict=True)))  # a suit's symbol -> its letter
+
+
+def fits(stream: IO[str], text: str = SUIT_SYMBOLS) -> bool:
+    """Whether ``stream`` can write ``text``: a terminal or a pipe in an encoding without the suit symbols
+    (a Windows code page, ``PYTHONIOENCODING=ascii``) cannot."""
+    encoding = getattr(stream, "encoding", None)
+    if not encoding:  # a StringIO: text as it is
+        return True
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def with_letters(text: str) -> str:
+    """``text`` with each suit's symbol written as its letter (♠ as S)."""
+    return text.translate(_LETTERS)
+
+
 def _suit_line(cards: list[str]) -> str:
     groups: dict[str, list[str]] = {}
     for c in cards:
@@ -66,6 +87,10 @@ def render(msg: dict, who: list[list[int]]) -> str:
         lines.append(f"trump {rec['trump']}")
     if rec.get("auction"):
         lines.append(f"auction (from {rec.get('first')}): {' '.join(rec['auction'])}")
+    for r in rec.get("raises", ()):  # Tekka with option raises
+        answer = {True: "accepted", False: "rejected"}.get(r.get("accepted"), "awaiting an answer")
+        where = f"before trick {r['trick'] + 1}, play {r['play'] + 1}"
+        lines.append(f"raise by {r['by']} to {r['target']} {where}: {answer}")
     if rec.get("declarations"):
         lines.append("declarations: " + " | ".join(rec["declarations"]))
     if rec.get("level"):
@@ -94,10 +119,14 @@ class Person(Bot):
         super().__init__(**params)
         self.inp = inp
         self.out = out
+        self._symbols = fits(out)  # else suits by their letters
         self._n = 0
 
+    def _say(self, text: str) -> None:
+        self.out.write(text if self._symbols else with_letters(text))
+
     def _ask(self, prompt: str) -> str:
-        self.out.write(prompt)
+        self._say(prompt)
         self.out.flush()
         line = self.inp.readline()
         if not line:
@@ -111,43 +140,41 @@ class Person(Bot):
         msg = json.loads(line)
         choices = msg["legal"] + [a for a in msg.get("possible", []) if a not in msg["legal"]]
         who = [[s for s, _ in t["plays"]] for t in view.observation.public.get("tricks", ())]
-        self.out.write("\n" + render(msg, who) + "\n")
+        self._say("\n" + render(msg, who) + "\n")
         if view.optional:  # an accusation offered out of turn: the card on the table, or nothing
             cards = {c.rsplit(":", 1)[-1]: c for c in choices}
             offered = ", ".join(f"{card} ({text.split(':')[1]})" for card, text in cards.items())
-            self.out.write(f"you may accuse: {offered}\n")
+            self._say(f"you may accuse: {offered}\n")
             while True:
                 text = self._ask("accuse (a card on the table, or Enter to let play go on)> ")
                 if not text:
                     return None
                 if text == "?":
-                    self.out.write(HELP + "\n")
+                    self._say(HELP + "\n")
                     continue
                 pick = self._match(text, choices, cards)
                 if pick is not None:
                     return allowed[pick]
-                self.out.write(f"{text!r} is not an accusation you can make now ('?' for help)\n")
+                self._say(f"{text!r} is not an accusation you can make now ('?' for help)\n")
         plain = [c for c in msg["legal"] if ":" not in c or c.startswith("accuse:")]
         choices = plain + [c for c in choices if c not in plain]
-        self.out.write(f"your turn: {'  '.join(f'#{i + 1} {c}' for i, c in enumerate(plain))}\n")
+        self._say(f"your turn: {'  '.join(f'#{i + 1} {c}' for i, c in enumerate(plain))}\n")
         if len(plain) < len(msg["legal"]):
-            self.out.write(
-                "(a card may carry a signal: 7H:slam asks partner to lead hearts, 7H:drop says no more hearts)\n"
-            )
+            self._say("(a card may carry a signal: 7H:slam asks partner to lead hearts, 7H:drop says no more hearts)\n")
         extra = msg.get("possible", [])
         extra = [a for a in extra if a not in msg["legal"]]
         if extra:
-            self.out.write(f"(also possible, as a Renonce: {' '.join(extra)})\n")
+            self._say(f"(also possible, as a Renonce: {' '.join(extra)})\n")
         cards = {c.rsplit(":", 1)[-1]: c for c in choices if c.startswith("accuse:")}
         while True:
             text = self._ask("your action> ")
             if text == "?":
-                self.out.write(HELP + "\n")
+                self._say(HELP + "\n")
                 continue
             pick = self._match(text, choices, cards) if text else None
             if pick is not None:
                 return allowed[pick]
-            self.out.write(f"{text!r} is not an action you can take now ('?' for help)\n")
+            self._say(f"{text!r} is not an action you can take now ('?' for help)\n")
 
     @staticmethod
     def _match(text: str, choices: list[str], accusations: dict[str, str]) -> str | None:

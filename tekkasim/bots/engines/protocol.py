@@ -27,7 +27,7 @@ PROTOCOL = 1
 # the seat may see, or left out.
 _PUBLIC_KEYS = (
     "format", "ruleset", "first", "dealer", "caller", "redeals", "score_before", "draw", "levels", "level",
-    "first_deal", "declare_first", "declarations", "auction", "trump", "tricks", "options", "unfinished",
+    "first_deal", "declare_first", "declarations", "auction", "trump", "tricks", "raises", "options", "unfinished",
 )  # fmt: skip
 
 
@@ -105,13 +105,16 @@ def _scalar(value: Any) -> str:
 
 
 class _Play52:
-    """The observation of one seat of a Feskot or Tekka deal in its play phase, kept up to date.
+    """The observation of one seat of a Feskot or Tekka deal in its play, kept up to date.
 
-    Through the play only the tricks, the hand, ``to_move`` and ``won`` change, and only by card plays:
-    the rest is serialised once from the full build (:func:`observation_json`) and the plays since are
-    appended from the state's action log. Any other action (a Tekka raise) or phase: a full build again."""
+    Through the play only the tricks, the hand, ``to_move`` and ``won`` change, by card plays, and with
+    Tekka's option raises the record's ``raises`` and the phase (``raise`` while a request awaits its
+    answer): the rest is serialised once from the full build (:func:`observation_json`) and the actions
+    since are appended from the state's action log. Any other phase: a full build again."""
 
-    __slots__ = ("state", "seat", "n", "head", "tail", "done", "closed", "trick", "hand", "start")
+    __slots__ = (
+        "state", "seat", "n", "head", "tail", "done", "closed", "trick", "hand", "start", "raised", "pending", "rtail",
+    )  # fmt: skip
 
     def __init__(self, state: Trick52State, seat: int, obs: dict, n: int):
         record = obs["record"]
@@ -122,11 +125,16 @@ class _Play52:
         self.n = n  # the actions of the state's log that ``obs`` shows
         tricks = record["tricks"]
         self.head = (
-            '{"seat":' + _dumps(obs["seat"]) + ',"phase":"play","to_move":',
+            '{"seat":' + _dumps(obs["seat"]) + ',"phase":',
             ',"score":' + _dumps(obs["score"]) + ',"record":{' + _dumps(dict(items[:at]))[1:-1] + ',"tricks":[',
         )  # a compact dump of a dict, less its braces, is its items joined by ","
         after = dict(items[at + 1 :])
+        raises = after.pop("raises", [])  # first after the tricks (_PUBLIC_KEYS), kept up to date apart
         self.tail = "]" + ("," + _dumps(after)[1:-1] if after else "") + "}}"
+        # Tekka's raises as JSON, the one awaiting its answer (last) less its closing brace
+        self.raised = [_dumps(r) for r in raises if "accepted" in r]
+        self.pending = _dumps(raises[-1])[:-1] if raises and "accepted" not in raises[-1] else None
+        self._raises_changed()
         # closed tricks as JSON, the open one as its play texts (JSON strings)
         self.done = [_dumps(t) for t in tricks if len(t) == 4]
         self.closed = ",".join(self.done)
@@ -140,21 +148,39 @@ class _Play52:
         record (one ``to_record``, and one serialisation of what is public in it, serve every seat): what
         a full build at that point gives, without the ``View`` and observation it needs. ``update`` then
         adds the plays since. None before the play."""
-        if state.arrays.info[k52.I_PHASE] != k52.PH_PLAY:
+        if state.arrays.info[k52.I_PHASE] not in _PHASE_TEXT:
             return None
         log = state._log
-        n = next((i for i, entry in enumerate(log) if entry[0] < k52.PRIME_BASE), len(log))
+        # the play's first action: its first card, or a raise the declarer asks for before leading it
+        n = next((i for i, entry in enumerate(log) if not k52.PRIME_BASE <= entry[0] < k52.RAISE_BASE), len(log))
         head, rest = _play_start_texts(state)
         name = SEATS[seat]
         # in the play a seat has seen all its cards (held or played), sorted: by suit, then rank
         own = [_QUOTED[c] for c in sorted(state.arrays.dealt[seat].tolist())]
         fast = cls.__new__(cls)
         fast.state, fast.seat, fast.n = state, seat, n
-        fast.head = ('{"seat":"' + name + '","phase":"play","to_move":', head)
-        fast.tail = "]," + rest + '"hands":{"' + name + '":[' + ",".join(own) + "]}}}"
+        fast.head = ('{"seat":"' + name + '","phase":', head)
+        fast.tail = fast.rtail = "]," + rest + '"hands":{"' + name + '":[' + ",".join(own) + "]}}}"
         fast.done, fast.closed, fast.trick, fast.hand = [], "", [], own
+        fast.raised, fast.pending = [], None
         fast.start = (None, None, "")
         return fast
+
+    def _raises_changed(self) -> None:
+        """``rtail``: what follows the tricks' items, with the ``raises`` made so far."""
+        raises = self.raised + [self.pending + "}"] if self.pending is not None else self.raised
+        self.rtail = "]" + (',"raises":[' + ",".join(raises) + "]" if raises else "") + self.tail[1:]
+
+    def _note_raise(self, a: int, seat: int, t: int, j: int) -> None:
+        """A raise request by ``seat`` before play ``j`` of trick ``t``, or the answer to it (``a``)."""
+        if a < k52.ACCEPT:
+            code = a - k52.RAISE_BASE
+            target = '"D13"' if code == k52.D13 else str(code)
+            self.pending = f'{{"trick":{t},"play":{j},"by":"{SEATS[seat]}","target":{target}'
+        else:
+            self.raised.append(self.pending + ',"accepted":' + ("true" if a == k52.ACCEPT else "false") + "}")
+            self.pending = None
+        self._raises_changed()
 
     def _close_trick(self) -> None:
         """The trick being played is complete: its text joins the closed tricks."""
@@ -176,15 +202,19 @@ class _Play52:
     def update_state(self, state: Trick52State, seat: int) -> str | None:
         """The observation JSON of ``seat`` in ``state``, or None when only a full build will do."""
         info = state.arrays.info
-        if state is not self.state or seat != self.seat or info[k52.I_PHASE] != k52.PH_PLAY:
+        phase = _PHASE_TEXT.get(info[k52.I_PHASE])
+        if state is not self.state or seat != self.seat or phase is None:
             return None
         log = state._log
         end = len(log)
         if self.n < end:
             done, trick, hand = self.done, self.trick, self.hand
             for a, who, t, j in log[self.n : end]:
-                if a >= k52.PRIME_BASE or t != len(done) or j != len(trick):
-                    return None  # a raise, or plays out of the expected order: rebuild
+                if t != len(done) or j != len(trick) or k52.PRIME_BASE <= a < k52.RAISE_BASE:
+                    return None  # out of the expected order, or not an action of the play: rebuild
+                if a >= k52.RAISE_BASE:
+                    self._note_raise(a, who, t, j)
+                    continue
                 trick.append(_QUOTED[a])
                 if who == seat:
                     hand.remove(_QUOTED[a % 52])
@@ -194,10 +224,10 @@ class _Play52:
         tricks = self._tricks()
         # one join: the line is some 750 bytes, and each ``+`` would copy what is built so far
         return "".join((
-            self.head[0], _SEAT_QUOTED[info[k52.I_TO_MOVE]],
+            self.head[0], phase, _SEAT_QUOTED[info[k52.I_TO_MOVE]],
             ',"hand":[', ",".join(self.hand),
             '],"won":{"A":', str(int(info[k52.I_TEAM_TRICKS])), ',"B":', str(int(info[k52.I_TEAM_TRICKS + 1])),
-            "}", self.head[1], tricks, self.tail,
+            "}", self.head[1], tricks, self.rtail,
         ))  # fmt: skip
 
     def keys(self, ruleset: str, options: dict) -> str:
@@ -322,12 +352,12 @@ def _satat_mask(cards) -> int:
 
 
 _PLAY_TEXT = [action_text(a) for a in range(k52.PRIME_BASE)]  # a card play's record text, signal included
+_PHASE_TEXT = {k52.PH_PLAY: '"play","to_move":', k52.PH_RAISE: '"raise","to_move":'}  # the phases of _Play52
 _QUOTED = ['"' + text + '"' for text in _PLAY_TEXT]  # as a JSON string
 _SEAT_QUOTED = ['"' + seat + '"' for seat in SEATS]
 
-# The record of the deal in play that ``_Play52.at_play_start`` read last: its fields other than the tricks
-# and hands stay as they are through the play (a raise is not in an observation's record), so the seats
-# of one deal share one ``to_record``.
+# The record of the deal in play that ``_Play52.at_play_start`` read last: its fields other than the tricks,
+# hands and raises stay as they are through the play, so the seats of one deal share one ``to_record``.
 _LAST_RECORD: list = [None, None]
 
 
@@ -353,6 +383,7 @@ def _play_start_texts(state: Trick52State) -> tuple[str, str]:
     record = _play_record(state)
     visible = {key: record[key] for key in _PUBLIC_KEYS if key in record}
     visible["tricks"] = []
+    visible.pop("raises", None)  # made in the play (a record read later has them): brought up to date from the log
     items = list(visible.items())
     at = [key for key, _ in items].index("tricks")
     score = state._score_before()
@@ -504,19 +535,23 @@ _PLAY_ACTION = {text: a for a, text in enumerate(_PLAY_TEXT)}  # a card play's t
 
 
 class CardPlays(Mapping):
-    """The allowed actions of a Feskot or Tekka card play, from the mask of legal cards: the map
-    ``decide_message`` builds (text -> action: each card, then with option ``signals`` each with
-    ``slam``, then with ``drop``), answering ``get`` without building it."""
+    """The allowed actions of a decision in the play of Feskot or Tekka, from the mask of legal cards: the
+    map ``decide_message`` builds (text -> action: each card, then with option ``signals`` each with
+    ``slam``, then with ``drop``; then ``extra``, a map of Tekka's raise requests or of the answers to
+    one), answering ``get`` without building it."""
 
-    __slots__ = ("legal", "signals")
+    __slots__ = ("legal", "signals", "extra")
 
-    def __init__(self, legal: int, signals: bool):
+    def __init__(self, legal: int, signals: bool, extra: dict[str, int] | None = None):
         self.legal = legal
         self.signals = signals
+        self.extra = extra or {}
 
     def get(self, text: str, default: Any = None) -> Any:
         a = _PLAY_ACTION.get(text)
-        if a is None or not self.legal >> (a % 52) & 1 or (a >= 52 and not self.signals):
+        if a is None:
+            return self.extra.get(text, default)
+        if not self.legal >> (a % 52) & 1 or (a >= 52 and not self.signals):
             return default
         return a
 
@@ -531,10 +566,23 @@ class CardPlays(Mapping):
         return cards + [c + 52 for c in cards] + [c + 104 for c in cards] if self.signals else cards
 
     def __iter__(self) -> Iterator[str]:
-        return (_PLAY_TEXT[a] for a in self._actions())
+        yield from (_PLAY_TEXT[a] for a in self._actions())
+        yield from self.extra
 
     def __len__(self) -> int:
-        return self.legal.bit_count() * (3 if self.signals else 1)
+        return self.legal.bit_count() * (3 if self.signals else 1) + len(self.extra)
+
+
+def _texts(actions) -> tuple[str, dict[str, int]]:
+    """The items of ``legal`` (JSON strings joined by ",") for ``actions``, and the map of their texts."""
+    texts = {action_text(a): a for a in actions}
+    return ",".join(_dumps(t) for t in texts), texts
+
+
+# Tekka's raise requests the declarer may ask for, by their number (``_trick52.n_raises``): the highest
+# targets up to 13, then D13; and the answers to a request
+_RAISE_REQUESTS = [_texts([k52.RAISE_BASE + code for code in (9, 10, 11, 12, 13, k52.D13)][6 - n :]) for n in range(7)]
+_RAISE_ANSWERS = _texts([k52.ACCEPT, k52.REJECT])
 
 
 def play_decide_message(
@@ -548,12 +596,14 @@ def play_decide_message(
     time_ms: int,
     seed: int,
     world: bool = False,
+    raises: int = 0,
 ) -> tuple[bytes, Mapping[str, int]] | None:
-    """:func:`decide_message` for a card play of Feskot or Tekka by the seat to move, whose legal cards
-    are the mask ``legal`` and who may not ask for a raise now: the same line and map of allowed actions
-    (a :class:`CardPlays`), made without a ``View`` from the seat's observation kept in ``cache`` (made
-    from the record at the start of the play when there is none). None when only a full build will do
-    (after a raise)."""
+    """:func:`decide_message` for a decision in the play of Feskot or Tekka by the seat to move: a card
+    from the mask ``legal``, or one of the ``raises`` raise requests the declarer may ask for now
+    (``_trick52.n_raises``), or in phase ``raise`` the answer to a request. The same line and map of
+    allowed actions (a :class:`CardPlays`), made without a ``View`` from the seat's observation kept in
+    ``cache`` (made from the record at the start of the play when there is none). None when only a full
+    build will do (not in the play)."""
     fast = cache.get(seat)
     obs_text = fast.update_state(state, seat) if fast is not None else None
     if obs_text is None:
@@ -562,17 +612,22 @@ def play_decide_message(
         if obs_text is None:
             return None
         cache[seat] = fast
-    signals = bool(state.arrays.info[k52.I_SIGNALS])
+    info = state.arrays.info
+    signals = bool(info[k52.I_SIGNALS])
+    items = _legal_json(legal, signals) if legal else ""
+    extra = _RAISE_ANSWERS if info[k52.I_PHASE] == k52.PH_RAISE else _RAISE_REQUESTS[raises] if raises else None
+    if extra is not None:
+        items = items + "," + extra[0] if items else extra[0]
     line = "".join((
         '{"type":"decide","id":', str(ident), fast.keys(ruleset, options), obs_text,
-        ',"legal":[', _legal_json(legal, signals),
+        ',"legal":[', items,
         '],"optional":false,"time_ms":', _scalar(time_ms), ',"seed":', str(seed),
     ))  # fmt: skip
     if world:
         from ...bits import new_rng
 
         line += ',"world":' + _dumps(View(state, seat).sample(new_rng(seed ^ 0x5EED)).to_record())
-    return (line + "}\n").encode(), CardPlays(legal, signals)
+    return (line + "}\n").encode(), CardPlays(legal, signals, extra[1] if extra is not None else None)
 
 
 def decide_message(
@@ -642,7 +697,7 @@ def decide_message(
 
         msg["world"] = view.sample(new_rng(seed ^ 0x5EED)).to_record()
     if cache is not None:
-        if isinstance(view._state, Trick52State) and obs["phase"] == "play" and not renonces:
+        if isinstance(view._state, Trick52State) and obs["phase"] in ("play", "raise") and not renonces:
             cache[view.seat] = _Play52(view._state, view.seat, obs, len(view._state._log))
         elif isinstance(view._state, SatatState) and obs["phase"] in ("play", "collect"):
             cache[view.seat] = _PlaySatat(view._state, view.seat, obs, len(view._state._history))

@@ -71,6 +71,10 @@ class _Server:
         for text in texts:
             state.apply_action(state.string_to_action(text))
         seat = parse_seat(msg.get("seat"))
+        if state.is_terminal():
+            raise TekkasimError("the deal in 'world' is over: there is no decision to make")
+        if seat not in state.actors():  # else the bot's answer would be refused as illegal, a puzzle
+            raise TekkasimError(f"seat {msg.get('seat')} is not to move in 'world' (next: {state.where()})")
         action = decide(self.bots[ruleset], state, seat, int(msg.get("seed", 0)))
         return None if action is None else state.action_to_string(action)
 

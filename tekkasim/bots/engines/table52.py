@@ -7,14 +7,15 @@ arrays (``_trick52.Arrays``: four uint64 hands and the tricks): :func:`_advance`
 decisions of the compiled seats (``Bot.compiled_form``, as ``_policy_kernels.play_boards_kernel`` does,
 with the same decision seeds) until a seat without one is to move, and logs every action; the state keeps
 them (``Trick52State.note_applied``), so its record, returns and history are those of the State API loop.
-An engine to move in the play with only cards to choose from gets its message from
-``protocol.play_decide_message`` (the bytes of a full build: the observation kept up to date, the legal
-cards from the kernel's mask) and its answer is checked against the same allowed actions; its card is the
-first action of the next kernel call. An engine's Prime choice and its Tekka calls are messaged from the
-record (``protocol.prime_decide_message``, ``call_decide_message``). Any other decision of an engine (a
-Tekka raise or its answer) goes through ``bots.base.decide`` on the state as usual; a deal with a seat
-whose bot is neither an engine nor compiled is left to the State API loop. The twin of :func:`_advance`
-is that loop itself (tests/test_engines.py plays the same deals both ways).
+An engine to move in the play (a card; with Tekka's option raises also a raise request, or the answer to
+one) gets its message from ``protocol.play_decide_message`` (the bytes of a full build: the observation
+kept up to date, the legal cards from the kernel's mask, the raise requests from their number) and its
+answer is checked against the same allowed actions; its action is the first of the next kernel call. An
+engine's Prime choice and its Tekka calls are messaged from the record (``protocol.prime_decide_message``,
+``call_decide_message``). Should none of these serve, the decision goes through ``bots.base.decide`` on
+the state as usual; a deal with a seat whose bot is neither an engine nor compiled is left to the State API
+loop. The twin of :func:`_advance` is that loop itself (tests/test_engines.py plays the same deals both
+ways).
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ _MASK64 = (1 << 64) - 1
 
 # ``_advance``'s control array (uint64): what it is given, then what it answers
 C_SEED, C_TABLE, C_K, C_FIRST, C_CANSIG, C_COMPILED = 0, 1, 2, 3, 4, 5  # C_FIRST: the action + 1, 0 none
-C_LEGAL, C_SIMPLE, C_DECISION_SEED = 6, 7, 8
-N_CONTROL = 9
+C_LEGAL, C_PLAY, C_DECISION_SEED, C_RAISES = 6, 7, 8, 9
+N_CONTROL = 10
 
 
 @njit(cache=True)
@@ -49,9 +50,10 @@ def _advance(hand, dealt, plays, signal, leader, winner, info, forms, control, l
     compiled seat (bit ``seat`` of ``control[C_COMPILED]``; its parameter vector ``forms[seat]``;
     decision ``i`` drawn from ``mix_seed3(seed, table, i)``) from decision ``control[C_K]`` on, until a seat
     that is not compiled is to move or the deal ends. Each action is logged as ``(action, seat, trick,
-    play)``; returns how many. When a seat is left to move: ``C_LEGAL`` its mask of legal cards and
-    ``C_SIMPLE`` 1 when it has only cards to choose from (the play, no raise to ask), and
-    ``C_DECISION_SEED`` the seed of its decision. (One call per engine decision, with few arguments: the
+    play)``; returns how many. When a seat is left to move: ``C_PLAY`` 1 in the play (phases ``play`` and
+    ``raise``), then ``C_LEGAL`` its mask of legal cards (0 when it answers a raise) and ``C_RAISES`` the
+    number of raise requests it may make (``n_raises``), and ``C_DECISION_SEED`` the seed of its
+    decision. (One call per engine decision, with few arguments: the
     dispatch from Python costs more than the work.)"""
     d = k.Arrays(hand, dealt, plays, signal, leader, winner, info)
     drng = np.empty(1, np.uint64)
@@ -76,11 +78,14 @@ def _advance(hand, dealt, plays, signal, leader, winner, info, forms, control, l
         if info[k.I_PHASE] == k.PH_TERMINAL:
             return n
         seat = info[k.I_TO_MOVE]
-        simple = info[k.I_PHASE] == k.PH_PLAY and k.n_raises(info) == 0
+        phase = info[k.I_PHASE]
+        raises = k.n_raises(info) if phase == k.PH_PLAY else 0
+        simple = phase == k.PH_PLAY and raises == 0
         drng[0] = mix_seed3(seed, tab, np.uint64(k0 + n))
         if not (compiled >> seat) & 1:
-            control[C_LEGAL] = k.current_legal_mask(d) if simple else np.uint64(0)
-            control[C_SIMPLE] = np.uint64(1) if simple else np.uint64(0)
+            control[C_PLAY] = np.uint64(1) if phase == k.PH_PLAY or phase == k.PH_RAISE else np.uint64(0)
+            control[C_LEGAL] = k.current_legal_mask(d) if phase == k.PH_PLAY else np.uint64(0)
+            control[C_RAISES] = raises
             control[C_DECISION_SEED] = drng[0]
             return n
         p = forms[seat]
@@ -133,8 +138,8 @@ def play_deal52(state: Trick52State, bots: Sequence[Bot], seed: int, table: int 
         decision_seed = now[C_DECISION_SEED]  # mix_seed(seed, table, n)
         if now[C_FIRST]:
             control[C_FIRST] = 0
-        if now[C_SIMPLE]:
-            action = bot.play_card(state, seat, decision_seed, now[C_LEGAL])
+        if now[C_PLAY]:
+            action = bot.play_decision(state, seat, decision_seed, now[C_LEGAL], now[C_RAISES])
         elif phase == k.PH_PRIME:
             action = bot.choose_prime(state, seat, decision_seed)
         elif phase == k.PH_AUCTION:
