@@ -205,6 +205,7 @@ def test_cli_bidding_json_and_errors(tmp_path):
     assert data["bot"] == "GREEDY" and sum(t["calls"] for t in data["targets"]) <= 4
     text = CliRunner().invoke(cli, ["bidding", "--bot", "GREEDY", "--boards", "2", "--seed", "3", "--out", str(out)])
     assert text.exit_code == 0 and "no calls" in text.output and "NaN" not in text.output, text.output
+    assert "Empty DataFrame" not in text.output and "bucket has 5 deals or more" in text.output, text.output
     assert (tmp_path / "p" / "success_rate.png").exists()
     for args, message in (
         (["--bot", "NOPE"], "unknown bot"),

@@ -352,7 +352,10 @@ def ev_table(deals: pd.DataFrame, feature: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def recommended_thresholds(deals: pd.DataFrame, feature: str = "side_hcp", min_n: int = 5) -> pd.DataFrame:
+MIN_BUCKET = 5  # deals a bucket needs before the thresholds table names a best call for it
+
+
+def recommended_thresholds(deals: pd.DataFrame, feature: str = "side_hcp", min_n: int = MIN_BUCKET) -> pd.DataFrame:
     """Per bucket of ``feature`` (with ``min_n`` deals or more): the call with the best double-dummy EV,
     ``recommend`` (that call when its EV is positive, else ``pass``: passing scores 0 for the side unless
     the opponents or an all-pass mandatory 8 score instead, which this table does not model), its EV and

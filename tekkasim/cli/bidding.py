@@ -50,8 +50,8 @@ def bidding(ruleset, bot, against, boards, seed, out, workers, features, rule_op
     bucket by double-dummy EV; each bot's over- and underbidding."""
     import pandas as pd
 
+    from ..analysis.bidding import MIN_BUCKET, bidding_json, bidding_plots
     from ..analysis.bidding import bidding as run_bidding
-    from ..analysis.bidding import bidding_json, bidding_plots
     from ..errors import OptionError
     from .options import _check_seed, cap_workers, check_pairs, check_seed_range, check_writable
 
@@ -90,7 +90,11 @@ def bidding(ruleset, bot, against, boards, seed, out, workers, features, rule_op
         click.echo(res["errors"].to_string(index=False, na_rep="none"))
         for key, frame in res.items():
             if key.startswith("thresholds_"):
-                click.echo(f"\nbest call by double-dummy EV per {key[len('thresholds_') :]} bucket:")
-                click.echo(frame.to_string(index=False, na_rep="none"))
+                feature = key[len("thresholds_") :]
+                click.echo(f"\nbest call by double-dummy EV per {feature} bucket:")
+                if frame.empty:  # pandas would print "Empty DataFrame"
+                    click.echo(f"(no {feature} bucket has {MIN_BUCKET} deals or more: play more boards)")
+                else:
+                    click.echo(frame.to_string(index=False, na_rep="none"))
     if plots:
         click.echo(f"\nplots in {plots}")
