@@ -182,6 +182,9 @@ def test_doc_sections_are_replaced_and_the_rest_kept(tmp_path):
     assert text.count("<!-- blunders:feskot:begin") == 1 and text.count("<!-- blunders:search-feskot:begin") == 1
     assert "cmd three" in text and "cmd two" in text and "cmd one" not in text
     assert text.index("blunders:feskot:begin") < text.index("blunders:search-feskot:begin")
+    fresh = tmp_path / "new" / "dir" / "blunders.md"  # a directory that does not exist yet is made
+    write_doc(str(fresh), report, "cmd four")
+    assert "cmd four" in fresh.read_text() and not list(fresh.parent.glob("*.part"))
 
 
 @pytest.mark.parametrize(

@@ -405,6 +405,19 @@ def test_export_formats_and_one_file_for_two_outputs(tmp_path, small_run):
     assert run("export", small_run, "--csv", link).exit_code == 0  # through the link, which stays
     assert link.is_symlink() and len((tmp_path / "t.csv").read_text().splitlines()) > 1
     assert not list(tmp_path.glob("*.jsonl"))
+    nested = tmp_path / "new" / "dir" / "rows.csv"  # --csv into a directory not made yet
+    assert run("export", small_run, "--csv", nested).exit_code == 0 and len(nested.read_text().splitlines()) > 1
+
+
+def test_whole_files_are_written_into_new_directories(tmp_path):
+    # calibrate --out, levels --out, blunders --doc and export --csv write through these
+    from tekkasim.files import part_path, write_whole
+
+    target = tmp_path / "a" / "b" / "table.md"
+    write_whole(target, "one\n")
+    write_whole(target, "two\n")
+    assert target.read_text() == "two\n" and sorted(p.name for p in target.parent.iterdir()) == ["table.md"]
+    assert part_path(tmp_path / "c" / "x.csv") == tmp_path / "c" / ".x.csv.part" and (tmp_path / "c").is_dir()
 
 
 def test_impossible_sizes_are_refused_up_front(tmp_path):

@@ -50,6 +50,7 @@ from ..bots import decide, get_bot, mix_seed
 from ..bots.base import Bot, View
 from ..cards import parse_card
 from ..errors import OptionError, shorten
+from ..files import write_whole
 from ..ratings import Z95
 from ..rules import _trick52 as T
 from ..rules import get_game
@@ -601,7 +602,4 @@ def _write_doc(path: str, report: dict, command: str, key: str | None) -> None:
             text = pattern.sub(lambda _, body=body: body, text, count=1)
         else:
             text = text.rstrip() + ("\n\n" if text.strip() else "") + body
-    tmp = f"{path}.part"  # written whole, then renamed: an interrupted run leaves the old file intact
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text.rstrip() + "\n")
-    os.replace(tmp, path)
+    write_whole(path, text.rstrip() + "\n")

@@ -7,10 +7,10 @@ import json
 import math
 import os
 import shlex
-from pathlib import Path
 
 import click
 
+from ..files import write_whole
 from .options import pairs_workers_option
 
 SEEDS_PER_PAIRING = 1_000_000  # analysis.calibrate's spacing of the pairings' board seeds
@@ -111,10 +111,7 @@ def calibrate(rulesets, bots, extra, pairs, search_pairs, seed, out, workers, as
         ]
     )
     if out:
-        target = Path(out_path)
-        tmp = target.with_name(f".{target.name}.part")
-        tmp.write_text(calibration_markdown(tables, command, pairs, search_pairs, seed))
-        os.replace(tmp, target)
+        write_whole(out_path, calibration_markdown(tables, command, pairs, search_pairs, seed))
     if as_json:
         click.echo(json.dumps({g: calibration_records(t) for g, t in tables.items()}, allow_nan=False))
         return

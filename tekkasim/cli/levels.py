@@ -8,14 +8,12 @@ from pathlib import Path
 
 import click
 
+from ..files import write_whole
 from .options import local_workers, pairs_workers_option, parse_rule_options
 
 
 def _write(out: str, text: str) -> None:
-    target = Path(os.path.realpath(out))
-    tmp = target.with_name(f".{target.name}.part")
-    tmp.write_text(text)
-    os.replace(tmp, target)
+    write_whole(os.path.realpath(out), text)  # a symlink stays and its target gets the table
 
 
 def _rulesets(names) -> list[str]:

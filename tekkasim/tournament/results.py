@@ -8,6 +8,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from ..files import part_path
 from .config import TournamentError
 from .play import SEAT_NAMES, replay_deals, seat_order
 from .storage import Store
@@ -182,7 +183,7 @@ def export_table(directory: str | os.PathLike, out: str | os.PathLike) -> int:
     (needs pyarrow), written frame by frame as the store is read (bounded memory), beside the target and
     renamed into place. Returns the number of rows."""
     target = Path(out)
-    tmp = target.with_name(f".{target.name}.part")
+    tmp = part_path(target)
     n = 0
     try:
         if target.suffix == ".parquet":

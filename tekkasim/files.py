@@ -1,0 +1,22 @@
+"""Writing an output file whole: under a temporary name beside its target, then renamed over it, so that
+an interrupted write leaves the old file as it was. The target's directory is made if it is missing (the
+commands check up front, with ``cli.options.check_writable``, that it can be)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def part_path(target: str | os.PathLike) -> Path:
+    """The temporary file beside ``target`` to write first, its directory made if missing."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return target.with_name(f".{target.name}.part")
+
+
+def write_whole(target: str | os.PathLike, text: str) -> None:
+    """Write ``text`` to ``target`` (UTF-8) through :func:`part_path`."""
+    tmp = part_path(target)
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, target)
