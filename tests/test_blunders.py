@@ -3,21 +3,31 @@ kinds on concrete tricks, the Tekka auction's rollout seeds, the JSON keys, the 
 input as one line."""
 
 import json
+import math
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tekkasim.analysis.blunders import (
+    DealResult,
+    Decision,
     blunder_profiles,
     card_costs,
     card_kind,
     finish_auction,
+    paired_difference,
     profile_deal,
+    step,
     write_doc,
 )
+from tekkasim.analysis.duplicate import AnalysisError
 from tekkasim.bots import decide, get_bot, mix_seed
 from tekkasim.cards import parse_card
 from tekkasim.cli import cli
+from tekkasim.ratings import Z95
 from tekkasim.rules import get_game
 from tekkasim.solver import Position
 from tekkasim.tournament.play import play_deal_state
@@ -43,6 +53,8 @@ PROFILE_KEYS = {
     "d13",
 }
 MISTAKE_KEYS = {"decisions", "ratio", "lo", "hi", "mean_cost", "mean_other_cost"}
+STAT_KEYS = {"mean_lost", "mean_lo", "mean_hi", "share_ge1", "share_ge1_lo", "share_ge1_hi"}
+STAT_KEYS |= {"share_ge2", "share_ge2_lo", "share_ge2_hi"}
 
 
 def run(*args):
@@ -141,7 +153,15 @@ def test_json_keys_and_tekka_extras():
     )
     assert out.exit_code == 0, out.output
     report = json.loads(out.output)
-    assert set(report) == {"seed", "deals", "options", "profiles"}
+    assert set(report) == {"seed", "deals", "options", "profiles", "steps"}
+    assert [(s["ruleset"], s["first"], s["second"]) for s in report["steps"]] == [
+        ("feskot", "KADO", "TANA"),
+        ("tekka", "KADO", "TANA"),
+    ]
+    for s in report["steps"]:
+        assert set(s) == {"ruleset", "first", "second", "deals", "kinds"} | STAT_KEYS
+        assert list(s["kinds"]) == ["lead", "follow", "discard", "ruff", "prime"]  # trick kinds only
+        assert all(set(k) == STAT_KEYS - {"share_ge1", "share_ge1_lo", "share_ge1_hi"} for k in s["kinds"].values())
     assert [(p["ruleset"], p["bot"]) for p in report["profiles"]] == [
         ("feskot", "KADO"),
         ("feskot", "TANA"),
@@ -203,3 +223,93 @@ def test_doc_sections_are_replaced_and_the_rest_kept(tmp_path):
 )
 def test_bad_input_is_one_line(args, words):
     one_line_error(run("blunders", *args), *words)
+
+
+def naive_difference(num1, den1, num2, den2):
+    """The slow twin of ``paired_difference``: the two ratios, and the variance of their difference from
+    each deal's linearized contribution, summed in loops."""
+    n = len(num1)
+    r1, r2 = sum(num1) / sum(den1), sum(num2) / sum(den2)
+    var = 0.0
+    for i in range(n):
+        e = (num1[i] - r1 * den1[i]) / sum(den1) - (num2[i] - r2 * den2[i]) / sum(den2)
+        var += e * e
+    se = math.sqrt(var * n / (n - 1))
+    return r1 - r2, r1 - r2 - Z95 * se, r1 - r2 + Z95 * se
+
+
+deal_counts = st.lists(
+    st.tuples(st.integers(1, 40), st.integers(0, 40), st.integers(1, 40), st.integers(0, 40)), min_size=2, max_size=30
+)
+
+
+@settings(max_examples=300)
+@given(deal_counts)
+def test_paired_difference_matches_its_twin(rows):
+    den1 = [a for a, _, _, _ in rows]
+    num1 = [min(a, b) for a, b, _, _ in rows]
+    den2 = [c for _, _, c, _ in rows]
+    num2 = [min(c, d) for _, _, c, d in rows]
+    got = paired_difference(num1, den1, num2, den2)
+    want = naive_difference(num1, den1, num2, den2)
+    assert got["value"] == pytest.approx(want[0], abs=1e-12)
+    assert (got["lo"], got["hi"]) == pytest.approx(want[1:], abs=1e-12)
+
+
+def test_paired_difference_covers_the_true_difference():
+    """On synthetic deals whose two bots share each deal's difficulty (so pairing matters), the 95%
+    interval covers the true difference of shares in about 95% of samples, and is narrower than the
+    unpaired one."""
+    rng = np.random.default_rng(25)
+    true = 0.040 - 0.030
+    covered, paired_width, unpaired_width = 0, 0.0, 0.0
+    reps = 2000
+    for _ in range(reps):
+        hard = rng.gamma(2.0, 0.5, 150)  # the deal's difficulty, the same for both bots
+        den1, den2 = rng.integers(30, 45, 150), rng.integers(30, 45, 150)
+        num1 = rng.binomial(den1, np.clip(0.040 * hard, 0, 1))
+        num2 = rng.binomial(den2, np.clip(0.030 * hard, 0, 1))
+        d = paired_difference(num1, den1, num2, den2)
+        covered += d["lo"] <= true <= d["hi"]
+        paired_width += d["hi"] - d["lo"]
+        zero = np.zeros(150)  # against a bot that never loses 2: one bot's own interval
+        one = paired_difference(num1, den1, zero, den2)["hi"] - paired_difference(num1, den1, zero, den2)["lo"]
+        two = paired_difference(zero, den1, num2, den2)["hi"] - paired_difference(zero, den1, num2, den2)["lo"]
+        unpaired_width += math.hypot(one, two)
+    assert 0.93 <= covered / reps <= 0.97
+    assert paired_width < 0.9 * unpaired_width
+
+
+def _result(deal, costs):
+    return DealResult([Decision(deal, 0, kind, float(c)) for kind, c in costs])
+
+
+def test_a_step_adds_up_over_kinds_and_is_zero_against_itself():
+    rng = np.random.default_rng(7)
+    kinds = ["lead", "follow", "discard", "ruff", "prime", "bid"]
+
+    def deals():
+        return [
+            _result(i, [(kinds[k], rng.integers(0, 4) if kinds[k] != "bid" else 30) for k in rng.integers(0, 6, 30)])
+            for i in range(12)
+        ]
+
+    a, b = deals(), deals()
+    s = step([a, b], "tekka", "A", "B")
+    for key in ("mean_lost", "share_ge2"):
+        assert sum(k[key] for k in s["kinds"].values()) == pytest.approx(s[key])
+    assert s["mean_lo"] < s["mean_lost"] < s["mean_hi"]
+    same = step([a, a], "tekka", "A", "A")
+    assert same["share_ge2"] == same["share_ge2_lo"] == same["share_ge2_hi"] == 0.0
+    with pytest.raises(AnalysisError, match="same deals"):
+        step([a, b[:-1]], "tekka", "A", "B")
+
+
+def test_steps_are_printed_and_written_with_their_ruleset(tmp_path):
+    report = blunder_profiles(["satat"], ["KADO", "TANA"], seed=3, deals=2)
+    (s,) = report["steps"]
+    doc = tmp_path / "blunders.md"
+    write_doc(str(doc), report, "cmd")
+    out = run("blunders", "-r", "satat", "--bot", "KADO", "--bot", "TANA", "-n", 2, "--seed", 3)
+    for text in (doc.read_text(), out.output):
+        assert "| KADO − TANA |" in text and f"{s['share_ge2']:+.3f} [{s['share_ge2_lo']:+.3f}" in text

@@ -31,6 +31,10 @@ the sum of the first over the sum of the second, over card decisions; per kind t
 
 Intervals are 95%, normal, with deals as the independent unit (decisions of one deal are not
 independent): a ratio estimator's variance from per-deal sums.
+
+Steps (:func:`step`, the report's ``steps``): neighbouring bots in the order given compared on the same
+deals, first minus second, with intervals paired by deal (:func:`paired_difference`), and per kind what the
+kind adds to the difference: whether a ladder's blunder shares are monotone, and which kinds make a step.
 """
 
 from __future__ import annotations
@@ -392,7 +396,12 @@ def blunder_profiles(
     profiles = [
         summarize(per[r, b], r, made[r, b].label, _calm(made[r, b]) is not None) for r in rulesets for b in bots
     ]
-    return {"seed": seed, "deals": deals, "options": options, "profiles": profiles}
+    pairs = [
+        step([per[r, a] for a in (first, second)], r, made[r, first].label, made[r, second].label)
+        for r in rulesets
+        for first, second in zip(bots[:-1], bots[1:], strict=True)
+    ]
+    return {"seed": seed, "deals": deals, "options": options, "profiles": profiles, "steps": pairs}
 
 
 # --- summaries ------------------------------------------------------------------------------------------
@@ -441,6 +450,74 @@ def _slip_stats(ds: list[Decision], n_deals: int) -> dict:
         "hi": r["hi"],
         "mean_cost": float(chosen.mean()) if slips else None,
         "mean_other_cost": float(other.mean()) if slips else None,
+    }
+
+
+def _deal_sums(results: list[DealResult], kind: str | None, stat: str) -> tuple[np.ndarray, np.ndarray]:
+    """Per deal: the sum of ``stat`` (``mean``: tricks lost; ``ge1``, ``ge2``: decisions losing at least 1, 2)
+    over its trick-unit decisions of ``kind`` (None: all), and the count of all its trick-unit decisions."""
+    num, den = np.zeros(len(results)), np.zeros(len(results))
+    for i, r in enumerate(results):
+        for d in r.decisions:
+            if UNITS[d.kind] != "tricks":
+                continue
+            den[i] += 1
+            if kind is None or d.kind == kind:
+                num[i] += d.cost if stat == "mean" else d.cost >= (1 if stat == "ge1" else 2)
+    return num, den
+
+
+def paired_difference(num1, den1, num2, den2) -> dict:
+    """``sum(num1) / sum(den1) - sum(num2) / sum(den2)`` with its 95% interval, the two ratios measured on
+    the same deals (arrays indexed by deal): the delta method on each deal's residuals of the first less
+    the second's, so what the deal itself does to both (its hands, its Troupe) cancels."""
+    num1, den1, num2, den2 = (np.asarray(x, float) for x in (num1, den1, num2, den2))
+    n = len(num1)
+    t1, t2 = float(den1.sum()), float(den2.sum())
+    if t1 <= 0 or t2 <= 0:
+        return {"value": None, "lo": None, "hi": None}
+    r1, r2 = float(num1.sum()) / t1, float(num2.sum()) / t2
+    if n < 2:
+        return {"value": r1 - r2, "lo": None, "hi": None}
+    resid = (num1 - r1 * den1) / t1 - (num2 - r2 * den2) / t2
+    se = math.sqrt(n / (n - 1) * float((resid**2).sum()))
+    return {"value": r1 - r2, "lo": r1 - r2 - Z95 * se, "hi": r1 - r2 + Z95 * se}
+
+
+_STAT_KEYS = {  # a statistic's keys in a profile and a step (value, 95% interval)
+    "mean": ("mean_lost", "mean_lo", "mean_hi"),
+    "ge1": ("share_ge1", "share_ge1_lo", "share_ge1_hi"),
+    "ge2": ("share_ge2", "share_ge2_lo", "share_ge2_hi"),
+}
+
+
+def _step_cell(a: list[DealResult], b: list[DealResult], kind: str | None, stats: Iterable[str]) -> dict:
+    out = {}
+    for stat in stats:
+        diff = paired_difference(*_deal_sums(a, kind, stat), *_deal_sums(b, kind, stat))
+        out |= dict(zip(_STAT_KEYS[stat], (diff["value"], diff["lo"], diff["hi"]), strict=True))
+    return out
+
+
+def step(results: list[list[DealResult]], ruleset: str, first: str, second: str) -> dict:
+    """The paired difference of two bots' profiles on the same deals (``results``: the two bots' deal
+    results, in the same deal order), ``first`` minus ``second``: tricks lost per decision and the shares
+    losing at least 1 and 2 tricks, each with a 95% interval (:func:`paired_difference`); per trick kind,
+    what the kind adds to the tricks lost per decision and to the share losing at least 2 (the kind's
+    decisions losing 2 or more over *all* the bot's trick decisions), so that the kinds' differences add
+    up to the whole difference. Down the ladder (easier bot first) a positive difference is a monotone
+    step."""
+    a, b = results
+    if len(a) != len(b):
+        raise AnalysisError("a step compares two bots on the same deals")
+    kinds = {k: _step_cell(a, b, k, ("mean", "ge2")) for k in KINDS if UNITS[k] == "tricks"}
+    return {
+        "ruleset": ruleset,
+        "first": first,
+        "second": second,
+        "deals": len(a),
+        **_step_cell(a, b, None, ("mean", "ge1", "ge2")),
+        "kinds": kinds,
     }
 
 
@@ -500,12 +577,46 @@ def _interval(v, lo, hi, fmt: str = "{:.3f}") -> str:
     return f"{fmt.format(v)} [{fmt.format(max(lo, 0.0))}, {fmt.format(hi)}]"
 
 
+def _signed(v, lo, hi) -> str:
+    """A difference with its interval (signs kept: an interval below zero is a reversed step)."""
+    if v is None:
+        return "—"
+    return f"{v:+.3f}" if lo is None else f"{v:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+
+
+def steps_table(steps: list[dict]) -> str:
+    """Steps (:func:`step`) as Markdown: per pair of neighbours the differences, and per kind what the kind
+    adds to the share ≥ 2's difference."""
+    if not steps:
+        return ""
+    kinds = list(steps[0]["kinds"])
+    lines = [
+        "Steps, first minus second on the same deals (95%, paired by deal; a positive difference: the first "
+        "loses more). Per kind: what the kind adds to the share ≥ 2's difference (the kinds add up to it).",
+        "",
+        "| step | tricks lost per decision | share ≥ 1 | share ≥ 2 | " + " | ".join(kinds) + " |",
+        "|" + "---|" * (len(kinds) + 4),
+    ]
+    for st in steps:
+        cells = [
+            _signed(st["kinds"][k]["share_ge2"], st["kinds"][k]["share_ge2_lo"], st["kinds"][k]["share_ge2_hi"])
+            for k in kinds
+        ]
+        lines.append(
+            f"| {st['first']} − {st['second']} | {_signed(st['mean_lost'], st['mean_lo'], st['mean_hi'])} "
+            f"| {_signed(st['share_ge1'], st['share_ge1_lo'], st['share_ge1_hi'])} "
+            f"| {_signed(st['share_ge2'], st['share_ge2_lo'], st['share_ge2_hi'])} | " + " | ".join(cells) + " |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def _counts(c: dict) -> str:
     return ", ".join(f"{k} {v}" for k, v in c.items()) or "none"
 
 
-def ruleset_tables(profiles: list[dict]) -> str:
-    """One ruleset's profiles as Markdown: a bot summary table and a per-kind table."""
+def ruleset_tables(profiles: list[dict], steps: list[dict] = ()) -> str:
+    """One ruleset's profiles as Markdown: a bot summary table and a per-kind table, then its steps
+    (:func:`steps_table`), if any."""
     ruleset = profiles[0]["ruleset"]
     head = "| bot | deals | decisions | tricks lost per decision [95%] | share ≥ 1 [95%] | share ≥ 2 [95%] |"
     head += " slips: cost vs a random other option [95%] (slips) |"
@@ -542,14 +653,15 @@ def ruleset_tables(profiles: list[dict]) -> str:
             cells.append(f"{s['decisions']} / {_num(s['mean_lost'])} / {_num(s['share_ge2'])} / {ratio}")
         lines.append(f"| {p['bot']} | " + " | ".join(cells) + " |")
     lines += ["", "Not priced: " + "; ".join(f"{p['bot']}: {_counts(p['unmeasured'])}" for p in profiles) + "."]
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    return text + ("\n" + steps_table(list(steps)) if steps else "")
 
 
 def text_tables(report: dict) -> str:
     """The whole report as Markdown: per ruleset a heading and :func:`ruleset_tables`."""
     parts = []
     for ruleset, profiles in _by_ruleset(report).items():
-        parts.append(f"### {ruleset}\n\n{ruleset_tables(profiles)}")
+        parts.append(f"### {ruleset}\n\n{ruleset_tables(profiles, _steps_of(report, ruleset))}")
     return "\n".join(parts)
 
 
@@ -558,6 +670,10 @@ def _by_ruleset(report: dict) -> dict[str, list[dict]]:
     for p in report["profiles"]:
         out.setdefault(p["ruleset"], []).append(p)
     return out
+
+
+def _steps_of(report: dict, ruleset: str) -> list[dict]:
+    return [st for st in report.get("steps", ()) if st["ruleset"] == ruleset]
 
 
 def _markers(key: str) -> tuple[str, str]:
@@ -595,7 +711,7 @@ def _write_doc(path: str, report: dict, command: str, key: str | None) -> None:
         body = (
             f"{begin}\n### {title}\n\nGenerated by `{command}`: deal seeds {report['seed']} .. "
             f"{report['seed'] + report['deals'] - 1}, {report['deals']} deals per bot.\n\n"
-            f"{ruleset_tables(profiles)}{end}"
+            f"{ruleset_tables(profiles, _steps_of(report, ruleset))}{end}"
         )
         pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
         if pattern.search(text):

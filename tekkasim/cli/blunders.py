@@ -56,7 +56,8 @@ def blunders(rulesets, bots, seed, deals, rule_opts, workers, as_json, doc, doc_
     """Play DEALS seeded deals per bot with the bot in all four seats, as a tournament plays them, and
     price every decision against the double-dummy best: tricks lost per decision, shares losing 1 and 2
     or more, per kind (lead, follow, discard, ruff, prime, bid); slips against a random other option;
-    Tekka's unmakeable Double 13 calls."""
+    Tekka's unmakeable Double 13 calls; then each pair of neighbouring bots (in the order given) compared
+    on the same deals, first minus second, with paired 95% intervals and the kinds that make the step."""
     from ..analysis.blunders import LADDER, blunder_profiles, check_ruleset, text_tables, write_doc
     from ..errors import OptionError
 
