@@ -1,0 +1,148 @@
+"""What a Shengji heuristic bot's mistakes cost, against what a uniformly random other action costs there
+(issue 25's slip measure, which ``tekkasim blunders`` makes double dummy in the 52-card rulesets; Shengji
+has no double-dummy solver, so here an action's value is a JANGARA-policy rollout of the true deal).
+
+Each deal ``S + i`` is played by the bot in all four seats with the seeds of table 0 (decision k seeded
+``mix_seed(S + i, 0, k)``, as the tournament runner and ``tekkasim blunders`` do). At every decision the
+same bot with ``mistake_rate=0`` decides too, from the same state and seed; where the two differ (a slip)
+and there are at most ``--cap`` legal actions, every legal action is applied to the true state and the deal
+played out by JANGARA at all four seats (``shengji.rollout_values``: a function of the deal, JANGARA has no
+mistakes); an action's cost is the best action's value less its own, in the deciding side's card points
+(the attackers' points, kitty bonus included; a defender's value is minus theirs). The slip's cost is set
+against the mean cost of the legal actions other than the mistake-free one (a uniformly random other
+action). ``ratio`` = sum of the first over sum of the second, with a 95% interval with deals as clusters
+(delta method, ``analysis.blunders._ratio``), overall and per kind of decision (declare, bury, lead,
+follow). 1: the slips are no better than random other actions; issue 25's goal in Feskot is 0.5 or less.
+
+    python experiments/shengji_slips.py --bot KADO --bot KADO:mistake_uniform=true --seed 1000000 --deals 100
+
+Tune on seeds >= 1,000,000; report on others. Figures in ``experiments/README.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from tekkasim.analysis.blunders import _ratio
+from tekkasim.bits import new_rng
+from tekkasim.bots import get_bot, mix_seed
+from tekkasim.bots.shengji import compiled_decide, policy_vector, rollout_values, state_arrays
+from tekkasim.rules import get_game
+
+KINDS = ("declare", "bury", "lead", "follow")
+
+
+def _kind(state) -> str:
+    phase = state.phase()
+    if phase != "play":
+        return phase
+    return "follow" if state.trick else "lead"
+
+
+def slips(spec: str, seed: int, deals: int, cap: int) -> dict:
+    """The bot's slips on ``deals`` deals from ``seed``: per kind, the slips' costs, the random other
+    actions' mean costs and their deal indices; and the counts of decisions and unpriced slips."""
+    game = get_game("shengji")
+    bot = get_bot(spec, ruleset="shengji")
+    vec = bot.compiled_form("shengji")
+    calm = vec.copy()
+    calm[1] = 0.0  # P_MISTAKE: the same bot without mistakes
+    jangara = np.tile(policy_vector("JANGARA"), (4, 1))
+    out = {k: {"cost": [], "other": [], "loss": [], "other_loss": [], "deal": []} for k in KINDS}
+    decisions = {k: 0 for k in KINDS}
+    unpriced = 0
+    for i in range(deals):
+        state = game.new_deal(seed + i)
+        k = 0
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            s = mix_seed(seed + i, 0, k)
+            action = compiled_decide(vec, obs, new_rng(s))
+            meant = compiled_decide(calm, obs, new_rng(s))
+            kind = _kind(state)
+            decisions[kind] += 1
+            if action != meant:
+                legal = state.legal_actions()
+                if len(legal) > cap:
+                    unpriced += 1
+                else:
+                    values = 40.0 * rollout_values(state_arrays(state), legal, seat, jangara, new_rng(s))
+                    cost = values.max() - values
+                    j, jm = legal.index(action), legal.index(meant)
+                    others = [c for a, c in zip(legal, cost, strict=True) if a != meant]
+                    out[kind]["cost"].append(float(cost[j]))
+                    out[kind]["other"].append(float(np.mean(others)))
+                    out[kind]["loss"].append(float(cost[j] - cost[jm]))
+                    out[kind]["other_loss"].append(float(np.mean(others) - cost[jm]))
+                    out[kind]["deal"].append(i)
+            state.apply_action(action)
+            k += 1
+    return {"bot": bot.label, "kinds": out, "decisions": decisions, "unpriced": unpriced}
+
+
+def summary(res: dict, deals: int) -> dict:
+    """The ratio overall and per kind, with the mean costs (card points) and the slip counts."""
+
+    def one(parts: list[dict], num: str = "cost", den: str = "other") -> dict:
+        cost = np.array([c for p in parts for c in p[num]], float)
+        other = np.array([c for p in parts for c in p[den]], float)
+        deal = np.array([d for p in parts for d in p["deal"]], np.int64)
+        r = _ratio(cost, other, deal, deals)
+        return {
+            "slips": len(cost),
+            "ratio": r["value"],
+            "lo": r["lo"],
+            "hi": r["hi"],
+            "mean_cost": float(cost.mean()) if len(cost) else None,
+            "mean_other_cost": float(other.mean()) if len(cost) else None,
+        }
+
+    kinds = res["kinds"]
+    return {
+        "bot": res["bot"],
+        "deals": deals,
+        "decisions": res["decisions"],
+        "unpriced": res["unpriced"],
+        "all": one(list(kinds.values())),
+        **{k: one([kinds[k]]) for k in KINDS},
+        "loss": {
+            k: one(list(kinds.values()) if k == "all" else [kinds[k]], "loss", "other_loss") for k in ("all", *KINDS)
+        },
+    }
+
+
+def _fmt(x: dict) -> str:
+    if x["ratio"] is None:
+        return f"{'-':>6} ({x['slips']} slips)"
+    lo = "" if x["lo"] is None else f" [{x['lo']:.2f}, {x['hi']:.2f}]"
+    return f"{x['ratio']:.2f}x{lo} ({x['slips']} slips, {x['mean_cost']:.1f} against {x['mean_other_cost']:.1f} points)"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bot", action="append", required=True, help="a Shengji heuristic bot (repeatable)")
+    parser.add_argument("--seed", type=int, required=True, help="first deal seed (tune on >= 1,000,000)")
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--cap", type=int, default=64, help="slips with more legal actions are not priced")
+    parser.add_argument("--json", help="write the rows to this file")
+    args = parser.parse_args(argv)
+    rows = []
+    for spec in args.bot:
+        row = summary(slips(spec, args.seed, args.deals, args.cap), args.deals)
+        rows.append(row)
+        print(f"{row['bot']}: {args.deals} deals from seed {args.seed}; unpriced slips {row['unpriced']}")
+        for k in ("all", *KINDS):
+            print(f"  {k:8s} {_fmt(row[k])}   against the meant action: {_fmt(row['loss'][k])}", flush=True)
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
