@@ -842,7 +842,11 @@ def play_value(p, st, seat, h1, h2, x1, x2, kitty, tops, eff, strength, suit_kin
         after |= 1 << ((seat + j) % 4)
     opp_after = after & opp
     if tn == 0:
-        shape, e, top = play_shape(x1, x2, eff, strength, suit_kinds)
+        if n == 1:  # a single, without the general shape's call (most plays priced are singles)
+            k1 = lowest(x1)
+            shape, e, top = 0, eff[k1], strength[k1]
+        else:
+            shape, e, top = play_shape(x1, x2, eff, strength, suit_kinds)
         sure = 1 if _secure(e, shape, top + (16 if e == TRUMP else 0), opp_after, p, tops, st) else 0
         trump_lead = 1 if e == TRUMP else 0
         length = size(h1 & suit_kinds[e], h2 & suit_kinds[e])
@@ -878,7 +882,12 @@ def play_value(p, st, seat, h1, h2, x1, x2, kitty, tops, eff, strength, suit_kin
     e = st[S_LEAD_SUIT]
     shape = st[S_LEAD_SHAPE]
     void = (h1 & suit_kinds[e]) == ZERO
-    key = play_key(x1, x2, shape, e, void, eff, strength, suit_kinds)
+    if n == 1:
+        k1 = lowest(x1)
+        ek = eff[k1]
+        key = strength[k1] + (16 if ek == TRUMP else 0) if ek == e or ek == TRUMP and void else -1
+    else:
+        key = play_key(x1, x2, shape, e, void, eff, strength, suit_kinds)
     table = st[S_TPTS]
     if size(h1, h2) == n:
         table += np.int64(kitty) * 2 * n  # the last trick: its winner's side decides the kitty's points
@@ -905,7 +914,7 @@ def _slip_store(st, h1, h2, x1, x2, m1, m2, eff, strength, suit_kinds, buf, n, d
     legal, not the meant play ``(m1, m2)`` and not one of the first ``dup`` candidates. The new count."""
     if n >= SLIP_CAP or (x1 == m1 and x2 == m2) or x1 == ZERO:
         return n
-    if st[S_TN] > 0:
+    if st[S_TN] > 0 and st[S_LEAD_N] > 1:  # a single's candidates are legal by construction
         ok = check_play(h1, h2, x1, x2, st[S_LEAD_N], st[S_LEAD_PAIRS], st[S_LEAD_SUIT], eff, strength, suit_kinds)
         if ok != OK:
             return n
@@ -940,7 +949,8 @@ def slip_candidates(st, h1, h2, m1, m2, eff, strength, suit_kinds, strength_kind
     Following, the follows the policy's own rules make with its other card costs (weakest, keep points,
     feed points), the cheapest play of the lead's shape that wins the trick (a ruff when void), then the
     meant play with one card changed for another (of the led suit when the hand has more of it than the
-    lead's count, else of the rest of the hand) or one pair for another pair; each legal and once."""
+    lead's count, else of the rest of the hand) or one pair for another pair; each legal and once. (To a
+    single lead the changes alone: they are every legal single.)"""
     n = 0
     if st[S_TN] == 0:
         shape, e, top = play_shape(m1, m2, eff, strength, suit_kinds)
@@ -969,10 +979,10 @@ def slip_candidates(st, h1, h2, m1, m2, eff, strength, suit_kinds, strength_kind
     so = h1 & suit_kinds[e]
     st2 = h2 & suit_kinds[e]
     h = size(so, st2)
-    for which in range(3):
+    for which in range(3 if nl > 1 else 0):  # a single's changes below are every legal single
         x1, x2 = _follow_variant(np.int64(which), h1, h2, nl, npairs, so, st2, eff, strength)
         n = _slip_store(st, h1, h2, x1, x2, m1, m2, eff, strength, suit_kinds, buf, n, n)
-    if h > nl or h == 0 and e != TRUMP:
+    if nl > 1 and (h > nl or h == 0 and e != TRUMP):
         w1, w2, we = (so, st2, e) if h > nl else (h1 & suit_kinds[TRUMP], h2 & suit_kinds[TRUMP], TRUMP)
         found, x1, x2, key = _win_play(
             w1, w2, st[S_LEAD_SHAPE], npairs, np.int64(we), st[S_BEST_KEY], strength_kinds, strength, buf
