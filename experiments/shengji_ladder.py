@@ -17,6 +17,7 @@ interval, and the Elo of the pair score (runs.md). Tune on seeds >= 1,000,000; r
 
     python experiments/shengji_ladder.py --seed 1 --boards 4000
     python experiments/shengji_ladder.py --seed 1 --boards 4000 --calm   # + X:mistake_rate=0 against X
+    python experiments/shengji_ladder.py --seed 1 --boards 4000 --uniform   # + X against X:mistake_uniform=true
     python experiments/shengji_ladder.py --runs DIR [DIR ...]
     python experiments/shengji_ladder.py --search "TIZAB/TANOOR" --boards 150 --seed 7000000
     python experiments/shengji_ladder.py --speed "ZELZELA;TIZAB;TANOOR" --boards 3 --seed 7000000
@@ -52,6 +53,10 @@ NEIGHBOURS = (
 )
 # what each level's mistakes cost it: the same bot without mistakes against it
 CALM = tuple((f"{x}:mistake_rate=0", x) for x in ("KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA"))
+# the plausible mistakes against the old uniform ones at the same rate, and what the old ones cost
+UNIFORM = tuple((x, f"{x}:mistake_uniform=true") for x in ("KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA")) + tuple(
+    (f"{x}:mistake_rate=0", f"{x}:mistake_uniform=true") for x in ("KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA")
+)
 
 
 def compiled_margins(x: str, y: str, seeds: np.ndarray) -> np.ndarray:
@@ -198,6 +203,9 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--speed", help="bot;bot;...: CPU ms per decision against JANGARA on --boards boards")
     parser.add_argument("--calm", action="store_true", help="also each level without mistakes against it")
+    parser.add_argument(
+        "--uniform", action="store_true", help="also each level against it with the old uniform mistakes"
+    )
     parser.add_argument("--json", help="write the rows to this file")
     args = parser.parse_args(argv)
     rows = []
@@ -215,7 +223,7 @@ def main(argv=None) -> int:
             rows.append(row)
             print(_show(row), flush=True)
     elif not args.runs:
-        for x, y in NEIGHBOURS + (CALM if args.calm else ()):
+        for x, y in NEIGHBOURS + (CALM if args.calm else ()) + (UNIFORM if args.uniform else ()):
             rows.append(summary(x, y, compiled_margins(x, y, seeds)))
             print(_show(rows[-1]), flush=True)
         _steps(rows)

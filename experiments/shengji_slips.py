@@ -8,11 +8,14 @@ same bot with ``mistake_rate=0`` decides too, from the same state and seed; wher
 and there are at most ``--cap`` legal actions, every legal action is applied to the true state and the deal
 played out by JANGARA at all four seats (``shengji.rollout_values``: a function of the deal, JANGARA has no
 mistakes); an action's cost is the best action's value less its own, in the deciding side's card points
-(the attackers' points, kitty bonus included; a defender's value is minus theirs). The slip's cost is set
-against the mean cost of the legal actions other than the mistake-free one (a uniformly random other
-action). ``ratio`` = sum of the first over sum of the second, with a 95% interval with deals as clusters
-(delta method, ``analysis.blunders._ratio``), overall and per kind of decision (declare, bury, lead,
-follow). 1: the slips are no better than random other actions; issue 25's goal in Feskot is 0.5 or less.
+(the attackers' points, kitty bonus included; a defender's value is minus theirs). What the slip loses
+against the mistake-free action is set against what the legal actions other than the mistake-free one
+lose on average (a uniformly random other action): ``ratio`` = sum of the first over sum of the second,
+with a 95% interval with deals as clusters (delta method, ``analysis.blunders._ratio``), overall and per
+kind of decision (declare, bury, lead, follow). 1: the slips are no better than random other actions;
+below 1, nearer misses. (The JSON also holds the costs against the best action, as ``tekkasim blunders``
+prices them double dummy; with rollouts the best of many actions is mostly the luckiest rollout, a cost
+every action shares, so that ratio says little here.)
 
     python experiments/shengji_slips.py --bot KADO --bot KADO:mistake_uniform=true --seed 1000000 --deals 100
 
@@ -89,39 +92,53 @@ def slips(spec: str, seed: int, deals: int, cap: int) -> dict:
 def summary(res: dict, deals: int) -> dict:
     """The ratio overall and per kind, with the mean costs (card points) and the slip counts."""
 
-    def one(parts: list[dict], num: str = "cost", den: str = "other") -> dict:
+    def one(parts: list[dict], num: str, den: str) -> dict:
         cost = np.array([c for p in parts for c in p[num]], float)
         other = np.array([c for p in parts for c in p[den]], float)
         deal = np.array([d for p in parts for d in p["deal"]], np.int64)
-        r = _ratio(cost, other, deal, deals)
+        ones = np.ones(len(cost))
+        r, a, b = _ratio(cost, other, deal, deals), _ratio(cost, ones, deal, deals), _ratio(other, ones, deal, deals)
         return {
             "slips": len(cost),
             "ratio": r["value"],
             "lo": r["lo"],
             "hi": r["hi"],
-            "mean_cost": float(cost.mean()) if len(cost) else None,
-            "mean_other_cost": float(other.mean()) if len(cost) else None,
+            "mean": a["value"],
+            "mean_lo": a["lo"],
+            "mean_hi": a["hi"],
+            "mean_other": b["value"],
+            "mean_other_lo": b["lo"],
+            "mean_other_hi": b["hi"],
         }
 
     kinds = res["kinds"]
+    groups = {"all": list(kinds.values()), **{k: [kinds[k]] for k in KINDS}}
     return {
         "bot": res["bot"],
         "deals": deals,
         "decisions": res["decisions"],
         "unpriced": res["unpriced"],
-        "all": one(list(kinds.values())),
-        **{k: one([kinds[k]]) for k in KINDS},
-        "loss": {
-            k: one(list(kinds.values()) if k == "all" else [kinds[k]], "loss", "other_loss") for k in ("all", *KINDS)
-        },
+        "loss": {k: one(g, "loss", "other_loss") for k, g in groups.items()},  # against the meant action
+        "cost": {k: one(g, "cost", "other") for k, g in groups.items()},  # against the best action
     }
 
 
+def _interval(x: dict, key: str, fmt: str) -> str:
+    if x[key] is None:
+        return "-"
+    if x[f"{key}_lo"] is None:
+        return format(x[key], fmt)
+    return f"{x[key]:{fmt}} [{x[f'{key}_lo']:{fmt}}, {x[f'{key}_hi']:{fmt}}]"
+
+
 def _fmt(x: dict) -> str:
-    if x["ratio"] is None:
-        return f"{'-':>6} ({x['slips']} slips)"
-    lo = "" if x["lo"] is None else f" [{x['lo']:.2f}, {x['hi']:.2f}]"
-    return f"{x['ratio']:.2f}x{lo} ({x['slips']} slips, {x['mean_cost']:.1f} against {x['mean_other_cost']:.1f} points)"
+    if not x["slips"]:
+        return "no slips"
+    ratio = "-" if x["ratio"] is None else _interval({**x, "ratio_lo": x["lo"], "ratio_hi": x["hi"]}, "ratio", ".2f")
+    return (
+        f"{x['slips']} slips lose {_interval(x, 'mean', '.2f')} points, a random other action "
+        f"{_interval(x, 'mean_other', '.2f')}; ratio {ratio}"
+    )
 
 
 def main(argv=None) -> int:
@@ -138,7 +155,7 @@ def main(argv=None) -> int:
         rows.append(row)
         print(f"{row['bot']}: {args.deals} deals from seed {args.seed}; unpriced slips {row['unpriced']}")
         for k in ("all", *KINDS):
-            print(f"  {k:8s} {_fmt(row[k])}   against the meant action: {_fmt(row['loss'][k])}", flush=True)
+            print(f"  {k:8s} {_fmt(row['loss'][k])}", flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
     return 0
