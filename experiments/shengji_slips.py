@@ -6,9 +6,11 @@ Each deal ``S + i`` is played by the bot in all four seats with the seeds of tab
 ``mix_seed(S + i, 0, k)``, as the tournament runner and ``tekkasim blunders`` do). At every decision the
 same bot with ``mistake_rate=0`` decides too, from the same state and seed; where the two differ (a slip)
 and there are at most ``--cap`` legal actions, every legal action is applied to the true state and the deal
-played out by JANGARA at all four seats (``shengji.rollout_values``: a function of the deal, JANGARA has no
-mistakes); an action's cost is the best action's value less its own, in the deciding side's card points
-(the attackers' points, kitty bonus included; a defender's value is minus theirs). What the slip loses
+played out by JANGARA at all four seats (a function of the deal: JANGARA has no mistakes); an action's cost
+is the best action's value less its own, in the deciding side's card points (``shengji.rollout_values``:
+the attackers' points, kitty bonus included; a defender's value is minus theirs), but for a declaration
+in levels (:func:`level_values`: the deciding side's level gain less the other side's), since a call
+decides who attacks. ``all`` is the burial, leads and follows (points). What the slip loses
 against the mistake-free action is set against what the legal actions other than the mistake-free one
 lose on average (a uniformly random other action): ``ratio`` = sum of the first over sum of the second,
 with a 95% interval with deals as clusters (delta method, ``analysis.blunders._ratio``), overall and per
@@ -33,8 +35,9 @@ import numpy as np
 
 from tekkasim.analysis.blunders import _ratio
 from tekkasim.bits import new_rng
+from tekkasim.bots import _shengji_policy as sp
 from tekkasim.bots import get_bot, mix_seed
-from tekkasim.bots.shengji import compiled_decide, policy_vector, rollout_values, state_arrays
+from tekkasim.bots.shengji import _masks, compiled_decide, policy_vector, rollout_values, state_arrays
 from tekkasim.rules import get_game
 
 KINDS = ("declare", "bury", "lead", "follow")
@@ -45,6 +48,24 @@ def _kind(state) -> str:
     if phase != "play":
         return phase
     return "follow" if state.trick else "lead"
+
+
+def level_values(state, actions: list, seat: int, params: np.ndarray, rng: np.ndarray) -> np.ndarray:
+    """Each action's value in the deal's result: the levels the seat's side gains less the other side's,
+    after the action and a rollout by ``params``. (A call decides who defends, and the points of
+    ``rollout_values`` favour the attackers whoever they are: the defenders gain levels while the
+    attackers stay below 80.)"""
+    arrays = state_arrays(state)
+    out = np.empty(len(actions))
+    for i, action in enumerate(actions):
+        st, hands, tplays = arrays["st"].copy(), arrays["hands"].copy(), arrays["tplays"].copy()
+        tables = tuple(x.copy() for x in arrays["tables"])
+        one, two = _masks(action)
+        sp.apply(st, hands, tplays, *tables, np.uint64(one), np.uint64(two))
+        sp.play_from(params, st, hands, tplays, *tables, rng)
+        ga, gb = sp.gains(st)
+        out[i] = (ga - gb) if seat % 2 == 0 else (gb - ga)
+    return out
 
 
 def slips(spec: str, seed: int, deals: int, cap: int) -> dict:
@@ -75,7 +96,10 @@ def slips(spec: str, seed: int, deals: int, cap: int) -> dict:
                 if len(legal) > cap:
                     unpriced += 1
                 else:
-                    values = 40.0 * rollout_values(state_arrays(state), legal, seat, jangara, new_rng(s))
+                    if kind == "declare":
+                        values = level_values(state, legal, seat, jangara, new_rng(s))
+                    else:
+                        values = 40.0 * rollout_values(state_arrays(state), legal, seat, jangara, new_rng(s))
                     cost = values.max() - values
                     j, jm = legal.index(action), legal.index(meant)
                     others = [c for a, c in zip(legal, cost, strict=True) if a != meant]
@@ -112,7 +136,7 @@ def summary(res: dict, deals: int) -> dict:
         }
 
     kinds = res["kinds"]
-    groups = {"all": list(kinds.values()), **{k: [kinds[k]] for k in KINDS}}
+    groups = {"all": [kinds[k] for k in KINDS if k != "declare"], **{k: [kinds[k]] for k in KINDS}}
     return {
         "bot": res["bot"],
         "deals": deals,
@@ -131,12 +155,12 @@ def _interval(x: dict, key: str, fmt: str) -> str:
     return f"{x[key]:{fmt}} [{x[f'{key}_lo']:{fmt}}, {x[f'{key}_hi']:{fmt}}]"
 
 
-def _fmt(x: dict) -> str:
+def _fmt(x: dict, unit: str) -> str:
     if not x["slips"]:
         return "no slips"
     ratio = "-" if x["ratio"] is None else _interval({**x, "ratio_lo": x["lo"], "ratio_hi": x["hi"]}, "ratio", ".2f")
     return (
-        f"{x['slips']} slips lose {_interval(x, 'mean', '.2f')} points, a random other action "
+        f"{x['slips']} slips lose {_interval(x, 'mean', '.2f')} {unit}, a random other action "
         f"{_interval(x, 'mean_other', '.2f')}; ratio {ratio}"
     )
 
@@ -155,7 +179,8 @@ def main(argv=None) -> int:
         rows.append(row)
         print(f"{row['bot']}: {args.deals} deals from seed {args.seed}; unpriced slips {row['unpriced']}")
         for k in ("all", *KINDS):
-            print(f"  {k:8s} {_fmt(row['loss'][k])}", flush=True)
+            unit = "levels" if k == "declare" else "points"
+            print(f"  {k:8s} {_fmt(row['loss'][k], unit)}", flush=True)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
     return 0
