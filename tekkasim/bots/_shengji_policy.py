@@ -607,12 +607,12 @@ def _follow(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds
 # A mistake is drawn by ``bits.mistake_pick`` among the bot's own alternatives, each priced by what it costs
 # against the action the bot meant by its own rough evaluation, in tens of card points (``SLIP_POINTS``
 # points a unit: a packed step is 1.25 points, 17.5 points or more are gross, all alike). An alternative
-# the evaluation rates above the meant action is never drawn (its equal is); with none left the meant
+# the evaluation rates above the meant action is never drawn (its equal may be); with none left the meant
 # action is played.
 SLIP_POINTS = 10.0
 DECL_SLACK = 2.0  # a call worth less than declare_min - DECL_SLACK is hopeless: never called by mistake
 DECL_POINTS = 5.0  # card points a unit of a call's worth (about a trump) is priced at
-BURY_SMART = 600.0  # the burial cost (``_bury_cost``) of a tens of points: a ten against the same rank
+BURY_SMART = 600.0  # ``_bury_cost`` of one unit (ten points): smart keeps a point at 60, weakest at 1000
 BURY_WEAK = 10000.0
 BURY_RANK = 1.0 / 16.0  # units a place further down the burial ranking adds
 KITTY_GUESS = 10.0  # the kitty's points as a seat that did not bury it counts them
