@@ -16,6 +16,8 @@ positive, zero, negative. Figures: mean margin with a 95% normal interval, pair 
 interval, and the Elo of the pair score (runs.md). Tune on seeds >= 1,000,000; report on others.
 
     python experiments/shengji_ladder.py --seed 1 --boards 4000
+    python experiments/shengji_ladder.py --seed 1 --boards 4000 --calm   # + X:mistake_rate=0 against X
+    python experiments/shengji_ladder.py --seed 1 --boards 4000 --uniform   # + X against X:mistake_uniform=true
     python experiments/shengji_ladder.py --runs DIR [DIR ...]
     python experiments/shengji_ladder.py --search "TIZAB/TANOOR" --boards 150 --seed 7000000
     python experiments/shengji_ladder.py --speed "ZELZELA;TIZAB;TANOOR" --boards 3 --seed 7000000
@@ -48,6 +50,12 @@ NEIGHBOURS = (
     ("TANA", "SADA"),
     ("JANGARA", "TANA"),
     ("JANGARA", "GREEDY"),
+)
+# what each level's mistakes cost it: the same bot without mistakes against it
+CALM = tuple((f"{x}:mistake_rate=0", x) for x in ("KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA"))
+# the plausible mistakes against the old uniform ones at the same rate, and what the old ones cost
+UNIFORM = tuple((x, f"{x}:mistake_uniform=true") for x in ("KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA")) + tuple(
+    (f"{x}:mistake_rate=0", f"{x}:mistake_uniform=true") for x in ("KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA")
 )
 
 
@@ -156,6 +164,24 @@ def speed(name: str, seeds) -> dict:
     return {"bot": name, "boards": len(seeds), "decisions": decisions, "ms_cpu": 1000 * spent / decisions}
 
 
+def _steps(rows: list[dict]) -> None:
+    """The heuristic ladder's neighbour steps (KADO .. JANGARA): Elo and margin, the largest against the
+    median (goal: at most 2)."""
+    ladder = ("KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA", "JANGARA")
+    steps = [r for r in rows if (r["y"], r["x"]) in zip(ladder[:-1], ladder[1:], strict=True)]
+    if not steps:
+        return
+    for unit in ("elo", "margin"):
+        values = [r[unit] for r in steps]
+        median = float(np.median(values))
+        low = min(r[f"{unit}_lo"] for r in steps)
+        print(
+            f"ladder steps ({unit}) {', '.join(f'{v:.3g}' for v in values)}: median {median:.3g}, largest / "
+            f"median {max(values) / median:.2f} (goal <= 2); lowest 95% bound {low:+.3g} (goal > 0)",
+            flush=True,
+        )
+
+
 def _show(row: dict) -> str:
     return (
         f"{row['x']:>10} vs {row['y']:<10} pairs {row['pairs']:>5}  margin {row['margin']:+.3f} "
@@ -176,6 +202,10 @@ def main(argv=None) -> int:
         "on --boards boards from --seed through the decide path, one deal per table",
     )
     parser.add_argument("--speed", help="bot;bot;...: CPU ms per decision against JANGARA on --boards boards")
+    parser.add_argument("--calm", action="store_true", help="also each level without mistakes against it")
+    parser.add_argument(
+        "--uniform", action="store_true", help="also each level against it with the old uniform mistakes"
+    )
     parser.add_argument("--json", help="write the rows to this file")
     args = parser.parse_args(argv)
     rows = []
@@ -193,9 +223,10 @@ def main(argv=None) -> int:
             rows.append(row)
             print(_show(row), flush=True)
     elif not args.runs:
-        for x, y in NEIGHBOURS:
+        for x, y in NEIGHBOURS + (CALM if args.calm else ()) + (UNIFORM if args.uniform else ()):
             rows.append(summary(x, y, compiled_margins(x, y, seeds)))
             print(_show(rows[-1]), flush=True)
+        _steps(rows)
     for d in args.runs:
         for row in run_margins(Path(d)):
             row["run"] = d

@@ -14,10 +14,18 @@ and seeds decision ``i`` with ``new_rng(mix_seed(seed, table, i))``, as the one 
 (``bots.loop.play_deal``) does through ``decide``. The same state arrays and :func:`play_from` are the rollouts
 of the search bots (from any sampled world, any phase).
 
-Mistakes (``mistake_rate``): drawn by ``bits.mistake``, as ``base.maybe_mistake`` draws them; a mistake is
-the engine's random policy for that decision: a uniformly random call or pass, a uniformly random kind to
-bury, a uniformly random lead (``random_lead``), or the engine's random follow (``random_follow``: legal,
-near-uniform).
+Mistakes (``mistake_rate``): drawn by ``bits.mistake``, as ``base.maybe_mistake`` draws them. A heuristic
+policy's mistake is plausible (issue 25): the action it meant is decided first, then one of its own
+alternatives is drawn by ``bits.mistake_pick`` (temperature ``P_TEMP``) over what each costs against the
+meant action by the policy's own evaluation, never one that evaluation rates above the meant action (its
+equal may be drawn), and the meant action when none is left: a declaration passes on a marginal call or
+calls the second-best suit (:func:`_slip_declare`; never a call worth less than ``declare_min -
+DECL_SLACK``), a burial takes a card its ranking puts just after the cards it means to bury
+(:func:`_slip_bury`), a lead or a follow another legal play of the right shape priced by
+:func:`play_value` (:func:`_slip_play`, :func:`slip_candidates`). With ``P_UNIFORM``, and always for GREEDY
+(no evaluation to draw by) and RANDOM, a mistake is the engine's random policy for that decision, the draw
+before issue 25: a uniformly random call or pass, a uniformly random kind to bury, a uniformly random lead
+(``random_lead``), or the engine's random follow (``random_follow``: legal, near-uniform).
 """
 
 from __future__ import annotations
@@ -25,16 +33,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bits import below, highest, kth, lowest, mistake, mix_seed3, popcount
+from ..bits import below, highest, kth, lowest, mistake, mistake_pick, mix_seed3, popcount, slip_step
 from ..cards import BIG_JOKER, N_KINDS, SMALL_JOKER
 from ..rules._shengji_kernels import (
     NO_TRUMP,
+    OK,
     ONE,
     TRACTOR_CAP,
     TRUMP,
     ZERO,
     add,
     call_strength,
+    check_play,
     deal_cards,
     declaration_options,
     fill_tables,
@@ -51,8 +61,22 @@ from ..rules._shengji_kernels import (
 )
 
 # --- parameter vector -----------------------------------------------------------------------------------
-P_MODE, P_MISTAKE, P_MEMORY, P_INFER, P_PARTNER, P_POINTS, P_DECLARE, P_BURY, P_LEADS, P_KITTY, P_DECL_MIN = range(11)
-N_P = 11
+(
+    P_MODE,
+    P_MISTAKE,
+    P_MEMORY,
+    P_INFER,
+    P_PARTNER,
+    P_POINTS,
+    P_DECLARE,
+    P_BURY,
+    P_LEADS,
+    P_KITTY,
+    P_DECL_MIN,
+    P_TEMP,
+    P_UNIFORM,
+) = range(13)
+N_P = 13
 MODE_RANDOM, MODE_GREEDY, MODE_HEURISTIC = 0, 1, 2
 MEM_NONE, MEM_TRICK, MEM_FULL = 0, 1, 2
 
@@ -92,6 +116,10 @@ MEM_NONE, MEM_TRICK, MEM_FULL = 0, 1, 2
 S_N = 33  # S_VOID0 + seat: the public voids of each seat, one bit per effective suit
 PH_DECLARE, PH_BURY, PH_PLAY, PH_END = 0, 1, 2, 3
 MAX_ACTIONS = 160  # declaration turns (<= 4 calls and their passes) + 8 burials + at most 100 plays
+# ``buf`` of the decisions: rows below TRACTOR_CAP list tractors, the SLIP_CAP rows after them hold a
+# mistake's candidates (so that the draw allocates nothing)
+SLIP_CAP = 256
+BUF_ROWS = TRACTOR_CAP + SLIP_CAP
 
 
 # --- small helpers ----------------------------------------------------------------------------------------
@@ -298,6 +326,32 @@ def _win_play(src1, src2, shape, npairs, e, best_key, strength_kinds, strength, 
 # --- the decisions ----------------------------------------------------------------------------------------
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _call_worth(code, h1, h2, level, nlevel, njok):
+    """What call ``code`` (``2 * kind + is_pair``) is worth to the hand: the trumps it would hold (level
+    cards, jokers, the suit), half a point per Ace of the suit, 0.75 for a pair call, 2 for no-trump."""
+    kind = code >> 1
+    pair = code & 1
+    if kind >= 52:
+        val = nlevel + njok + 2.0  # no-trump: every level card and joker, and the call cannot be beaten
+    else:
+        s = kind // 13
+        sm = np.uint64(0x1FFF) << np.uint64(13 * s)
+        val = popcount(h1 & sm) + popcount(h2 & sm) - _count(h1, h2, kind) + nlevel + njok
+        # high cards of the suit make it a better trump
+        val += 0.5 * (_count(h1, h2, s * 13 + 12) if level != 12 else 0)
+    return val + 0.75 * pair  # a pair call is harder to overcall
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _level_jokers(h1, h2, level):
+    """The level cards and the jokers of a hand (the trumps of every call)."""
+    nlevel = 0
+    for s in range(4):
+        nlevel += _count(h1, h2, s * 13 + level)
+    return nlevel, _count(h1, h2, SMALL_JOKER) + _count(h1, h2, BIG_JOKER)
+
+
 @njit(cache=True, _nrt=False)
 def _declare(p, st, seat, h1, h2, opts):
     level = st[S_LEVEL]
@@ -311,33 +365,36 @@ def _declare(p, st, seat, h1, h2, opts):
         return ZERO, ZERO  # our side's call stands
     if mode == 1 and standing > 0:
         return ZERO, ZERO  # the simple rule never overcalls
-    nlevel = 0
-    for s in range(4):
-        nlevel += _count(h1, h2, s * 13 + level)
-    njok = _count(h1, h2, SMALL_JOKER) + _count(h1, h2, BIG_JOKER)
+    nlevel, njok = _level_jokers(h1, h2, level)
     best = -1
     bv = -1.0
     for i in range(cnt):
-        code = opts[i]
-        kind = code >> 1
-        pair = code & 1
-        if kind >= 52:
-            val = nlevel + njok + 2.0  # no-trump: every level card and joker, and the call cannot be beaten
-        else:
-            s = kind // 13
-            sm = np.uint64(0x1FFF) << np.uint64(13 * s)
-            val = popcount(h1 & sm) + popcount(h2 & sm) - _count(h1, h2, kind) + nlevel + njok
-            # high cards of the suit make it a better trump
-            val += 0.5 * (_count(h1, h2, s * 13 + 12) if level != 12 else 0)
-        val += 0.75 * pair  # a pair call is harder to overcall
+        val = _call_worth(opts[i], h1, h2, level, nlevel, njok)
         if val > bv:
             bv = val
-            best = code
+            best = opts[i]
     if mode == 2 and bv < p[P_DECL_MIN]:
         return ZERO, ZERO
     kind = best >> 1
     b = _bit(kind)
     return b, (b if best & 1 else ZERO)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _bury_cost(smart, k, h1, h2, eff, strength, suit_kinds):
+    """How much the burial keeps kind ``k``: ``weakest`` (side suits before trumps, non-points before
+    points, low first) or ``smart`` (also keeps pairs and side Aces, empties short suits)."""
+    t = 1 if eff[k] == TRUMP else 0
+    pts = _card_points(k)
+    if not smart:
+        return 1e6 * t + 1000.0 * pts + strength[k]
+    e = eff[k]
+    c = 10000.0 * t + 60.0 * pts + 10.0 * strength[k] + 25.0 * size(h1 & suit_kinds[e], h2 & suit_kinds[e])
+    if (h2 >> np.uint64(k)) & ONE:
+        c += 250.0  # keep pairs: they win pair and tractor tricks
+    if strength[k] == 11 and t == 0:
+        c += 300.0  # a side Ace is a master
+    return c
 
 
 @njit(cache=True, _nrt=False)
@@ -349,17 +406,7 @@ def _bury(p, st, h1, h2, eff, strength, suit_kinds):
     while m:
         k = lowest(m)
         m &= m - ONE
-        t = 1 if eff[k] == TRUMP else 0
-        pts = _card_points(k)
-        if not smart:
-            c = 1e6 * t + 1000.0 * pts + strength[k]
-        else:
-            e = eff[k]
-            c = 10000.0 * t + 60.0 * pts + 10.0 * strength[k] + 25.0 * size(h1 & suit_kinds[e], h2 & suit_kinds[e])
-            if (h2 >> np.uint64(k)) & ONE:
-                c += 250.0  # keep pairs: they win pair and tractor tricks
-            if strength[k] == 11 and t == 0:
-                c += 300.0  # a side Ace is a master
+        c = _bury_cost(smart, k, h1, h2, eff, strength, suit_kinds)
         if c < bc:
             bc = c
             bk = k
@@ -556,14 +603,500 @@ def _follow(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds
     return add(pairs, pairs, fo, ft)
 
 
+# --- plausible mistakes (issue 25) ---------------------------------------------------------------------
+# A mistake is drawn by ``bits.mistake_pick`` among the bot's own alternatives, each priced by what it costs
+# against the action the bot meant by its own rough evaluation, in tens of card points (``SLIP_POINTS``
+# points a unit: a packed step is 1.25 points, 17.5 points or more are gross, all alike). An alternative
+# the evaluation rates above the meant action is never drawn (its equal may be); with none left the meant
+# action is played.
+SLIP_POINTS = 10.0
+DECL_SLACK = 2.0  # a call worth less than declare_min - DECL_SLACK is hopeless: never called by mistake
+DECL_POINTS = 5.0  # card points a unit of a call's worth (about a trump) is priced at
+BURY_SMART = 600.0  # ``_bury_cost`` of one unit (ten points): smart keeps a point at 60, weakest at 1000
+BURY_WEAK = 10000.0
+BURY_RANK = 1.0 / 16.0  # units a place further down the burial ranking adds
+KITTY_GUESS = 10.0  # the kitty's points as a seat that did not bury it counts them
+_EPS = 1e-9
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _call_suit(kind):
+    """The suit a call makes trump (4: no-trump, the jokers' call)."""
+    return 4 if kind >= 52 else kind // 13
+
+
+@njit(cache=True, _nrt=False)
+def _slip_declare(p, st, seat, h1, h2, opts, m1, m2, rng):
+    """A declaration mistake, the meant call being ``(m1, m2)`` (a pass is ``(0, 0)``): passing instead
+    of the meant call, priced by how far its worth (``_call_worth``) lies above ``declare_min`` (a
+    marginal call's pass is cheap), or the best call of another suit, priced by the worth it gives up; a
+    meant pass of an ``eval`` bot below ``declare_min`` becomes its best call. A call worth less than
+    ``declare_min - DECL_SLACK`` (hopeless by the bot's own count) is never made by mistake, nor a call
+    the bot's rule never makes (over partner's call; ``simple`` never overcalls)."""
+    level = st[S_LEVEL]
+    standing = st[S_STANDING]
+    cnt = declaration_options(h1, h2, level, standing, opts)
+    mode = int(p[P_DECLARE])
+    if cnt == 0 or mode == 0:
+        return m1, m2
+    if standing > 0 and (st[S_CALLER] & 1) == (seat & 1):
+        return m1, m2
+    if mode == 1 and standing > 0:
+        return m1, m2
+    nlevel, njok = _level_jokers(h1, h2, level)
+    best = -1
+    bv = -1.0
+    for i in range(cnt):
+        val = _call_worth(opts[i], h1, h2, level, nlevel, njok)
+        if val > bv:
+            bv = val
+            best = opts[i]
+    second = -1
+    sv = -1.0
+    for i in range(cnt):
+        if _call_suit(opts[i] >> 1) == _call_suit(best >> 1):
+            continue
+        val = _call_worth(opts[i], h1, h2, level, nlevel, njok)
+        if val > sv:
+            sv = val
+            second = opts[i]
+    floor = p[P_DECL_MIN] - DECL_SLACK
+    costs = ZERO
+    n = 0
+    c0 = -1  # the choices: c0 (a call, or -1 for a pass) and c1 (a call)
+    c1 = -1
+    if m1 == ZERO:
+        if bv < floor or bv >= p[P_DECL_MIN]:
+            return m1, m2
+        c0 = best
+        costs |= np.uint64(slip_step((p[P_DECL_MIN] - bv) * DECL_POINTS / SLIP_POINTS))
+        n = 1
+    else:
+        costs |= np.uint64(slip_step(max(0.0, bv - p[P_DECL_MIN]) * DECL_POINTS / SLIP_POINTS))
+        n = 1
+        if second >= 0 and sv >= floor:
+            c1 = second
+            costs |= np.uint64(slip_step((bv - sv) * DECL_POINTS / SLIP_POINTS)) << np.uint64(4)
+            n = 2
+    i = mistake_pick(rng, costs, n, p[P_TEMP])
+    if i < 0:
+        return m1, m2
+    code = c0 if i == 0 else c1
+    if code < 0:
+        return ZERO, ZERO
+    b = _bit(code >> 1)
+    return b, (b if code & 1 else ZERO)
+
+
+@njit(cache=True, _nrt=False)
+def _slip_bury(p, st, h1, h2, eff, strength, suit_kinds, buf, rng):
+    """A burial mistake: a card that the bot's burial ranking (``_bury_cost``) puts just after the ones it
+    means to bury (the ``8 - buried`` cheapest kinds), one of the next 16 kinds of the ranking, priced by
+    how much more the ranking keeps it than the last meant card (in tens of points: a ten's points cost
+    ``BURY_SMART`` or ``BURY_WEAK``) plus ``BURY_RANK`` a place: a point card, a pair or a short-suit card
+    it meant to keep, seldom a trump."""
+    smart = p[P_BURY] > 0 and p[P_MODE] == MODE_HEURISTIC
+    unit = BURY_SMART if smart else BURY_WEAK
+    chosen = ZERO
+    meant = -1
+    last = 0.0
+    for _ in range(8 - st[S_BURIED]):
+        bk = -1
+        bc = 1e18
+        m = h1 & ~chosen
+        while m:
+            k = lowest(m)
+            m &= m - ONE
+            c = _bury_cost(smart, k, h1, h2, eff, strength, suit_kinds)
+            if c < bc:
+                bc = c
+                bk = k
+        if bk < 0:
+            break
+        if meant < 0:
+            meant = bk
+        chosen |= _bit(bk)
+        last = bc
+    costs = ZERO
+    n = 0
+    for j in range(16):
+        bk = -1
+        bc = 1e18
+        m = h1 & ~chosen
+        while m:
+            k = lowest(m)
+            m &= m - ONE
+            c = _bury_cost(smart, k, h1, h2, eff, strength, suit_kinds)
+            if c < bc:
+                bc = c
+                bk = k
+        if bk < 0:
+            break
+        chosen |= _bit(bk)
+        buf[TRACTOR_CAP + j, 0] = bk
+        costs |= np.uint64(slip_step((bc - last) / unit + BURY_RANK * j)) << np.uint64(4 * j)
+        n += 1
+    i = mistake_pick(rng, costs, n, p[P_TEMP])
+    return _bit(meant if i < 0 else buf[TRACTOR_CAP + i, 0]), ZERO
+
+
+# The features of a play that ``play_value`` weighs (``W_FOLLOW`` / ``W_LEAD``), in this order; their
+# pure-Python twin is ``reference.shengji_slip.play_features``. T below is the points on the table (and, in
+# the last trick, the kitty's at 2 per card led: KITTY_GUESS points for a seat that did not bury it), pts
+# the play's own points; a play that follows either beats the trick so far (win: sure when no opponent
+# after can beat it, by ``_secure``) or leaves it to partner (sure or not) or to an opponent.
+FOLLOW_FEATURES = (
+    "win_sure_T",
+    "win_unsure_T",
+    "partner_sure_T",
+    "partner_unsure_T",
+    "opponent_T",
+    "win_sure_pts",
+    "win_unsure_pts",
+    "partner_sure_pts",
+    "partner_unsure_pts",
+    "opponent_pts",
+    "win_sure",
+    "win_unsure",
+    "partner_sure",
+    "partner_unsure",
+    "trumps",  # trumps played
+    "trump_strength",  # their strengths, summed
+    "side_masters",  # side cards no single outside can beat
+    "side_strength",  # the other side cards' strengths, summed
+    "pairs_broken",  # a pair of the hand split by the play
+    "tractor_pairs_broken",  # ... when the pair is part of a tractor of the hand
+    "overtake",  # beats partner's winning play
+    "ruff",  # beats with trumps, void in the led suit
+)
+LEAD_FEATURES = (
+    "master",  # no opponent can beat it, by ``_secure``
+    "master_pts",
+    "pts",
+    "trump_lead",
+    "master_trump",
+    "trumps",
+    "trump_strength",
+    "side_masters",
+    "side_strength",
+    "pairs_broken",
+    "tractor_pairs_broken",
+    "suit_length",  # cards of the led (effective) suit in the hand
+    "ruffable",  # an opponent known void in the (side) suit and not in trumps (``infer``)
+    "ruffable_pts",
+    "partner_void",  # partner known void in it and not in trumps (``infer``)
+    "short_side",  # a side suit of at most two cards
+)
+# weights in card points, one per feature, by experiments/shengji_slip_fit.py on tuning boards (the
+# command and its figures: experiments/README.md)
+# fmt: off
+W_FOLLOW = np.array([0.343, -0.012, 0.346, -0.135, -0.543, 0.464, 0.029, 0.427, 0.080, -0.263, 0.922, 1.726,
+                     2.661, -2.271, -3.557, -0.186, -2.746, -0.177, -0.950, -3.025, -0.390, 1.854])
+W_LEAD = np.array([2.838, 0.143, -0.203, 0.373, -2.505, 0.619, 0.024, -0.466, 0.057, -1.030, -1.902, -0.133,
+                   0.382, 0.001, -0.945, 0.481])
+# fmt: on
+
+
+@njit(cache=True, _nrt=False)
+def play_value(p, st, seat, h1, h2, x1, x2, kitty, tops, eff, strength, suit_kinds, strength_kinds, w_lead, w_follow):
+    """The policy's estimate of playing ``(x1, x2)`` now, in card points: its features (``FOLLOW_FEATURES``
+    or ``LEAD_FEATURES``, from what the seat sees: the cards it remembers in ``tops``, the public voids
+    when it infers, the trick on the table) weighted by ``w_follow`` or ``w_lead`` (the policy's own:
+    ``W_FOLLOW``, ``W_LEAD``)."""
+    tn = st[S_TN]
+    n = size(x1, x2)
+    pts = points(x1, x2)
+    trumps = 0
+    trump_str = 0
+    masters = 0
+    side_str = 0
+    broken = 0
+    tbroken = 0
+    m = x1
+    while m:
+        k = lowest(m)
+        m &= m - ONE
+        b = _bit(k)
+        c = 2 if (x2 & b) != ZERO else 1
+        ek = eff[k]
+        s = strength[k]
+        if ek == TRUMP:
+            trumps += c
+            trump_str += c * s
+        elif not _higher_out(tops, ek, s, 1):
+            masters += c
+        else:
+            side_str += c * s
+        if c == 1 and (h2 & b) != ZERO:
+            broken += 1
+            if (
+                s > 0
+                and (h2 & strength_kinds[ek, s - 1]) != ZERO
+                or s < 15
+                and (h2 & strength_kinds[ek, s + 1]) != ZERO
+            ):
+                tbroken += 1
+    opp = (1 << ((seat + 1) % 4)) | (1 << ((seat + 3) % 4))
+    after = np.int64(0)
+    for j in range(1, 4 - tn):
+        after |= 1 << ((seat + j) % 4)
+    opp_after = after & opp
+    if tn == 0:
+        if n == 1:  # a single, without the general shape's call (most plays priced are singles)
+            k1 = lowest(x1)
+            shape, e, top = 0, eff[k1], strength[k1]
+        else:
+            shape, e, top = play_shape(x1, x2, eff, strength, suit_kinds)
+        sure = 1 if _secure(e, shape, top + (16 if e == TRUMP else 0), opp_after, p, tops, st) else 0
+        trump_lead = 1 if e == TRUMP else 0
+        length = size(h1 & suit_kinds[e], h2 & suit_kinds[e])
+        ruffable = 0
+        pvoid = 0
+        if e != TRUMP and p[P_INFER] > 0:
+            for t in range(4):
+                v = st[S_VOID0 + t]
+                if t != seat and (v >> e) & 1 and not (v >> TRUMP) & 1:
+                    if (opp >> t) & 1:
+                        ruffable = 1
+                    else:
+                        pvoid = 1
+        w = w_lead
+        return (
+            w[0] * sure
+            + w[1] * sure * pts
+            + w[2] * pts
+            + w[3] * trump_lead
+            + w[4] * sure * trump_lead
+            + w[5] * trumps
+            + w[6] * trump_str
+            + w[7] * masters
+            + w[8] * side_str
+            + w[9] * broken
+            + w[10] * tbroken
+            + w[11] * length
+            + w[12] * ruffable
+            + w[13] * ruffable * pts
+            + w[14] * pvoid
+            + w[15] * (1 if e != TRUMP and length <= 2 else 0)
+        )
+    e = st[S_LEAD_SUIT]
+    shape = st[S_LEAD_SHAPE]
+    void = (h1 & suit_kinds[e]) == ZERO
+    if n == 1:
+        k1 = lowest(x1)
+        ek = eff[k1]
+        key = strength[k1] + (16 if ek == TRUMP else 0) if ek == e or ek == TRUMP and void else -1
+    else:
+        key = play_key(x1, x2, shape, e, void, eff, strength, suit_kinds)
+    table = st[S_TPTS]
+    if size(h1, h2) == n:
+        table += np.int64(kitty) * 2 * n  # the last trick: its winner's side decides the kitty's points
+    partner = (st[S_BEST_SEAT] & 1) == (seat & 1)
+    cat = 4  # 0 win sure, 1 win unsure, 2 partner's sure, 3 partner's unsure, 4 an opponent's
+    if key > st[S_BEST_KEY]:
+        cat = 0 if _secure(e, shape, key, opp_after, p, tops, st) else 1
+    elif partner:
+        cat = 2 if _secure(e, shape, st[S_BEST_KEY], opp_after, p, tops, st) else 3
+    w = w_follow
+    v = w[cat] * table + w[5 + cat] * pts + (w[10 + cat] if cat < 4 else 0.0)
+    v += w[14] * trumps + w[15] * trump_str + w[16] * masters + w[17] * side_str + w[18] * broken + w[19] * tbroken
+    if cat < 2:
+        if partner:
+            v += w[20]
+        if void and e != TRUMP and key >= 16:
+            v += w[21]
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def _slip_store(st, h1, h2, x1, x2, m1, m2, eff, strength, suit_kinds, buf, n, dup):
+    """Candidate ``(x1, x2)`` of a play mistake, stored at row ``TRACTOR_CAP + n`` of ``buf`` when it is
+    legal, not the meant play ``(m1, m2)`` and not one of the first ``dup`` candidates. The new count."""
+    if n >= SLIP_CAP or (x1 == m1 and x2 == m2) or x1 == ZERO:
+        return n
+    if st[S_TN] > 0 and st[S_LEAD_N] > 1:  # a single's candidates are legal by construction
+        ok = check_play(h1, h2, x1, x2, st[S_LEAD_N], st[S_LEAD_PAIRS], st[S_LEAD_SUIT], eff, strength, suit_kinds)
+        if ok != OK:
+            return n
+    for r in range(dup):
+        if buf[TRACTOR_CAP + r, 0] == np.int64(x1) and buf[TRACTOR_CAP + r, 1] == np.int64(x2):
+            return n
+    buf[TRACTOR_CAP + n, 0] = np.int64(x1)
+    buf[TRACTOR_CAP + n, 1] = np.int64(x2)
+    return n + 1
+
+
+@njit(cache=True, _nrt=False)
+def _follow_variant(which, h1, h2, n, npairs, so, st2, eff, strength):
+    """The follow the policy's own fallback makes with card cost ``which`` (``_follow``'s last lines)."""
+    h = size(so, st2)
+    if h <= n:
+        r1, r2 = remove(h1, h2, so, st2)
+        fo, ft = _pick(r1, r2, n - h, which, h2, eff, strength)
+        return add(so, st2, fo, ft)
+    q = min(npairs, popcount(st2))
+    pairs = _pick_pairs(st2, q, which, h2, eff, strength)
+    r1, r2 = remove(so, st2, pairs, pairs)
+    fo, ft = _pick(r1, r2, n - 2 * q, which, h2, eff, strength)
+    return add(pairs, pairs, fo, ft)
+
+
+@njit(cache=True, _nrt=False)
+def slip_candidates(st, h1, h2, m1, m2, eff, strength, suit_kinds, strength_kinds, buf):
+    """The plays a lead or follow mistake chooses from, the meant play being ``(m1, m2)``: their masks in
+    rows ``TRACTOR_CAP ..`` of ``buf`` (columns 0 and 1, at most ``SLIP_CAP``); returns how many. On lead,
+    every lead of the meant lead's shape (every single, every pair, every tractor of its length).
+    Following, the follows the policy's own rules make with its other card costs (weakest, keep points,
+    feed points), the cheapest play of the lead's shape that wins the trick (a ruff when void), then the
+    meant play with one card changed for another (of the led suit when the hand has more of it than the
+    lead's count, else of the rest of the hand) or one pair for another pair; each legal and once. (To a
+    single lead the changes alone: they are every legal single.)"""
+    n = 0
+    if st[S_TN] == 0:
+        shape, e, top = play_shape(m1, m2, eff, strength, suit_kinds)
+        if shape == 0:
+            m = h1
+            while m:
+                k = lowest(m)
+                m &= m - ONE
+                n = _slip_store(st, h1, h2, _bit(k), ZERO, m1, m2, eff, strength, suit_kinds, buf, n, 0)
+        elif shape == 1:
+            m = h2
+            while m:
+                k = lowest(m)
+                m &= m - ONE
+                n = _slip_store(st, h1, h2, _bit(k), _bit(k), m1, m2, eff, strength, suit_kinds, buf, n, 0)
+        else:
+            nt = list_tractors(h2, strength_kinds, buf)
+            for i in range(nt):
+                if buf[i, 2] - buf[i, 1] + 1 == shape:
+                    b = tractor_mask(h2, strength_kinds, buf[i])
+                    n = _slip_store(st, h1, h2, b, b, m1, m2, eff, strength, suit_kinds, buf, n, n)
+        return n
+    nl = st[S_LEAD_N]
+    npairs = st[S_LEAD_PAIRS]
+    e = st[S_LEAD_SUIT]
+    so = h1 & suit_kinds[e]
+    st2 = h2 & suit_kinds[e]
+    h = size(so, st2)
+    for which in range(3 if nl > 1 else 0):  # a single's changes below are every legal single
+        x1, x2 = _follow_variant(np.int64(which), h1, h2, nl, npairs, so, st2, eff, strength)
+        n = _slip_store(st, h1, h2, x1, x2, m1, m2, eff, strength, suit_kinds, buf, n, n)
+    if nl > 1 and (h > nl or h == 0 and e != TRUMP):
+        w1, w2, we = (so, st2, e) if h > nl else (h1 & suit_kinds[TRUMP], h2 & suit_kinds[TRUMP], TRUMP)
+        found, x1, x2, key = _win_play(
+            w1, w2, st[S_LEAD_SHAPE], npairs, np.int64(we), st[S_BEST_KEY], strength_kinds, strength, buf
+        )
+        if found:
+            n = _slip_store(st, h1, h2, x1, x2, m1, m2, eff, strength, suit_kinds, buf, n, n)
+    nvar = n  # the changes below differ from one another: only these may repeat one
+    # the cards that may change: the led suit's when the hand has more than the lead's count, else the
+    # rest of the hand (every legal follow holds all of the led suit's cards then)
+    if h > nl:
+        pool1, pool2 = so, st2
+    else:
+        pool1, pool2 = remove(h1, h2, so, st2)
+    free1, free2 = remove(pool1, pool2, m1 & pool1, m2 & pool2)  # the pool's cards the play leaves
+    out = m1 & pool1
+    while out:
+        a = lowest(out)
+        out &= out - ONE
+        r1, r2 = remove(m1, m2, _bit(a), ZERO)
+        inn = free1
+        while inn:
+            c = lowest(inn)
+            inn &= inn - ONE
+            if c != a:
+                x1, x2 = add(r1, r2, _bit(c), ZERO)
+                n = _slip_store(st, h1, h2, x1, x2, m1, m2, eff, strength, suit_kinds, buf, n, nvar)
+    out = m2 & pool2
+    while out:
+        a = lowest(out)
+        out &= out - ONE
+        r1, r2 = remove(m1, m2, _bit(a), _bit(a))
+        inn = free2  # pairs the play leaves whole
+        while inn:
+            c = lowest(inn)
+            inn &= inn - ONE
+            x1, x2 = add(r1, r2, _bit(c), _bit(c))
+            n = _slip_store(st, h1, h2, x1, x2, m1, m2, eff, strength, suit_kinds, buf, n, nvar)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def _slip_play(p, st, seat, h1, h2, b1, b2, m1, m2, tops, eff, strength, suit_kinds, strength_kinds, buf, rng):
+    """A lead or follow mistake, the meant play being ``(m1, m2)``: one of :func:`slip_candidates`, drawn
+    by ``bits.mistake_pick`` over what each costs against the meant play by ``play_value`` (in tens of
+    points), among the 16 of least cost (ties: the order of the candidates); never a play the estimate
+    rates above the meant one; the meant play when none is left."""
+    kitty = float(points(b1, b2)) if b1 != ZERO else KITTY_GUESS
+    vm = play_value(
+        p, st, seat, h1, h2, m1, m2, kitty, tops, eff, strength, suit_kinds, strength_kinds, W_LEAD, W_FOLLOW
+    )
+    n = slip_candidates(st, h1, h2, m1, m2, eff, strength, suit_kinds, strength_kinds, buf)
+    kept = 0  # the candidates rated no better than the meant play, moved to the front with their step
+    for r in range(n):
+        x1 = np.uint64(buf[TRACTOR_CAP + r, 0])
+        x2 = np.uint64(buf[TRACTOR_CAP + r, 1])
+        v = play_value(
+            p, st, seat, h1, h2, x1, x2, kitty, tops, eff, strength, suit_kinds, strength_kinds, W_LEAD, W_FOLLOW
+        )
+        if v <= vm + _EPS:
+            buf[TRACTOR_CAP + kept, 0] = buf[TRACTOR_CAP + r, 0]
+            buf[TRACTOR_CAP + kept, 1] = buf[TRACTOR_CAP + r, 1]
+            buf[TRACTOR_CAP + kept, 2] = slip_step((vm - v) / SLIP_POINTS)
+            kept += 1
+    return _slip_draw(p, m1, m2, buf, kept, rng)
+
+
+@njit(cache=True, _nrt=False)
+def _slip_draw(p, m1, m2, buf, n, rng):
+    """The draw among the ``n`` stored candidates: the 16 of least cost (ties: the first stored), by
+    ``bits.mistake_pick``; the meant play when there is none."""
+    lim = 15  # candidates of a step below lim are taken, and the first ``room`` of step lim
+    room = 0
+    if n > 16:
+        taken = 0
+        for s in range(15):
+            c = 0
+            for r in range(n):
+                c += buf[TRACTOR_CAP + r, 2] == s
+            if taken + c >= 16:
+                lim = s
+                room = 16 - taken
+                break
+            taken += c
+    costs = ZERO
+    j = 0
+    for r in range(n):
+        s = buf[TRACTOR_CAP + r, 2]
+        take = s < lim
+        if s == lim and room > 0:
+            take = True
+            room -= 1
+        buf[TRACTOR_CAP + r, 3] = j if take else -1
+        if take:
+            costs |= np.uint64(s) << np.uint64(4 * j)
+            j += 1
+    i = mistake_pick(rng, costs, j, p[P_TEMP])
+    if i < 0:
+        return m1, m2
+    for r in range(n):
+        if buf[TRACTOR_CAP + r, 3] == i:
+            return np.uint64(buf[TRACTOR_CAP + r, 0]), np.uint64(buf[TRACTOR_CAP + r, 1])
+    return m1, m2
+
+
 @njit(cache=True, _nrt=False)
 def decide(p, st, seat, h1, h2, b1, b2, eff, strength, suit_kinds, strength_kinds, buf, opts, tops, rng):
     """The action of policy ``p`` for ``seat`` to move, as masks ``(one, two)`` (a pass is ``(0, 0)``).
-    ``buf``, ``opts`` and ``tops`` (int64 (2, 5)) are scratch space."""
+    ``buf`` (``BUF_ROWS`` x 4), ``opts`` and ``tops`` (int64 (2, 5)) are scratch space."""
     phase = st[S_PHASE]
     slip = p[P_MODE] == MODE_RANDOM or mistake(rng, p[P_MISTAKE])
+    # the engine's random action: RANDOM, GREEDY's mistakes (no evaluation to draw by), mistake_uniform
+    uniform = slip and (p[P_MODE] != MODE_HEURISTIC or p[P_UNIFORM] > 0)
     if phase == PH_DECLARE:
-        if slip:
+        if uniform:
             cnt = declaration_options(h1, h2, st[S_LEVEL], st[S_STANDING], opts)
             r = below(rng, cnt + 1)
             if r == 0:
@@ -571,19 +1104,30 @@ def decide(p, st, seat, h1, h2, b1, b2, eff, strength, suit_kinds, strength_kind
             kind = opts[r - 1] >> 1
             b = _bit(kind)
             return b, (b if opts[r - 1] & 1 else ZERO)
-        return _declare(p, st, seat, h1, h2, opts)
-    if phase == PH_BURY:
+        one, two = _declare(p, st, seat, h1, h2, opts)
         if slip:
+            return _slip_declare(p, st, seat, h1, h2, opts, one, two, rng)
+        return one, two
+    if phase == PH_BURY:
+        if uniform:
             return _bit(kth(h1, below(rng, popcount(h1)))), ZERO
+        if slip:
+            return _slip_bury(p, st, h1, h2, eff, strength, suit_kinds, buf, rng)
         return _bury(p, st, h1, h2, eff, strength, suit_kinds)
-    if slip:
+    if uniform:
         if st[S_TN] == 0:
             return random_lead(rng, h1, h2, strength_kinds, buf)
         return random_follow(rng, h1, h2, st[S_LEAD_N], st[S_LEAD_PAIRS], st[S_LEAD_SUIT], suit_kinds)
     _fill_tops(st, h1, h2, b1, b2, int(p[P_MEMORY]), strength, suit_kinds, strength_kinds, tops)
     if st[S_TN] == 0:
-        return _lead(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds, buf)
-    return _follow(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds, buf)
+        one, two = _lead(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds, buf)
+    else:
+        one, two = _follow(p, st, seat, h1, h2, tops, eff, strength, suit_kinds, strength_kinds, buf)
+    if slip:
+        return _slip_play(
+            p, st, seat, h1, h2, b1, b2, one, two, tops, eff, strength, suit_kinds, strength_kinds, buf, rng
+        )
+    return one, two
 
 
 # --- the rules, on the arrays -------------------------------------------------------------------------------
@@ -748,7 +1292,7 @@ def _play_loop(
 @njit(cache=True)
 def play_from(params, st, hands, tplays, eff, strength, suit_kinds, strength_kinds, rng):
     """Play the state to its end, seat s deciding by ``params[s]`` with the running ``rng`` (rollouts)."""
-    buf = np.empty((TRACTOR_CAP, 4), np.int64)
+    buf = np.empty((BUF_ROWS, 4), np.int64)
     opts = np.empty(16, np.int64)
     tops = np.empty((2, 5), np.int64)
     hist = np.empty((0, 2), np.uint64)
@@ -856,7 +1400,7 @@ def _scratch():
         np.empty((5, 2), np.uint64),
         np.zeros((4, 2), np.uint64),
         tables,
-        np.empty((TRACTOR_CAP, 4), np.int64),
+        np.empty((BUF_ROWS, 4), np.int64),
         np.empty(16, np.int64),
         np.empty((2, 5), np.int64),
         np.empty(1, np.uint64),

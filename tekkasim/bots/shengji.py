@@ -8,8 +8,39 @@ runs the same decision on the arrays it keeps, so both forms play the same deals
 
 Parameters of the heuristic family (:class:`ShengjiHeuristic`)
 --------------------------------------------------------------
-``mistake_rate``  probability of the engine's random action instead (uniform call or pass, uniform kind
-                  to bury, uniform lead, the engine's random follow), every decision.
+``mistake_rate``  probability that a decision is a mistake (``bits.mistake``), so that ``NAME:mistake_rate=0``
+                  is the same bot without mistakes. A mistake is plausible (issue 25): the bot decides what
+                  it means to do, then draws one of its own alternatives by ``bits.mistake_pick``, with
+                  weight ``exp(-cost / mistake_temperature)``, ``cost`` being what the alternative gives up
+                  against the meant action by the bot's own evaluation, in tens of card points (packed in
+                  steps of 1.25 points; 17.5 points or more are gross, all alike). An alternative that
+                  evaluation rates above the meant action is never drawn (its equal may be); with none left
+                  the bot plays what it meant. Declarations: passing on the meant call, priced by how far its
+                  worth (the count of ``declare``) lies above ``declare_min`` (5 points a unit of worth: a
+                  marginal call's pass is the common slip), or the best call of another suit, priced by the
+                  worth it gives up; an ``eval`` bot that meant to pass below ``declare_min`` may call its
+                  best call; never a call worth less than ``declare_min`` - 2 (hopeless by its own count),
+                  over partner's call, or an overcall by ``simple``. Burial: one of the next 16 cards of its
+                  burial ranking after the ones it means to bury (a point card, a pair, an Ace or a
+                  short-suit card it meant to keep), priced by how much more the ranking keeps it (a ten's
+                  points are one unit) and 1/16 unit a place further down. Leads: another lead of the meant
+                  lead's shape (single, pair, tractor of its length). Follows: the follows its own rules make
+                  with other card costs (weakest, keep points, feed points), the cheapest play of the
+                  lead's shape that wins (a ruff when void), or the meant play with one card or one pair
+                  changed. A play is priced by ``_shengji_policy.play_value``: what the seat sees of it
+                  (the cards it remembers, the voids if it infers, the trick on the table whatever its
+                  ``memory``: whether it beats the trick and can be beaten after, partner's winner, the points on the
+                  table and its own, trumps, side masters and other cards spent, pairs and tractors split;
+                  on lead: a master, a trump lead, the suit's length, a suit an opponent or partner is
+                  known void in), weighted as fitted to JANGARA-policy rollouts of the true deal on tuning
+                  boards (``experiments/shengji_slip_fit.py``); the 16 cheapest plays are drawn from.
+``mistake_temperature``  that softmax's temperature, in tens of card points (0: always the cheapest
+                  alternative; large: nearly uniform among the alternatives rated no better than the meant
+                  action).
+``mistake_uniform``  the old mistake instead: the engine's random action (uniform call or pass, uniform kind
+                  to bury, uniform lead, the engine's random follow), action for action as before issue 25.
+                  Off in every preset; GREEDY's mistakes are always uniform (it has no evaluation to draw
+                  by).
 ``memory``        ``none`` (its hand only: it cannot see who wins the trick; follows with the top of the
                   suit when no higher card of it is out by its own hand, else low; never ruffs),
                   ``trick`` (the current trick: who wins, with what), ``full`` (every card played: which
@@ -53,7 +84,8 @@ has no mistakes, so a rollout is a function of its world. The presets are nested
 overrides more readily than the one below. Every play is searched; the calls and the burial are the
 JANGARA policy's (searching the calls over sampled worlds lost levels on tuning boards: a world's other
 hands decide the trump the rollout finds best). A rollout is scored by the attackers' points at 40 a
-level (see ``_value``).
+level (see ``_value``). The POCHAQ candidate keeps POCHAQ's uniform mistakes (``mistake_uniform``): a
+random candidate to score, as before the plausible mistakes, so the search bots decide as they did.
 """
 
 from __future__ import annotations
@@ -66,7 +98,7 @@ import numpy as np
 from ..cards import N_KINDS
 from ..rules import _shengji_kernels as K
 from . import _shengji_policy as sp
-from .base import MISTAKE_RATE, Bot, Param, View
+from .base import MISTAKE_RATE, MISTAKE_UNIFORM, PLAUSIBLE_MISTAKE_RATE, Bot, Param, View
 from .pimc import TIME_MS, WORLDS, Adapter, SearchBot, Worlds, choose
 
 MEMORY = ("none", "trick", "full")
@@ -76,7 +108,16 @@ LEADS = ("simple", "structure")
 PHASE = {"declare": sp.PH_DECLARE, "bury": sp.PH_BURY, "play": sp.PH_PLAY, "terminal": sp.PH_END}
 
 PARAMS = (
-    MISTAKE_RATE,
+    PLAUSIBLE_MISTAKE_RATE,
+    Param(
+        "mistake_temperature",
+        0.1,
+        "softmax temperature (tens of card points) of a mistake over what each alternative costs by the bot's "
+        "own evaluation",
+        0.0,
+        5.0,
+    ),
+    MISTAKE_UNIFORM,
     Param("memory", "full", "public history used: none | trick | full", choices=MEMORY),
     Param("infer", True, "use public voids (no leads into a ruff; partner's winner unsafe before a void seat)"),
     Param("partner_play", True, "do not overtake partner; cheapest sure winner; second hand low"),
@@ -217,7 +258,7 @@ def compiled_decide(p: np.ndarray, obs, rng: np.ndarray) -> tuple[int, ...]:
     """The compiled policy ``p``'s action for the seat of ``obs`` (which must be to move)."""
     a = policy_input(obs)
     eff, strength, suit_kinds, strength_kinds = a["tables"]
-    buf = np.empty((K.TRACTOR_CAP, 4), np.int64)
+    buf = np.empty((sp.BUF_ROWS, 4), np.int64)
     opts = np.empty(16, np.int64)
     one, two = sp.decide(
         p,
@@ -302,6 +343,8 @@ class ShengjiHeuristic(ShengjiPolicy):
         p[sp.P_BURY] = BURY.index(q["bury"])
         p[sp.P_LEADS] = LEADS.index(q["leads"])
         p[sp.P_KITTY] = float(q["kitty"])
+        p[sp.P_TEMP] = q["mistake_temperature"]
+        p[sp.P_UNIFORM] = float(q["mistake_uniform"])
         return p
 
 
@@ -311,7 +354,7 @@ _WEAK = {"infer": False, "partner_play": False, "points": False, "kitty": False}
 class Kado(ShengjiHeuristic):
     """KADO (rank 0): POCHAQ's play (it sees the current trick and wins it as cheaply as it can, even over
     partner; a side Ace else its weakest single on lead; declares its longest suit when nobody has; buries
-    its weakest), but half of its decisions are random. (``memory=none``, which cannot see who wins the
+    its weakest), but half of its decisions are mistakes. (``memory=none``, which cannot see who wins the
     trick, measured far weaker than POCHAQ on tuning boards: ``experiments/README.md``.)"""
 
     name = "KADO"
@@ -506,7 +549,9 @@ _VARIANTS = ("JANGARA", "GREEDY", "POCHAQ")
 
 
 def _variant_vectors() -> list[np.ndarray]:
-    out = [policy_vector(n) for n in _VARIANTS]
+    # POCHAQ's mistakes stay the engine's random action here: a random candidate for the search to
+    # score, as before the plausible mistakes (the search bots' decisions did not change with them)
+    out = [policy_vector(n) if n != "POCHAQ" else Pochaq(mistake_uniform=True)._vector() for n in _VARIANTS]
     out.append(ShengjiHeuristic(points=False)._vector())  # JANGARA throwing its weakest cards
     return out
 
