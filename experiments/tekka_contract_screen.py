@@ -10,7 +10,9 @@ keeps the double-dummy best of each seat as declarer (best Prime, all hands open
 whether the side that held the cards declared, and made and contracts counted by the makeable target
 less the contract (how much of the result is the card play). With ``--declare BOT`` / ``--defend BOT``
 the card play after each variant's auction is BOT's at the declaring / defending seats (ORACLE: every
-card open), so one side's play can be set against double dummy. Tuning seeds only (2,000,000..2,999,999).
+card open), so one side's play can be set against double dummy. Each variant after the first is also set
+against the first where their calls differ: the points of the team whose call changed first. Tuning seeds
+only (2,000,000..2,999,999).
 
     python experiments/tekka_contract_screen.py --seed 2400000 --deals 60 --cache runs/contract-cache \\
         ZELZELA ZELZELA:call_z=0
@@ -133,6 +135,26 @@ def summary(name: str, rows: list[dict], dd: dict) -> str:
     )
 
 
+def changed_calls(base: list[dict], rows: list[dict]) -> str:
+    """Where a variant's calls differ from the first variant's: the points of the team of the first seat whose
+    call differs, the variant's deal less the first's (its own score as declarer, or the declarer's negated)."""
+    game = get_game("tekka")
+    total, better, worse, n = 0.0, 0, 0, 0
+    for b, r in zip(base, rows, strict=True):
+        if b["calls"] == r["calls"]:
+            continue
+        first = int(game.new_deal(b["seed"]).arrays.info[k.I_FIRST])
+        i = next(j for j in range(len(r["calls"])) if j >= len(b["calls"]) or r["calls"][j] != b["calls"][j])
+        team = (first + i) & 1
+
+        def points(x: dict, team: int = team) -> float:
+            return x["score"] if x["declarer"] & 1 == team else -x["score"]
+
+        d = points(r) - points(b)
+        n, total, better, worse = n + 1, total + d, better + (d > 0), worse + (d < 0)
+    return f"calls differ in {n} deals; the changing team's points {total:+.0f} (better {better}, worse {worse})"
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("bots", nargs="+", help="bot variants, e.g. ZELZELA ZELZELA:call_z=0")
@@ -165,6 +187,7 @@ def main(argv=None) -> int:
         print(f"error: {e}")
         return 2
     sv = Solver(tt_bits=20)
+    first_rows: list[dict] = []
     for name, bot in variants:
         rows = []
         for seed in range(args.seed, args.seed + args.deals):
@@ -174,7 +197,8 @@ def main(argv=None) -> int:
             if args.cache:
                 (args.cache / "deals.json").write_text(json.dumps(cache))
                 (args.cache / "dd.json").write_text(json.dumps(dd))
-        print(summary(name, rows, dd), flush=True)
+        print(summary(name, rows, dd) + (f"; {changed_calls(first_rows, rows)}" if first_rows else ""), flush=True)
+        first_rows = first_rows or rows
     return 0
 
 
