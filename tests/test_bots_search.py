@@ -324,7 +324,7 @@ def test_inference_model():
     assert seen[True] and seen[False]
 
 
-def likelihood_twin(world, seat: int) -> float:
+def likelihood_twin(world, seat: int, free_pass: float = 0.0) -> float:
     """The inference model written plainly from the rules API's view of ``world`` (no evidence read once)."""
     a = world.arrays
     info = a.info
@@ -338,7 +338,9 @@ def likelihood_twin(world, seat: int) -> float:
         for i in range(int(info[k.I_N_CALLS])):
             code, s = int(info[k.I_CALLS + i]), (first + i) % 4
             if s != seat:
-                w *= call_likelihood([int(c) for c in a.dealt[s]], code, high)
+                # a pass leaving the first-asked seat's mandatory 8, not by its partner, is a free pass
+                free = code == k.PASS and high == k.PASS and s in (first, (first + 1) % 4, (first + 3) % 4)
+                w *= call_likelihood([int(c) for c in a.dealt[s]], code, high, free_pass if free else 0.0)
             if code != k.PASS and (code == k.D13 or code > high):
                 high = code
     for t in range(min(int(info[k.I_TRICK]) + 1, 13)):
@@ -382,6 +384,7 @@ def test_likelihood_reads_the_evidence_once_and_weighs_as_its_twin(ruleset):
         evidence = public_evidence(worlds[0], seat)
         for world in worlds:
             assert likelihood(world, seat, evidence) == likelihood(world, seat) == likelihood_twin(world, seat)
+            assert likelihood(world, seat, evidence, 2.0) == likelihood_twin(world, seat, 2.0)
             checked += 1
     assert checked > 40
 
@@ -586,3 +589,48 @@ def test_tizab_values_a_pass_as_the_standing_contract_and_feskot_does_not_see_it
         state = random_state("feskot", seed, steps)
         seat = state.current_player()
         assert decide(stand, state, seat, 9) == decide(free, state, seat, 9)
+
+
+def test_free_passes_are_the_ones_that_leave_the_mandatory_eight_and_weigh_strong_hands_up():
+    """``free_pass``: a pass that leaves the first-asked seat's mandatory 8 standing (that seat's own, or an
+    opponent's before any call) is free; the partner's pass and any pass after a call are not. With
+    ``free_pass`` a free pass rules out fewer strong hands: its weight grows with the hand's strength
+    over the plain model's, and the plain model is the default."""
+    state = get_game("tekka").new_deal(11, first=1)
+    for code in (k.PASS, k.PASS, k.PASS):  # seats 1 (first-asked), 2 (opponent), 3 (partner)
+        state.apply_action(k.CALL_BASE + code)
+    _, calls, _ = public_evidence(state, 0)
+    assert [(s, free) for s, _, _, free in calls] == [(1, True), (2, True), (3, False)]
+    state = get_game("tekka").new_deal(11, first=1)
+    state.apply_action(k.CALL_BASE + 9)
+    state.apply_action(k.CALL_BASE + k.PASS)
+    _, calls, _ = public_evidence(state, 0)
+    assert [free for *_, free in calls] == [False, False]
+    strong = [12, 11, 4, 3, 2, 25, 14, 15, 37, 36, 30, 41, 40]  # A-K-x-x-x, A-x-x, K-Q-x, x-x: about 8 with partner
+    weak = [0, 1, 2, 13, 14, 15, 26, 27, 28, 39, 40, 41, 3]
+    for cards in (strong, weak):
+        assert call_likelihood(cards, k.PASS, k.PASS) == call_likelihood(cards, k.PASS, k.PASS, 0.0)
+    lift = [call_likelihood(c, k.PASS, k.PASS, 2.0) / call_likelihood(c, k.PASS, k.PASS) for c in (strong, weak)]
+    assert lift[0] > lift[1] >= 1.0
+
+
+def test_call_defend_zero_values_a_pass_under_the_opponents_contract_as_zero():
+    """``call_defend=0``: where the standing contract is the opponents' (second seat, nobody called) a pass
+    is worth 0, as without call_stand; where it is the team's own (the first-asked seat's partner) it is
+    valued as with call_stand. At 1 (the default) the opponents' mandatory 8 counts, and some second
+    seats then call otherwise."""
+    small = {"worlds": 8, "call_z": 0.0}
+    plain = get_bot("TANOOR", **small)
+    stand = get_bot("TANOOR", call_stand=True, **small)
+    zero = get_bot("TANOOR", call_stand=True, call_defend=0.0, **small)
+    differ = 0
+    for seed in range(400, 420):
+        state = get_game("tekka").new_deal(seed)
+        state.apply_action(k.CALL_BASE + k.PASS)  # the first-asked seat passes: its mandatory 8 stands
+        second = state.current_player()
+        assert decide(zero, state, second, 5) == decide(plain, state, second, 5)
+        differ += decide(stand, state, second, 5) != decide(zero, state, second, 5)
+        state.apply_action(k.CALL_BASE + k.PASS)
+        third = state.current_player()  # the first-asked seat's partner: its own team's contract stands
+        assert decide(zero, state, third, 5) == decide(stand, state, third, 5)
+    assert differ > 0

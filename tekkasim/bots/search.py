@@ -64,7 +64,12 @@ Every decision goes the same way:
    single rollout is a noisy count); ``call_stand`` values a pass as the contract that stands if the later
    seats pass too (the high call, or the first-asked seat's mandatory 8, whose failure costs 8, not 16),
    each from its own declarer's rollouts, so the first-asked seat never volunteers the 8 it would get
-   anyway and a last seat weighs the opponents' mandatory 8 against its own call.
+   anyway and a last seat weighs the opponents' mandatory 8 against its own call; ``call_defend`` scales
+   the worth of a pass that leaves the opponents' contract standing (1: all of it). ``free_pass`` reads a
+   pass that leaves the first-asked seat's mandatory 8 standing (that seat's own, or an opponent's before
+   any call) as ruling out only hands worth that many tricks above the lowest call, since a bot with
+   ``call_stand`` passes there with good hands too. Neither is in a preset (tried on tuning deals:
+   ``experiments/README.md``).
    Raises (option ``raises``): the declarer requests the raise with the best expected score if it beats
    the standing contract's (a rejected request costs nothing); the opponent asked accepts when the new
    contract's expected score for its own team is better.
@@ -141,11 +146,12 @@ def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-def call_likelihood(cards: Sequence[int], code: int, high_before: int) -> float:
-    """How likely a seat holding ``cards`` makes call ``code`` over the standing ``high_before`` (model)."""
+def call_likelihood(cards: Sequence[int], code: int, high_before: int, free: float = 0.0) -> float:
+    """How likely a seat holding ``cards`` makes call ``code`` over the standing ``high_before`` (model); a
+    pass rules out hands worth ``free`` tricks more than the lowest call (``free_pass``)."""
     e = hand_tricks(cards) + PARTNER_TRICKS
     if code == k.PASS:
-        lowest = 14 if high_before == k.D13 else max(high_before + 1, 8)
+        lowest = (14 if high_before == k.D13 else max(high_before + 1, 8)) + free
         p = _sigmoid((lowest - 0.5 - e) / CALL_SIGMA * 2)
     elif code == k.D13:
         p = _sigmoid((e - 12.5) / CALL_SIGMA * 2)
@@ -166,8 +172,10 @@ def prime_likelihood(five: Sequence[int], prime: int) -> float:
 def public_evidence(world: State, seat: int) -> tuple:
     """What :func:`likelihood` weighs, read once per decision (it is public, so the same in every world of
     ``seat``'s view): the Feskot Prime choice ``(first seat, prime)`` of another seat, or None; every
-    Tekka call of another seat as ``(seat, code, high call before it)``; every signal of another seat
-    as ``(seat, signal, suit, the suit's 13-bit mask)``."""
+    Tekka call of another seat as ``(seat, code, high call before it, free)``, ``free`` for a pass that
+    leaves the first-asked seat's mandatory 8 standing and was not made by that seat's partner (the
+    first-asked seat's own, or an opponent's before any call: see ``free_pass``); every signal of another
+    seat as ``(seat, signal, suit, the suit's 13-bit mask)``."""
     a = world.arrays
     info = a.info
     prime = None
@@ -183,7 +191,8 @@ def public_evidence(world: State, seat: int) -> tuple:
             code = int(info[k.I_CALLS + i])
             s = (first + i) % 4
             if s != seat:
-                calls.append((s, code, high))
+                free = code == k.PASS and high == k.PASS and (s == first or (s & 1) != (first & 1))
+                calls.append((s, code, high, free))
             if code != k.PASS and (code == k.D13 or code > high):
                 high = code
     signals = []
@@ -199,16 +208,18 @@ def public_evidence(world: State, seat: int) -> tuple:
     return prime, calls, signals
 
 
-def likelihood(world: State, seat: int, evidence: tuple | None = None) -> float:
+def likelihood(world: State, seat: int, evidence: tuple | None = None, free_pass: float = 0.0) -> float:
     """How likely ``world`` makes the other seats' public actions (Prime choice, calls, signals);
-    ``evidence``: :func:`public_evidence` of the view, when the caller weighs many of its worlds."""
+    ``evidence``: :func:`public_evidence` of the view, when the caller weighs many of its worlds;
+    ``free_pass``: the tricks a free pass (see :func:`public_evidence`) leaves unexcluded above the lowest
+    call."""
     prime, calls, signals = public_evidence(world, seat) if evidence is None else evidence
     a = world.arrays
     w = 1.0
     if prime is not None:
         w *= prime_likelihood(a.dealt[prime[0], :5].tolist(), prime[1])
-    for s, code, high in calls:
-        w *= call_likelihood(a.dealt[s].tolist(), code, high)
+    for s, code, high, free in calls:
+        w *= call_likelihood(a.dealt[s].tolist(), code, high, free_pass if free else 0.0)
     for s, sig, suit, suit_bits in signals:
         if sig == k.DROP and int(a.hand[s]) & suit_bits:
             w *= DROP_LIE
@@ -474,6 +485,7 @@ class Scoring:
     call_z: float = 0.0
     sign: bool = False
     call_stand: bool = False
+    call_defend: float = 1.0
 
 
 def prior_action(world: State) -> int:
@@ -606,7 +618,7 @@ def _call(worlds: Worlds, how: Scoring, info, seat: int, legal: list[int]) -> in
         else:
             p_stand = prob[stand_total]
         value = contract_value(p_stand, stand_code, mandatory)
-        pass_value = value if stand_seat & 1 == seat & 1 else -value
+        pass_value = value if stand_seat & 1 == seat & 1 else -how.call_defend * value
     elif high != k.PASS and high_seat >= 0 and high_seat & 1 == seat & 1:
         pass_value = contract_value(prob[13 if high == k.D13 else high], high)
     options = [k.CALL_BASE + k.PASS] + [a for a in legal if a - k.CALL_BASE != k.PASS]
@@ -697,6 +709,24 @@ CALL_STAND_P = Param(
     "first-asked seat's mandatory 8), valued in the worlds with its own declarer; off: pass is worth 0, or "
     "partner's standing call as if this seat declared",
 )
+CALL_DEFEND = Param(
+    "call_defend",
+    1.0,
+    "with call_stand: the share of the opponents' standing contract's worth that a pass is valued at "
+    "(1 = all of it; 0 = a pass that leaves the opponents' contract standing is worth 0)",
+    0.0,
+    1.0,
+)
+FREE_PASS = Param(
+    "free_pass",
+    0.0,
+    "Tekka inference: a pass that leaves the first-asked seat's mandatory 8 standing (that seat's own, or an "
+    "opponent's before any call) rules out only hands worth this many tricks more than the lowest call: "
+    "a bot that values a pass as the contract that stands passes there with good hands too (0 = the "
+    "plain model)",
+    0.0,
+    6.0,
+)
 SIGN_TEST = Param(
     "sign_test",
     False,
@@ -728,6 +758,8 @@ class Trick52Adapter(Adapter):
         CALL_Z,
         CALL_FIT_P,
         CALL_STAND_P,
+        CALL_DEFEND,
+        FREE_PASS,
         SIGN_TEST,
     )
 
@@ -736,7 +768,7 @@ class Trick52Adapter(Adapter):
 
     def weigh(self, view: View, worlds: list[State], rng: np.ndarray) -> np.ndarray:
         evidence = public_evidence(worlds[0], view.seat)
-        weights = np.array([likelihood(c, view.seat, evidence) for c in worlds])
+        weights = np.array([likelihood(c, view.seat, evidence, self.p["free_pass"]) for c in worlds])
         if self.p["play_miss"] < 1.0:
             weights *= [play_likelihood(c, view.seat, self.p["play_miss"], rng) for c in worlds]
         return weights
@@ -753,7 +785,9 @@ class Trick52Adapter(Adapter):
             only = view.legal[0]
             return honest_signal(view, only) if only < k.PRIME_BASE else only
         p = self.p
-        how = Scoring(self.evaluator(rng), p["override_z"], p["call_z"], p["sign_test"], p["call_stand"])
+        how = Scoring(
+            self.evaluator(rng), p["override_z"], p["call_z"], p["sign_test"], p["call_stand"], p["call_defend"]
+        )
         return decide_search(view, worlds, how)
 
     def oracle(self, view: View, world: Worlds, rng: np.ndarray) -> int:
