@@ -30,7 +30,15 @@ import numpy as np
 from tekkasim.bits import SLIP_UNIT, new_rng
 from tekkasim.bots import _shengji_policy as sp
 from tekkasim.bots import get_bot, mix_seed
-from tekkasim.bots.shengji import _kinds, compiled_decide, policy_input, policy_vector, rollout_values, state_arrays
+from tekkasim.bots.shengji import (
+    _kinds,
+    _masks,
+    compiled_decide,
+    policy_input,
+    policy_vector,
+    rollout_values,
+    state_arrays,
+)
 from tekkasim.reference.shengji_slip import play_features
 from tekkasim.rules import get_game
 
@@ -86,15 +94,6 @@ def decisions(ranges: list[tuple[int, int]]) -> list[dict]:
                 state.apply_action(compiled_decide(vec, obs, new_rng(ds)))
                 k += 1
     return out
-
-
-def _masks(play) -> tuple[int, int]:
-    one = two = 0
-    for k in play:
-        if one >> k & 1:
-            two |= 1 << k
-        one |= 1 << k
-    return one, two
 
 
 def add_features(rows: list[dict]) -> None:

@@ -15,7 +15,7 @@ from test_bots_shengji import random_state
 from tekkasim.bits import new_rng
 from tekkasim.bots import _shengji_policy as sp
 from tekkasim.bots import get_bot
-from tekkasim.bots.shengji import _kinds, compiled_decide, policy_input
+from tekkasim.bots.shengji import _kinds, _masks, compiled_decide, policy_input
 from tekkasim.reference import shengji_slip as twin
 from tekkasim.rules import _shengji_kernels as K
 
@@ -85,15 +85,6 @@ def _arrays(state, p):
     sp._fill_tops(a["st"], h1, h2, b1, b2, int(p[sp.P_MEMORY]), strength, suit_kinds, strength_kinds, tops)
     kitty = float(K.points(b1, b2)) if b1 else sp.KITTY_GUESS
     return seat, a, (h1, h2, b1, b2), tops, kitty
-
-
-def _masks(play) -> tuple[int, int]:
-    one = two = 0
-    for k in play:
-        if one >> k & 1:
-            two |= 1 << k
-        one |= 1 << k
-    return one, two
 
 
 def _value(p, state, play, w_lead=None, w_follow=None) -> float:

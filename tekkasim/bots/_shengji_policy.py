@@ -689,6 +689,22 @@ def _slip_declare(p, st, seat, h1, h2, opts, m1, m2, rng):
 
 
 @njit(cache=True, _nrt=False)
+def _cheapest_bury(smart, h1, h2, chosen, eff, strength, suit_kinds):
+    """``(kind, cost)`` of the card not yet ``chosen`` that the burial ranking buries next (-1 when none)."""
+    bk = -1
+    bc = 1e18
+    m = h1 & ~chosen
+    while m:
+        k = lowest(m)
+        m &= m - ONE
+        c = _bury_cost(smart, k, h1, h2, eff, strength, suit_kinds)
+        if c < bc:
+            bc = c
+            bk = k
+    return bk, bc
+
+
+@njit(cache=True, _nrt=False)
 def _slip_bury(p, st, h1, h2, eff, strength, suit_kinds, buf, rng):
     """A burial mistake: a card that the bot's burial ranking (``_bury_cost``) puts just after the ones it
     means to bury (the ``8 - buried`` cheapest kinds), one of the next 16 kinds of the ranking, priced by
@@ -701,16 +717,7 @@ def _slip_bury(p, st, h1, h2, eff, strength, suit_kinds, buf, rng):
     meant = -1
     last = 0.0
     for _ in range(8 - st[S_BURIED]):
-        bk = -1
-        bc = 1e18
-        m = h1 & ~chosen
-        while m:
-            k = lowest(m)
-            m &= m - ONE
-            c = _bury_cost(smart, k, h1, h2, eff, strength, suit_kinds)
-            if c < bc:
-                bc = c
-                bk = k
+        bk, bc = _cheapest_bury(smart, h1, h2, chosen, eff, strength, suit_kinds)
         if bk < 0:
             break
         if meant < 0:
@@ -720,16 +727,7 @@ def _slip_bury(p, st, h1, h2, eff, strength, suit_kinds, buf, rng):
     costs = ZERO
     n = 0
     for j in range(16):
-        bk = -1
-        bc = 1e18
-        m = h1 & ~chosen
-        while m:
-            k = lowest(m)
-            m &= m - ONE
-            c = _bury_cost(smart, k, h1, h2, eff, strength, suit_kinds)
-            if c < bc:
-                bc = c
-                bk = k
+        bk, bc = _cheapest_bury(smart, h1, h2, chosen, eff, strength, suit_kinds)
         if bk < 0:
             break
         chosen |= _bit(bk)
