@@ -33,7 +33,7 @@ test: $(STAMP)
 	$(PY) -m pytest -n auto tests tekkasim
 
 bench: $(STAMP)
-	$(PY) -m benchmarks
+	$(PY) -m benchmarks --doc docs/benchmarks.md
 
 # The studies of experiments/studies/*.toml at small sizes; tables and plots under runs/experiments/ (git-ignored).
 # Full sizes: $(PY) experiments/run.py --full [STUDY ...]
