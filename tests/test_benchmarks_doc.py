@@ -33,3 +33,11 @@ def test_unknown_module_and_unwritable_doc_are_one_line():
         run = subprocess.run([sys.executable, "-m", "benchmarks", *args], capture_output=True, text=True)
         assert run.returncode == 2
         assert run.stderr.count("\n") == 1 and run.stderr.startswith("error: ")
+
+
+def test_new_sections_go_above_the_history(tmp_path):
+    doc = tmp_path / "bench.md"
+    doc.write_text("# Benchmarks\n\n## Earlier measurements\n\nby hand\n")
+    write_doc(doc, {"bench_x": doc_section("bench_x", ROWS, "cmd x", "2026-01-01 00:00", (0.0, 1.0), 3.0)})
+    text = doc.read_text()
+    assert text.index("## x") < text.index("## Earlier measurements") and text.endswith("by hand\n")
