@@ -506,6 +506,18 @@ def test_an_engine_bot_is_stopped_at_exit_and_quits_on_request():
     assert _gone(pid) and time.monotonic() - t < 2.0  # it quit on the message, no kill needed
 
 
+def test_one_engine_bot_plays_deals_of_every_ruleset_in_turn():
+    """A notebook's ``get_bot("engine:...")`` (no ruleset) seated in a Feskot or Tekka deal, then in Satat and
+    Shengji: what it keeps to bring a seat's observation up to date belongs to the last deal's state and is
+    not read as the new one's (it was, and a Satat decision failed)."""
+    bot = get_bot(f"engine:{PY} {REFERENCE}")
+    for ruleset in ("tekka", "satat", "feskot", "shengji", "tekka"):
+        greedy = get_bot("GREEDY", ruleset=ruleset)
+        state = play_deal_state(get_game(ruleset).new_deal(5), [bot, greedy] * 2, 5, 0)
+        assert state.is_terminal(), ruleset
+    stop_engines()
+
+
 def test_tekkasim_engine_answers_an_app_that_sends_its_true_deal():
     """An app drives ``tekkasim engine`` itself: hello, then decisions with its true deal as ``world``."""
     game = get_game("feskot")
