@@ -46,6 +46,16 @@ def test_a_person_plays_a_deal_in_every_ruleset_and_the_record_verifies(tmp_path
     assert verify_record(records[0]).ok
 
 
+def test_the_shengji_dealer_is_told_the_kitty_and_how_many_cards_to_bury(tmp_path):
+    done, out = sit(tmp_path, ["-r", "shengji", "-b", "GREEDY", "--seed", "3"], ["#1"] * 60)
+    assert done.returncode == 0, done.stderr
+    kitty = json.loads(out.read_text())["kitty"]
+    text = done.stdout  # seed 3: bottom, the person, deals and takes the kitty
+    assert len(kitty) == 8 and f"kitty taken: {' '.join(kitty)}   buried: -   bury 8 more" in text
+    assert "bury 1 more" in text and "bury 0 more" not in text
+    assert "you buried: " in text  # in the play, the dealer sees what it buried
+
+
 def test_the_person_plays_what_they_type(tmp_path):
     """Typed cards (any case, 10 for T) are the plays of the record."""
     done, out = sit(tmp_path, ["-r", "tekka", "-b", "RANDOM", "--seed", "5", "--seat", "top"], ["#1"] * 200)
