@@ -463,6 +463,8 @@ def test_bad_engines_are_one_line_and_a_nonzero_exit(tmp_path):
         (nameless, "feskot", "no name"),
         (feskot_only, "tekka", "does not play tekka"),
         (f"{twin_a},{twin_b}", "feskot", "both call themselves 'TWIN'"),
+        # a script the interpreter cannot open: why is in the engine's stderr, which the line shows
+        (f"engine:{PY} {tmp_path}/missing.py", "feskot", "[Errno 2] No such file or directory"),
     ]
     for bots, ruleset, words in cases:
         done = cli("tournament", "-r", ruleset, "-b", f"{bots},RANDOM", "-n", "1", "-q", "-O", str(tmp_path / "r"))
