@@ -463,6 +463,8 @@ def test_bad_engines_are_one_line_and_a_nonzero_exit(tmp_path):
         (nameless, "feskot", "no name"),
         (feskot_only, "tekka", "does not play tekka"),
         (f"{twin_a},{twin_b}", "feskot", "both call themselves 'TWIN'"),
+        # a script the interpreter cannot open: why is in the engine's stderr, which the line shows
+        (f"engine:{PY} {tmp_path}/missing.py", "feskot", "[Errno 2] No such file or directory"),
     ]
     for bots, ruleset, words in cases:
         done = cli("tournament", "-r", ruleset, "-b", f"{bots},RANDOM", "-n", "1", "-q", "-O", str(tmp_path / "r"))
@@ -504,6 +506,18 @@ def test_an_engine_bot_is_stopped_at_exit_and_quits_on_request():
     t = time.monotonic()
     stop_engines()
     assert _gone(pid) and time.monotonic() - t < 2.0  # it quit on the message, no kill needed
+
+
+def test_one_engine_bot_plays_deals_of_every_ruleset_in_turn():
+    """A notebook's ``get_bot("engine:...")`` (no ruleset) seated in a Feskot or Tekka deal, then in Satat and
+    Shengji: what it keeps to bring a seat's observation up to date belongs to the last deal's state and is
+    not read as the new one's (it was, and a Satat decision failed)."""
+    bot = get_bot(f"engine:{PY} {REFERENCE}")
+    for ruleset in ("tekka", "satat", "feskot", "shengji", "tekka"):
+        greedy = get_bot("GREEDY", ruleset=ruleset)
+        state = play_deal_state(get_game(ruleset).new_deal(5), [bot, greedy] * 2, 5, 0)
+        assert state.is_terminal(), ruleset
+    stop_engines()
 
 
 def test_tekkasim_engine_answers_an_app_that_sends_its_true_deal():

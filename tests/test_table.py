@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -46,6 +47,16 @@ def test_a_person_plays_a_deal_in_every_ruleset_and_the_record_verifies(tmp_path
     assert verify_record(records[0]).ok
 
 
+def test_the_shengji_dealer_is_told_the_kitty_and_how_many_cards_to_bury(tmp_path):
+    done, out = sit(tmp_path, ["-r", "shengji", "-b", "GREEDY", "--seed", "3"], ["#1"] * 60)
+    assert done.returncode == 0, done.stderr
+    kitty = json.loads(out.read_text())["kitty"]
+    text = done.stdout  # seed 3: bottom, the person, deals and takes the kitty
+    assert len(kitty) == 8 and f"kitty taken: {' '.join(kitty)}   buried: -   bury 8 more" in text
+    assert "bury 1 more" in text and "bury 0 more" not in text
+    assert "you buried: " in text  # in the play, the dealer sees what it buried
+
+
 def test_the_person_plays_what_they_type(tmp_path):
     """Typed cards (any case, 10 for T) are the plays of the record."""
     done, out = sit(tmp_path, ["-r", "tekka", "-b", "RANDOM", "--seed", "5", "--seat", "top"], ["#1"] * 200)
@@ -69,6 +80,35 @@ def test_leaving_the_table_is_one_line_and_keeps_the_deal_so_far(tmp_path):
     done, out = sit(tmp_path, ["-r", "feskot", "-b", "TANA", "--seed", "1"], ["#1"] * 3)
     assert done.returncode != 0
     assert done.stderr.strip().splitlines() == [done.stderr.strip()] and "left the table" in done.stderr
+    record = json.loads(out.read_text())
+    assert record["unfinished"] and verify_record(record).ok
+
+
+def test_ctrl_c_at_the_table_is_one_line_saying_where_the_deal_so_far_is(tmp_path):
+    """Not the tournament's "run the same command again": that would deal again and overwrite the file."""
+    out = tmp_path / "deals.jsonl"
+    p = subprocess.Popen(
+        [sys.executable, "-m", "tekkasim", "table", "-r", "tekka", "-b", "GREEDY", "--seed", "3", "--out", str(out)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        start_new_session=True,  # its own process group, as a terminal's foreground job, for the SIGINT below
+    )
+    shown, prompts = b"", 0
+    while prompts < 2:  # the second prompt: one entry played
+        chunk = os.read(p.stdout.fileno(), 1 << 16)
+        assert chunk, p.stderr.read()
+        shown += chunk
+        if shown.endswith(b"> "):
+            prompts += 1
+            p.stdin.write(b"#1\n")
+            p.stdin.flush()
+            shown = b""
+    os.killpg(p.pid, signal.SIGINT)
+    assert p.wait(timeout=60) == 130
+    err = p.stderr.read().decode().strip()
+    assert err.splitlines() == [err] and "left the table" in err and str(out) in err, err
     record = json.loads(out.read_text())
     assert record["unfinished"] and verify_record(record).ok
 

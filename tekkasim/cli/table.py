@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -35,7 +36,7 @@ def table(ruleset, bots, seat, seed, deals, out, rule_opts):
     from ..bots.engines import Person
     from ..bots.engines.person import fits, with_letters
     from ..cards import SEATS, parse_seat
-    from ..errors import TekkasimError
+    from ..errors import Interrupted, TekkasimError
     from ..rules import get_game
     from ..rules.base import check_seed
     from ..tournament.config import split_bots
@@ -77,6 +78,12 @@ def table(ruleset, bots, seat, seed, deals, out, rule_opts):
             state = game.new_deal(deal_seed, **context)
             try:
                 play_deal_state(state, seats, deal_seed, 0)
+            except KeyboardInterrupt as exc:  # Ctrl-C: the CLI's usual "run the same command again" would
+                # deal again and overwrite the file
+                if isinstance(exc, Interrupted):
+                    raise
+                where = f"what was played is saved in {path} (the last deal unfinished)"
+                raise Interrupted(f"interrupted: you left the table (Ctrl-C); {where}", signal.SIGINT) from None
             finally:  # the deal so far is kept even when the person leaves (an unfinished record)
                 record = state.to_record() | {
                     "seed": deal_seed,

@@ -188,17 +188,30 @@ class EngineProcess:
         try:
             line = self.ask(b'{"type": "hello", "protocol": %d}\n' % PROTOCOL, time.monotonic() + HELLO_TIMEOUT)
         except EngineFault as exc:
+            tail = self._stderr_tail()  # before the stop, whose broken pipe the engine may report there too
             self.stop()
-            raise BotError(f"engine {shorten(self.command)!r} gave no hello: {exc}") from None
+            raise BotError(f"engine {shorten(self.command)!r} gave no hello: {exc}{tail}") from None
         hello = _parse(line)
         problem = _hello_problem(hello)
         if problem:
+            tail = self._stderr_tail()
             self.stop()
             raise BotError(
                 f"engine {shorten(self.command)!r}: bad hello ({problem}): {shorten(line.decode(errors='replace'))}"
+                + tail
             )
         self.hello = hello
         return hello
+
+    def _stderr_tail(self) -> str:
+        """The last line the engine wrote to its stderr and where the rest is, for a failed start: why
+        it failed is often there (a script the interpreter cannot open, a missing library)."""
+        try:
+            lines = self.log_path.read_bytes()[-4096:].decode(errors="replace").strip().splitlines()
+        except (OSError, AttributeError):
+            return ""
+        last = f"; its stderr ends: {shorten(lines[-1].strip(), 160)}" if lines else ""
+        return f"{last} (log: {self.log_path})"
 
     def ask(self, message: bytes, deadline: float) -> bytes:
         """Send one message (a line of bytes) and return the engine's next line, due by ``deadline``

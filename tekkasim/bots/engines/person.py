@@ -95,6 +95,12 @@ def render(msg: dict, who: list[list[int]]) -> str:
         lines.append("declarations: " + " | ".join(rec["declarations"]))
     if rec.get("level"):
         lines.append(f"level {rec['level']}" + (f", dealer {rec['dealer']}" if rec.get("dealer") else ""))
+    if obs["phase"] == "bury" and rec.get("kitty"):  # Shengji's dealer: else nothing says how many cards go back
+        buried = rec.get("buried", [])
+        left = len(rec["kitty"]) - len(buried)
+        lines.append(f"kitty taken: {' '.join(rec['kitty'])}   buried: {' '.join(buried) or '-'}   bury {left} more")
+    elif rec.get("buried"):
+        lines.append(f"you buried: {' '.join(rec['buried'])}")
     tricks = rec.get("tricks", [])
     done = len(tricks) - 1 if tricks and len(tricks[-1]) < 4 else len(tricks)
     if done:

@@ -201,9 +201,11 @@ class _Play52:
 
     def update_state(self, state: Trick52State, seat: int) -> str | None:
         """The observation JSON of ``seat`` in ``state``, or None when only a full build will do."""
+        if state is not self.state or seat != self.seat:  # first: another deal's state may be of another ruleset
+            return None
         info = state.arrays.info
         phase = _PHASE_TEXT.get(info[k52.I_PHASE])
-        if state is not self.state or seat != self.seat or phase is None:
+        if phase is None:
             return None
         log = state._log
         end = len(log)
