@@ -39,11 +39,15 @@ worker to two, and SQLite writes.
   in a fresh process with its peak memory (goal: report <= 10 s, bounded memory).
 
 Every ratio that a goal judges is paired: the median over the repeats of one run against the run it is
-compared with, played just before it in the same repeat (bare loop then runner; 1 worker then 2; one
-process then two), with the repeats' range beside it, since this VM's speed drifts by 20-30% between
-runs a minute apart even when idle (a best-of-repeats ratio compares runs from different spells). The
+compared with, played beside it in the same repeat (bare loop and runner; 1 worker and 2; one process
+and two), with the repeats' range beside it, since this VM's speed drifts by 20-30% between runs a minute
+apart even when idle (a best-of-repeats ratio compares runs from different spells). The pairs are
+counterbalanced: even repeats play the reference first (bare then runner, 1 worker then 2, one process
+then two), odd repeats the other way round, since a VM that slows under sustained load penalises
+whichever of a pair runs second (an odd number of repeats leaves one more of the first order). The
 marginal figures (slopes between runs of N and 3N boards) are the median of the repeats' slopes, each
-repeat playing its four runs (bare and runner, N and 3N) in turn. Rates (deals/s) are of the best runs.
+repeat playing its four runs (bare and runner, N and 3N) in turn, the runner first in odd repeats. Rates
+(deals/s) are of the best runs.
 The one-minute load average before and after is in the rows, since the machine may be shared.
 """
 
@@ -196,10 +200,12 @@ def _loop(kind: str, deals: int, ready, go, out) -> None:
 
 def _machine_scaling(kind: str, deals: int, repeats: int) -> float:
     """Deals per second of two independent processes running ``kind``'s loop at once, over one alone: the
-    median over ``repeats`` of each 2-process run against the 1-process run played just before it."""
+    median over ``repeats`` of each 2-process run against the 1-process run beside it (one then two in even
+    repeats, two then one in odd)."""
     ctx = multiprocessing.get_context("spawn")
     rates = []
-    for n in (1, 2) * repeats:  # interleaved, so that a slow spell hits both
+    order = [n for rep in range(repeats) for n in ((1, 2) if rep % 2 == 0 else (2, 1))]
+    for n in order:  # interleaved and counterbalanced, so that a slow spell hits both
         ready, go, out = ctx.Barrier(n + 1), ctx.Barrier(n + 1), ctx.Queue()
         procs = [ctx.Process(target=_loop, args=(kind, deals, ready, go, out)) for _ in range(n)]
         for p in procs:
@@ -210,8 +216,9 @@ def _machine_scaling(kind: str, deals: int, repeats: int) -> float:
         for p in procs:
             p.join()
         rates.append(n * deals / max(walls))
-    # each 2-process run against the 1-process run just before it: a slow spell of the VM falls on both
-    return statistics.median(rates[i + 1] / rates[i] for i in range(0, len(rates), 2))
+    # each 2-process run against the 1-process run beside it: a slow spell of the VM falls on both
+    pairs = [(rates[i], rates[i + 1]) if order[i] == 1 else (rates[i + 1], rates[i]) for i in range(0, len(rates), 2)]
+    return statistics.median(two / one for one, two in pairs)
 
 
 def _spread(values: list[float]) -> str:
@@ -231,14 +238,19 @@ def _overhead(ruleset: str, n: int, repeats: int) -> tuple[list[tuple], list[dic
     _bare(game, x, y, 10, 1)  # compile or load outside the timings
     _runner("GREEDY,JANGARA", 10, 1, 1, ruleset=ruleset)
     rb, rr, rb3, rr3 = [], [], [], []
-    for _ in range(repeats):
-        rb.append(_bare(game, x, y, n, 7))
-        rr.append(_runner("GREEDY,JANGARA", n, 7, 1, ruleset=ruleset))
-        rb3.append(_bare(game, x, y, 3 * n, 7))
-        rr3.append(_runner("GREEDY,JANGARA", 3 * n, 7, 1, ruleset=ruleset))
+    for rep in range(repeats):
+        for size, b_out, r_out in ((n, rb, rr), (3 * n, rb3, rr3)):
+            bare = lambda size=size: _bare(game, x, y, size, 7)  # noqa: E731
+            runner = lambda size=size: _runner("GREEDY,JANGARA", size, 7, 1, ruleset=ruleset)  # noqa: E731
+            if rep % 2 == 0:  # counterbalanced: the one played second is the odd repeats' first
+                b_out.append(bare())
+                r_out.append(runner())
+            else:
+                r_out.append(runner())
+                b_out.append(bare())
     b_wall, b_cpu = min(b[0] for b in rb), min(b[1] for b in rb)
     r_wall, r_parent, r_worker = (min(r[i] for r in rr) for i in range(3))
-    # whole runs, each runner run against the bare run of the same repeat (played just before it)
+    # whole runs, each runner run against the bare run of the same repeat (played beside it)
     whole = [r[0] / b[0] for b, r in zip(rb, rr, strict=True)]
     whole_cpu = [r[2] / b[1] for b, r in zip(rb, rr, strict=True)]
     extra = 2 * (3 * n - n)
@@ -304,12 +316,13 @@ def _overhead(ruleset: str, n: int, repeats: int) -> tuple[list[tuple], list[dic
 
 
 def _one_two(bots: str, boards: int, repeats: int, use_compiled: bool = True) -> tuple[list, list]:
-    """``repeats`` runs with 1 worker and with 2, in turn (1, 2, 1, 2, ...), so that each 2-worker run is
-    compared with the 1-worker run just before it (a slow spell of a shared VM falls on both)."""
+    """``repeats`` runs with 1 worker and with 2, in turn (1, 2, 2, 1, 1, 2, ...: counterbalanced), so that
+    each 2-worker run is compared with the 1-worker run beside it (a slow spell of a shared VM falls on
+    both) and neither is always the second of its pair."""
     one, two = [], []
-    for _ in range(repeats):
-        one.append(_runner(bots, boards, 7, 1, use_compiled=use_compiled))
-        two.append(_runner(bots, boards, 7, 2, use_compiled=use_compiled))
+    for rep in range(repeats):
+        for workers in (1, 2) if rep % 2 == 0 else (2, 1):
+            (one if workers == 1 else two).append(_runner(bots, boards, 7, workers, use_compiled=use_compiled))
     return one, two
 
 

@@ -1,15 +1,18 @@
 """The one bit writer of the block codecs (``tournament._bitstream``): the compiled writer, word by word,
 writes the bytes its pure-Python twin writes (and the earlier byte-at-a-time writers wrote), for any mix
-of values, widths and truncated binary symbols."""
+of values, widths and truncated binary symbols; ``stream_bytes`` puts a header before the stream; the
+work arrays a worker keeps between blocks are its thread's own."""
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from tekkasim.tournament._bitstream import BitWriter, finish, put, put_symbol, stream_bytes, words
+from tekkasim.tournament._bitstream import BitWriter, finish, put, put_symbol, stream_bytes, words, work_array
 
 
 @njit(cache=True)
@@ -77,3 +80,20 @@ def test_the_word_writer_writes_the_bytes_the_byte_writer_wrote(items):
         out,
     )
     assert stream_bytes(out, used) == _byte_writer(items)
+
+
+def test_stream_bytes_puts_the_head_first():
+    out = words(128)
+    out[:2] = [0x0706050403020100, 0x0F0E0D0C0B0A0908]
+    assert stream_bytes(out, 10, b"\xff") == b"\xff" + bytes(range(10))
+
+
+def test_work_arrays_are_kept_per_name_and_thread():
+    a = work_array("test", 10, np.int64)
+    assert work_array("test", 5, np.int64).base is a.base  # kept: a smaller request is a view of it
+    assert work_array("test", 3, np.int64, 4).shape == (3, 4)  # another shape: a new one
+    other = []
+    thread = threading.Thread(target=lambda: other.append(work_array("test", 10, np.int64)))
+    thread.start()
+    thread.join()
+    assert other[0].base is not a.base and not np.shares_memory(other[0], a)

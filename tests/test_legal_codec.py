@@ -1,5 +1,6 @@
 """The LEGAL codec (format 3): Feskot and Tekka deals as indices among the legal actions. The packer fed by
-the compiled play loop, the encoder by compiled replay and the State API twin write the same bytes; both
+the compiled play loop (alone, and with the block's columns in the worker's one kernel call), the encoder
+by compiled replay and the State API twin write the same bytes; both
 decoders give every action back; blocks decode to the records the State API path plays; a damaged block is
 refused; a format-2 run (CARDS blocks) is read as it is and resumes into format 3 with a fresh run's digest."""
 
@@ -17,7 +18,17 @@ from tekkasim.bots import get_bot
 from tekkasim.bots.compiled import play_tables
 from tekkasim.rules import get_game
 from tekkasim.tournament import Config, Store, TournamentError, _legal, run_tournament
-from tekkasim.tournament.play import CARDS, LEGAL, Job, decode_block, encode_block, play_block
+from tekkasim.tournament.play import (
+    CARDS,
+    LEGAL,
+    Job,
+    _legal_block,
+    decode_block,
+    encode_block,
+    encode_columns,
+    pair_score,
+    play_block,
+)
 from tekkasim.tournament.results import digest
 
 GAMES = [
@@ -52,6 +63,11 @@ def test_packer_replay_encoder_and_twin_agree_and_both_decoders_invert(game_spec
     replayed = _legal.legal_encode(game, seeds, o0["actions"], o0["n_actions"], o1["actions"], o1["n_actions"])
     deals = [o["actions"][i, : o["n_actions"][i]].tolist() for o in (o0, o1) for i in range(n)]
     assert packed == replayed == _legal.legal_encode_py(game, seeds, deals)
+    # the worker's one kernel call (stream, columns, score) writes what the separate steps write
+    xr = np.concatenate([o0["returns"][:, 0], o1["returns"][:, 1]])
+    yr = np.concatenate([o0["returns"][:, 1], o1["returns"][:, 0]])
+    lengths = np.concatenate([o0["n_actions"], o1["n_actions"]])
+    assert _legal_block(o0, o1) == (packed, encode_columns(xr, yr, np.ones(2 * n), lengths), pair_score(xr, yr))
     lengths = np.array([len(d) for d in deals])
     actions, returns = _legal.legal_decode(game, seeds, packed, lengths)
     assert [actions[i, : lengths[i]].tolist() for i in range(2 * n)] == deals

@@ -1,6 +1,7 @@
 """Stored payloads: the CARDS kernel (compiled blocks of Feskot, Tekka and Satat) against ``cards_encode``,
 its pure-Python twin, and ``cards_decode`` inverting it; the KINDS kernel (Shengji) against ``pack``;
-``unpack`` inverting ``pack`` for every format; blocks decoding to the tables they were made from."""
+``unpack`` inverting ``pack`` for every format; blocks decoding to the tables they were made from; the
+columns kernel of compiled blocks (``block_columns``) against ``encode_columns`` and ``pair_score``."""
 
 from __future__ import annotations
 
@@ -17,11 +18,15 @@ from tekkasim.tournament.play import (
     _cards_block,
     _cards_fill,
     _kinds_payloads,
+    block_columns,
     cards_decode,
     cards_encode,
     decode_block,
+    decode_columns,
     encode_block,
+    encode_columns,
     pack,
+    pair_score,
     unpack,
 )
 
@@ -126,3 +131,40 @@ def test_unpack_inverts_pack_in_every_format():
     for deals, fmt in ((ints, 1), (kinds, 2), (other, 0x78)):
         payload = pack(deals)
         assert payload[0] == fmt and unpack(payload) == deals
+
+
+_RETURN = st.one_of(
+    st.integers(-40, 40),
+    st.sampled_from([-32769, -32768, 32767, 32768, 10**12]),  # int16's edges and beyond: float64 columns
+    st.floats(-1e6, 1e6, allow_nan=False),  # a non-integer return: float64 columns
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(0, 40).flatmap(
+        lambda h: st.tuples(
+            st.lists(st.tuples(_RETURN, _RETURN), min_size=2 * h, max_size=2 * h),
+            st.lists(st.integers(0, 2**31 - 1), min_size=2 * h, max_size=2 * h),
+        )
+    ),
+    st.sampled_from([np.int64, np.float64]),
+    st.booleans(),
+)
+def test_block_columns_kernel_writes_what_encode_columns_writes(tables, dtype, small_only):
+    returns, lengths = tables
+    if small_only:
+        returns = [(int(a) % 300 - 150, int(b) % 300 - 150) for a, b in returns]
+    rets = np.array(returns, np.float64).reshape(-1, 2)
+    if dtype is np.int64:
+        rets = np.round(rets).clip(-(2**62), 2**62)
+    r = rets.astype(dtype)
+    h = len(r) // 2
+    n = np.array(lengths, np.int64)
+    columns, score = block_columns(r[:h], r[h:], n[:h], n[h:])
+    xr = np.concatenate([r[:h, 0], r[h:, 1]]).astype(np.float64)
+    yr = np.concatenate([r[:h, 1], r[h:, 0]]).astype(np.float64)
+    assert columns == encode_columns(xr, yr, np.ones(2 * h, np.int64), n)
+    assert score == pair_score(xr, yr)
+    got = decode_columns(columns)
+    assert got[0].tolist() == xr.tolist() and got[1].tolist() == yr.tolist() and got[3].tolist() == n.tolist()

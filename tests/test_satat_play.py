@@ -1,7 +1,8 @@
 """The compiled Satat block kernel (``tournament._satat_play``): it plays the rounds ``play_tables`` plays
 and its payload is, byte for byte, the CARDS payload ``_cards_block`` makes of ``play_tables``' actions
-(itself tested against ``cards_encode``, its pure-Python twin); a block falls back to that path when the
-kernel cannot code it, with the same bytes."""
+(itself tested against ``cards_encode``, its pure-Python twin), and its columns and pair score are those
+of ``encode_columns`` and ``pair_score``; a block falls back to that path when the kernel cannot code it,
+with the same bytes."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from tekkasim.bots.compiled import compiled_form, play_tables
 from tekkasim.rules import get_game
 from tekkasim.tournament import Config
 from tekkasim.tournament import _satat_play as S
-from tekkasim.tournament.play import CARDS, Job, _cards_block, play_block
+from tekkasim.tournament.play import CARDS, Job, _cards_block, encode_columns, pair_score, play_block
 
 GAME = get_game("satat")
 BOTS = ["GREEDY", "JANGARA", "KADO", "SADA", "ATOUTE", "ZORGE", "RANDOM"]  # RANDOM, the bluffers: wide escapes
@@ -32,11 +33,15 @@ def _by_play_tables(x, y, seeds):
 def test_the_block_kernel_plays_as_play_tables_and_writes_what_cards_block_writes(x, y, start, n):
     seeds = range(start, start + n)
     px, py = (compiled_form(get_bot(b, ruleset="satat"), "satat") for b in (x, y))
-    payload, lengths, returns = S.satat_play_block(px, py, np.arange(start, start + n, dtype=np.uint64))
+    payload, lengths, returns, columns, score = S.satat_play_block(px, py, np.arange(start, start + n, dtype=np.uint64))
     want, want_lengths, want_returns = _by_play_tables(x, y, seeds)
     assert lengths.tolist() == want_lengths.tolist()
     assert returns.tolist() == want_returns.astype(int).tolist()
     assert payload == want
+    xr = np.concatenate([want_returns[:n, 0], want_returns[n:, 1]])
+    yr = np.concatenate([want_returns[:n, 1], want_returns[n:, 0]])
+    assert columns == encode_columns(xr, yr, np.ones(2 * n, np.int64), want_lengths)
+    assert score == pair_score(xr, yr)
 
 
 def test_play_block_stores_the_same_block_with_or_without_the_kernel(monkeypatch):

@@ -13,6 +13,7 @@ pure-Python twin (one big integer), compared in tests.
 from __future__ import annotations
 
 import sys
+import threading
 
 import numpy as np
 from numba import njit
@@ -59,17 +60,36 @@ def finish(out, acc, nacc, p):
     return p * 8 + (nacc + 7) // 8
 
 
-def words(n_bits: int) -> np.ndarray:
+_WORK = threading.local()  # per thread: a Dask worker may play blocks in several threads at once
+
+
+def work_array(name: str, rows: int, dtype, width: int = 0) -> np.ndarray:
+    """A scratch array of this thread, ``rows`` long (by ``width``, if given), kept for the next call that
+    asks for ``name``: a worker's block buffers are then reused from block to block instead of coming fresh
+    from the allocator. What it holds is the caller's until ``name`` is asked for again in this thread, so
+    only results copied out of it may be kept."""
+    arrays = _WORK.__dict__
+    arr = arrays.get(name)
+    row = (width,) if width else ()
+    if arr is None or arr.shape[0] < rows or arr.shape[1:] != row or arr.dtype != np.dtype(dtype):
+        arr = arrays[name] = np.empty((max(rows, 1), width) if width else max(rows, 1), dtype)
+    return arr[:rows]
+
+
+def words(n_bits: int, name: str | None = None) -> np.ndarray:
     """An output buffer for a stream of at most ``n_bits`` bits (one spare word: :func:`put` may store a
-    whole word only at its end)."""
+    whole word only at its end); with ``name``, this process's :func:`work_array` of that name."""
+    if name is not None:
+        return work_array(name, n_bits // 64 + 2, np.uint64)
     return np.empty(n_bits // 64 + 2, np.uint64)
 
 
-def stream_bytes(out: np.ndarray, n_bytes: int) -> bytes:
-    """The first ``n_bytes`` of the stream in the words ``out`` (little-endian words on any machine)."""
+def stream_bytes(out: np.ndarray, n_bytes: int, head: bytes = b"") -> bytes:
+    """``head`` then the first ``n_bytes`` of the stream in the words ``out`` (little-endian words on any
+    machine), copied once."""
     if sys.byteorder != "little":
         out = out.byteswap()
-    return out.view(np.uint8)[:n_bytes].tobytes()
+    return b"".join((head, out.view(np.uint8)[:n_bytes]))
 
 
 class BitWriter:

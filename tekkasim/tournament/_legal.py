@@ -177,13 +177,13 @@ def legal_packed(a0, n0, l0, a1, n1, l1) -> bytes:
     """The LEGAL payload of a compiled block from its play loop's ``legal`` records (:func:`legal_pack`):
     packed without signals first, which stops at the first signalled card (early where bots signal), then
     with them."""
-    out = words(8 * (int(n0.sum()) + int(n1.sum())))  # an index takes <= 6 bits, its signal <= 2
+    out = words(8 * (int(n0.sum()) + int(n1.sum())), "legal")  # an index takes <= 6 bits, its signal <= 2
     sig = 0
     used = legal_pack(a0, n0, l0, a1, n1, l1, sig, out)
     if used < 0:
         sig = 1
         used = legal_pack(a0, n0, l0, a1, n1, l1, sig, out)
-    return bytes([sig]) + stream_bytes(out, used)
+    return stream_bytes(out, used, bytes([sig]))
 
 
 def _kernel_args(game):
@@ -201,7 +201,7 @@ def legal_encode(game, seeds: np.ndarray, a0, n0, a1, n1) -> bytes | None:
     used = legal_fill(d, seeds, code, play_all, raises, signals, sig, a0, n0, a1, n1, rng, deck, buf, out)
     if used < 0:
         return None
-    return bytes([sig]) + stream_bytes(out, used)
+    return stream_bytes(out, used, bytes([sig]))
 
 
 def legal_decode(game, seeds: np.ndarray, payload, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -7,19 +7,25 @@ The coding itself stays a separate pass (``play._cards_fill``) over the whole bl
 the block's header (the escape values' base and width, and ``mult``) depends on all of its rounds, and
 writing each round's symbols as it is played cost the worker more, not less (6% of a compiled round
 against 3-4% for the pass, measured on GREEDY against JANGARA: the short coding loop, run between two
-rounds' play, loses its branch history). The bytes are those of ``play._cards_block`` (tested).
+rounds' play, loses its branch history). The bytes are those of ``play._cards_block`` (tested). That pass
+and the block's columns (``play._columns_fill``) run in the same kernel call as the play
+(:func:`satat_play_code`), into buffers the worker keeps from block to block.
 """
 
 from __future__ import annotations
 
+import functools
+import zlib
+
 import numpy as np
 from numba import njit
 
+from ..bits import highest
 from ..bots import _satat_policy as sp
 from ..bots.satat import MAX_ROUND_ACTIONS
 from ..rules import _satat_kernels as K
-from ._bitstream import stream_bytes, words
-from .play import _ESC, _cards_fill
+from ._bitstream import stream_bytes, words, work_array
+from .play import _ESC, _cards_fill, _columns_fill, block_columns
 
 _INT16_MIN, _INT16_MAX = -32768, 32767
 _TRIAL = 64  # ``play._cards_block`` chooses ``mult`` on each table's first 64 deals
@@ -61,9 +67,12 @@ def satat_play_keep(px, py, seeds, comp, n_actions, returns, stats, scratch):
     stats[3] = 1 if _INT16_MIN <= lo and hi <= _INT16_MAX else 0
 
 
+@functools.cache
 def _scratch():
     """The work arrays of :func:`satat_play_keep`: those of ``sp.play_rounds_kernel``, and a round's row
-    (allocated here: the kernel runs without numba's reference counting)."""
+    (allocated here: the kernel runs without numba's reference counting). Made once a process: the kernel
+    sets each before reading it (a round's RNGs from its seed, a decision's from its own), and they are
+    used within one kernel call, which holds the GIL (threads of a Dask worker take turns)."""
     return (
         np.empty(52, np.int64),
         np.empty((32, 4), np.int64),
@@ -75,27 +84,56 @@ def _scratch():
     )
 
 
-def satat_play_block(px: np.ndarray, py: np.ndarray, seeds: np.ndarray) -> tuple[bytes, np.ndarray, np.ndarray] | None:
-    """``(payload, n_actions, returns)`` of both tables' first rounds of ``seeds`` (uint64; table 0's
-    rounds, then table 1's): the CARDS payload ``play._cards_block`` makes of ``play_tables``' actions, or
-    None when an action does not fit int16 or the actions span more than 32 bits (then the block is played
-    by ``play_tables`` as before)."""
+@njit(cache=True, _nrt=False)
+def satat_play_code(px, py, seeds, comp, n_actions, returns, stats, scratch, out, raw, score):
+    """:func:`satat_play_keep`, then in the same call the CARDS stream of the block into ``out`` (words
+    for ``MAX_ROUND_ACTIONS`` actions of 40 bits a round) and its raw columns into ``raw``
+    (``play._columns_fill``, ``score`` its pair score): no Python between the passes, where each numpy
+    step after a ~20 ms kernel ran cold. ``stats`` gets, after the four of :func:`satat_play_keep`, the
+    escape width, ``mult``, the stream's bytes and the columns' bytes (-1: not int16 returns); the
+    stream is written only where ``stats[3]`` (fits) is 1 and the width is <= 32."""
+    satat_play_keep(px, py, seeds, comp, n_actions, returns, stats, scratch)
+    n = seeds.shape[0]
+    lo = stats[0]
+    width = highest(np.uint64(stats[1] - lo)) + 1
+    stats[4] = width
+    stats[5] = 1
+    stats[6] = 0
+    stats[7] = _columns_fill(returns[:n], returns[n:], n_actions[:n], n_actions[n:], raw, score)
+    if stats[3] == 0 or width > 32:
+        return
+    a0, n0, a1, n1 = comp[:n], n_actions[:n], comp[n:], n_actions[n:]
+    mult = 1
+    if stats[2]:  # as ``_cards_block``: 3 where it is shorter on each table's first deals
+        k = min(_TRIAL, n)
+        one = _cards_fill(a0[:k], n0[:k], a1[:k], n1[:k], lo, width, 1, out)
+        three = _cards_fill(a0[:k], n0[:k], a1[:k], n1[:k], lo, width, 3, out)
+        mult = 3 if three < one else 1
+    stats[5] = mult
+    stats[6] = _cards_fill(a0, n0, a1, n1, lo, width, mult, out)
+
+
+def satat_play_block(px: np.ndarray, py: np.ndarray, seeds: np.ndarray):
+    """``(payload, n_actions, returns, columns, score)`` of both tables' first rounds of ``seeds`` (uint64;
+    table 0's rounds, then table 1's): the CARDS payload ``play._cards_block`` makes of ``play_tables``'
+    actions, and the block's columns and pair score as ``play.block_columns`` makes them, or None when an
+    action does not fit int16 or the actions span more than 32 bits (then the block is played by
+    ``play_tables`` as before)."""
     n = len(seeds)
-    comp = np.empty((2 * n, MAX_ROUND_ACTIONS), np.int16)
+    comp = work_array("satat_actions", 2 * n, np.int16, MAX_ROUND_ACTIONS)  # read before the next block
+    out = words(2 * n * MAX_ROUND_ACTIONS * (8 + 32), "cards")  # a symbol <= 8 bits, an escaped value <= 32 more
+    raw = work_array("columns", 6 + 24 * n, np.uint8)
+    score = work_array("score", 3, np.int64)
     n_actions = np.zeros(2 * n, np.int64)
     returns = np.zeros((2 * n, 2), np.int64)
-    stats = np.zeros(4, np.int64)
-    satat_play_keep(px, py, seeds, comp, n_actions, returns, stats, _scratch())
-    lo, hi, signals, fits = (int(v) for v in stats)
-    width = (hi - lo).bit_length()
+    stats = np.zeros(8, np.int64)
+    satat_play_code(px, py, seeds, comp, n_actions, returns, stats, _scratch(), out, raw, score)
+    lo, _hi, _signals, fits, width, mult, used, cols = (int(v) for v in stats)
     if not fits or width > 32:
         return None
-    a0, n0, a1, n1 = comp[:n], n_actions[:n], comp[n:], n_actions[n:]
-    out = words(int(n_actions.sum()) * (8 + width))  # a symbol takes <= 8 bits, an escaped value ``width`` more
-    mult = 1
-    if signals:  # as ``_cards_block``: 3 where it is shorter on each table's first deals
-        k = _TRIAL
-        sizes = [_cards_fill(a0[:k], n0[:k], a1[:k], n1[:k], np.int64(lo), width, m, out) for m in (1, 3)]
-        mult = 3 if sizes[1] < sizes[0] else 1
-    used = _cards_fill(a0, n0, a1, n1, np.int64(lo), width, mult, out)
-    return _ESC.pack(lo, width, mult) + stream_bytes(out, used), n_actions, returns
+    payload = stream_bytes(out, used, _ESC.pack(lo, width, mult))
+    if cols < 0:  # returns beyond int16 (not Satat's points): the general columns
+        columns, pair = block_columns(returns[:n], returns[n:], n_actions[:n], n_actions[n:])
+    else:
+        columns, pair = zlib.compress(raw[:cols], 1), (int(score[0]), int(score[1]), int(score[2]))
+    return payload, n_actions, returns, columns, pair
