@@ -306,8 +306,11 @@ def kept_parts(old: str, measured) -> dict:
     commands = []
     for line in lines:
         if line.startswith(COMMAND_HEAD):
-            command = line.split("#")[0].strip()
-            left = [r for r in _ruleset_flags(command) if r not in measured]
+            command, _, note = line.partition("#")
+            command = command.strip()
+            # the rows it still gives: those its note names (a later command may have taken over some)
+            named = [r.strip() for r in note.partition("rows:")[2].split(",") if r.strip()]
+            left = [r for r in (named or _ruleset_flags(command)) if r not in measured]
             if left:
                 commands.append((command, left))
     steps = [ln for ln in lines if any(ln.startswith(f"| {r} | ") for r in RULESETS if r not in measured)]

@@ -62,6 +62,21 @@ def test_update_keeps_the_other_rulesets_rows_under_their_command():
     assert again == text
 
 
+def test_update_of_a_third_ruleset_keeps_what_each_command_still_gives():
+    """A command whose rows were partly taken over by a later command keeps naming only the rows it still
+    gives when yet another ruleset is updated."""
+    old_fig = {"rulesets": ["feskot", "tekka"], "steps": _steps("feskot", 3000000, 1.0) + _steps("tekka", 3015000, 0.5),
+               "oracle": None, "contracts": None}  # fmt: skip
+    text = ss.markdown(old_fig, OLD)
+    tekka = {"rulesets": ["tekka"], "steps": _steps("tekka", 3215000, 2.0), "oracle": None, "contracts": None}
+    text = ss.markdown(tekka, NEW, ss.kept_parts(text, ("tekka",)))
+    satat_cmd = "python experiments/search_strength.py --ruleset satat --pairs 300 --seed 3600000"
+    satat = {"rulesets": ["satat"], "steps": _steps("satat", 3630000, 1.0), "oracle": None, "contracts": None}
+    lines = ss.markdown(satat, satat_cmd, ss.kept_parts(text, ("satat",))).splitlines()
+    assert f"    {OLD}  # rows: feskot" in lines and f"    {NEW}  # rows: tekka" in lines
+    assert f"    {satat_cmd}  # rows: satat" in lines
+
+
 def test_a_run_of_every_ruleset_it_names_needs_no_kept_rows():
     fig = {"rulesets": ["tekka"], "steps": _steps("tekka", 3215000, 2.0), "oracle": None, "contracts": None}
     text = ss.markdown(fig, NEW)

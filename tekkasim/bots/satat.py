@@ -92,7 +92,7 @@ it on the paired score differences over the worlds with a t-statistic of at leas
 the best mean over 8 worlds the search was no better than JANGARA on tuning boards; figures in
 ``experiments/README.md``). The rollout policy has no mistakes, so a rollout is a function of its world:
 ``rollouts`` > 1 repeats the same play-out (kept for the interface; every preset uses 1). The presets are
-nested: TANOOR 8 plain worlds; TIZAB 64 bluff-weighted worlds, the solver from 7 cards and the Troupe
+nested: TANOOR 8 plain worlds; TIZAB 32 bluff-weighted worlds, the solver from 5 cards and the Troupe
 search; ZELZELA 128 worlds weighted also by the card plays, the solver from 9 cards and a wider Troupe
 search; ZELZELA scores with the solver in points. Their measured steps: ``docs/search-strength.md``.
 
@@ -770,21 +770,22 @@ class Tanoor(SatatSearch):
 
 
 class Tizab(SatatSearch):
-    """TIZAB (rank 7): TANOOR with 64 worlds weighted against bluffs (a world in which another seat committed
-    a Renonce weighs 0.05), cards by the double-dummy solver once it holds at most 7 cards, and the caller's
-    Troupe searched over 64 deals around its first five."""
+    """TIZAB (rank 7): TANOOR with 32 worlds weighted against bluffs (a world in which another seat committed
+    a Renonce weighs 0.05), cards by the double-dummy solver once it holds at most 5 cards, and the caller's
+    Troupe searched over 64 deals around its first five. Worlds and solver cards were cut from 64 and 7 so
+    that it stands about midway between TANOOR and ZELZELA (tuning in ``experiments/README.md``)."""
 
     name = "TIZAB"
     rank = 7
     description = (
-        "determinized search over JANGARA: 64 bluff-weighted worlds, double-dummy solver from 7 cards, "
+        "determinized search over JANGARA: 32 bluff-weighted worlds, double-dummy solver from 5 cards, "
         "JANGARA rollouts before; override at z=1; Troupe searched over 64 deals"
     )
     preset: ClassVar[dict[str, Any]] = {
-        "worlds": 64,
+        "worlds": 32,
         "rollouts": 1,
         "bluff_weight": 0.05,
-        "dd_cards": 7,
+        "dd_cards": 5,
         "override_z": 1.0,
         "troupe_worlds": 64,
     }
