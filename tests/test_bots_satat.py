@@ -526,7 +526,7 @@ def test_ruff_high_ruffs_with_its_top_trump():
     """With ``ruff_high`` a bot void in the suit to follow that can win the trick ruffs with its strongest
     card (2♥, else its top Troupe); everywhere else it plays as without (random states, no mistakes)."""
     on = bot("KADO", ruff_high=True, mistake_rate=0.0).compiled_form("satat")
-    off = bot("KADO", mistake_rate=0.0).compiled_form("satat")
+    off = bot("KADO", ruff_high=False, mistake_rate=0.0).compiled_form("satat")
     changed = 0
     for i, state in enumerate(random_states(400, 11, renonce_rate=0.0)):
         if state.phase() != "play":
