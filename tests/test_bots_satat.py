@@ -490,3 +490,61 @@ def test_troupe_search_keeps_jangaras_redeal_and_plays_a_troupe():
             timed = decide(bot("TIZAB", time_ms=5, troupe_worlds=4096), state, seat, 3)
             assert sp.TROUPE_BASE <= timed < sp.TROUPE_BASE + 4
     assert seen_troupe and seen_redeal
+
+
+def _power_twin(c, troupe, need):
+    """Plain trick power: 2♥ over everything, then Troupe by rank, then the suit to follow by rank."""
+    if c == 26:
+        return (3, 0)
+    if c // 13 == troupe:
+        return (2, c % 13)
+    if c // 13 == need:
+        return (1, c % 13)
+    return (0, 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    cards=hyp.lists(hyp.integers(0, 51), min_size=1, max_size=14, unique=True),
+    troupe=hyp.integers(0, 3),
+    need=hyp.integers(0, 3),
+)
+def test_ruff_high_winner_against_a_plain_twin(cards, troupe, need):
+    """``_highest_winner`` (what ``ruff_high`` ruffs with): the hand's card of most trick power that beats
+    the card winning the trick so far (the list's first card), or -1 when none beats it."""
+    table, hand = cards[0], cards[1:]
+    beat = [c for c in hand if _power_twin(c, troupe, need) > _power_twin(table, troupe, need)]
+    want = max(beat, key=lambda c: _power_twin(c, troupe, need)) if beat else -1
+    h = np.uint64(sum(1 << c for c in hand))
+    wp = sp._strength(table, troupe, need)
+    assert int(sp._highest_winner(h, wp, troupe, need)) == want
+    cheap = min(beat, key=lambda c: _power_twin(c, troupe, need)) if beat else -1
+    assert int(sp._cheapest_winner(h, wp, troupe, need)) == cheap
+
+
+def test_ruff_high_ruffs_with_its_top_trump():
+    """With ``ruff_high`` a bot void in the suit to follow that can win the trick ruffs with its strongest
+    card (2♥, else its top Troupe); everywhere else it plays as without (random states, no mistakes)."""
+    on = bot("KADO", ruff_high=True, mistake_rate=0.0).compiled_form("satat")
+    off = bot("KADO", ruff_high=False, mistake_rate=0.0).compiled_form("satat")
+    changed = 0
+    for i, state in enumerate(random_states(400, 11, renonce_rate=0.0)):
+        if state.phase() != "play":
+            continue
+        hands, st = state.arrays
+        seat = state.current_player()
+        hand = hands[seat]
+        a = int(sp.card_decide(on, hand, st, seat, (0, 0), new_rng(i)))
+        b = int(sp.card_decide(off, hand, st, seat, (0, 0), new_rng(i)))
+        n, _, need, _, wp = sp._table_state(st)
+        troupe = int(st[sp.V_TROUPE])
+        void = n in (1, 2, 3) and not any(c // 13 == need and c != 26 for c in range(52) if (int(hand) >> c) & 1)
+        if void and sp._cheapest_winner(hand, wp, troupe, need) >= 0:
+            strongest = max(
+                (c for c in range(52) if (int(hand) >> c) & 1), key=lambda c: _power_twin(c, troupe, need)
+            )
+            assert a == strongest
+            changed += a != b
+        else:
+            assert a == b
+    assert changed > 5

@@ -226,15 +226,16 @@ def test_troupe_after_a_two_of_hearts_lead_proves_the_renonce():
 def test_hard_bots_protect_partner_winners():
     """Bottom leads A♦ (the master), left follows: top, third hand, neither overtakes nor ruffs its
     partner's winner. Holding K♦ 4♦ it plays the 4♦ (keeping the K♦, now the master); void in ♦ it throws a
-    low side card instead of ruffing. KADO and POCHAQ (no partner play) ruff the partner's Ace."""
+    low side card instead of ruffing. KADO and POCHAQ (no partner play) ruff the partner's Ace, POCHAQ with
+    its cheapest Troupe, KADO with its highest (``ruff_high``)."""
     lead = [(B, "AD"), (L, "2D")]
     follow = satat([lead], {T: ["KD", "4D", "5S", "7C", "8C", "9C", "TC", "JC", "4H", "5H", "6H", "7H", "8H"]})
     void = satat([lead], {T: ["3S", "5S", "7C", "8C", "9C", "TC", "JC", "4H", "5H", "6H", "7H", "8H", "9H"]})
     for name in SATAT_HARD:
         assert card(follow, name, mistake_rate=0.0) == "4D", name
         assert card(void, name, mistake_rate=0.0) == "4H", name
-    for name in ("KADO", "POCHAQ"):
-        assert card(void, name, mistake_rate=0.0) == "3S", name
+    assert card(void, "POCHAQ", mistake_rate=0.0) == "3S"
+    assert card(void, "KADO", mistake_rate=0.0) == "5S"
 
 
 def _kot_state():

@@ -98,8 +98,9 @@ PUBLIC_FIELDS = np.array(
     P_TEMP,
     P_UNIFORM,
     P_MATCH,
-) = range(17)
-N_P = 17
+    P_RUFF_HIGH,
+) = range(18)
+N_P = 18
 MODE_RANDOM, MODE_GREEDY, MODE_HEURISTIC = 0, 1, 2
 _HON13 = np.uint64(0b1111100000000)  # T J Q K A of a suit
 HONOURS = _HON13 | (_HON13 << np.uint64(13)) | (_HON13 << np.uint64(26)) | (_HON13 << np.uint64(39))
@@ -252,6 +253,20 @@ def _cheapest_winner(h, wpow, troupe, need):
         x &= x - ONE
         s = _strength(c, troupe, need)
         if wpow < s < bp:
+            bp, best = s, c
+    return best
+
+
+@njit(cache=True, inline="always")
+def _highest_winner(h, wpow, troupe, need):
+    """The strongest card of ``h`` that beats strength ``wpow`` (-1: none): what ``ruff_high`` ruffs with."""
+    best, bp = -1, wpow
+    x = h
+    while x != ZERO:
+        c = lowest(x)
+        x &= x - ONE
+        s = _strength(c, troupe, need)
+        if s > bp:
             bp, best = s, c
     return best
 
@@ -695,6 +710,8 @@ def _follow_card(p, hand, pub, seat, lm, gone, voids, score):
     cw = _cheapest_winner(lm, wp, troupe, need)
     if cw < 0:
         return _discard(hand, lm, troupe, gone)
+    if p[P_RUFF_HIGH] > 0.0 and (hand & _follow_mask(need)) == ZERO:  # a beginner ruffs with its top trump
+        return _highest_winner(lm, wp, troupe, need)
     if n == 3 or not partner_play:
         return cw
     # a sure winner: the cheapest master that wins (2♥ only when nothing else does)
