@@ -302,3 +302,26 @@ def test_a_runs_identity_names_what_level_plays(monkeypatch):
     monkeypatch.setattr(level, "shipped_table", lambda: shifted)
     after = Config.build(ruleset="feskot", bots="LEVEL:elo=500,GREEDY", boards=2, seed=1).identity()["bots"][0][0]
     assert after["params"] == before["params"] and after["plays"] != before["plays"]
+
+
+def test_a_check_of_some_rulesets_keeps_the_others_rows_in_the_doc():
+    """`levels check --ruleset satat --out docs/levels.md` rewrites Satat's rows and keeps the other
+    rulesets' rows and commands, read back from the file exactly as they were rendered."""
+    from tekkasim.analysis.levels import accuracy_markdown, kept_from_markdown
+
+    def row(ruleset, e, elo, lo, hi):
+        return {
+            "ruleset": ruleset, "elo_requested": e, "elo": elo, "lo": lo, "hi": hi,
+            "error": elo - e if math.isfinite(elo) else math.nan, "within_40": abs(elo - e) <= 40,
+            "pairs": 20, "opponents": ["TIZAB", "ZELZELA"], "seeds": ["1..10", "11..20"], "bot": "LEVEL[X..Y@0.5]",
+        }  # fmt: skip
+
+    rows = [row("feskot", 214.0, 216.0, 191.0, 241.0), row("feskot", 790.0, math.inf, 700.0, None),
+            row("satat", 1139.0, 1134.0, 1106.0, 1162.0)]  # fmt: skip
+    cmds = ["tekkasim levels check --ruleset feskot --pairs 4", "tekkasim levels check --ruleset satat --pairs 4"]
+    text = accuracy_markdown(rows, cmds, {"rulesets": {}})
+    commands, kept = kept_from_markdown(text, ["satat"])
+    assert commands == cmds[:1] and [r["ruleset"] for r in kept] == ["feskot", "feskot"]
+    again = accuracy_markdown([*kept, rows[2]], [*commands, cmds[1]], {"rulesets": {}})
+    assert again == text
+    assert "2 of 3 requests measured within 40 of E; 3 of 3 95% intervals hold E" in text

@@ -225,6 +225,46 @@ def accuracy_records(rows: list[dict]) -> list[dict]:
     return [{k: json_number(v) if isinstance(v, float) else v for k, v in r.items()} for r in rows]
 
 
+def _number(text: str) -> float | None:
+    return None if text == "none" else float(text)
+
+
+def kept_from_markdown(text: str, rulesets) -> tuple[list[str], list[dict]]:
+    """The commands and rows of an earlier docs/levels.md (:func:`accuracy_markdown`'s output) for rulesets
+    other than ``rulesets``, as rows again: a check of some rulesets rewrites the file with the others'
+    rows kept, so one command per group of rulesets builds it."""
+    rulesets = set(rulesets)
+    commands, rows = [], []
+    for line in text.splitlines():
+        if line.startswith("    tekkasim levels check"):
+            words = line.split()
+            named = {words[i + 1] for i, w in enumerate(words[:-1]) if w in ("--ruleset", "-r")}
+            if named and not named & rulesets:
+                commands.append(line.strip())
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")] if line.startswith("| ") else []
+        if len(cells) != 10 or cells[0] in rulesets or cells[0] == "ruleset":
+            continue
+        shown = {"won all": math.inf, "lost all": -math.inf}
+        lo, hi = cells[3].strip("[]").split(", ")
+        rows.append(
+            {
+                "ruleset": cells[0],
+                "elo_requested": float(cells[1]),
+                "elo": shown.get(cells[2]) if cells[2] in shown else float(cells[2]),
+                "lo": _number(lo),
+                "hi": _number(hi),
+                "error": math.nan if cells[4] == "-" else float(cells[4]),
+                "within_40": cells[5] == "yes",
+                "pairs": int(cells[6]),
+                "opponents": cells[7].split(", "),
+                "seeds": cells[8].split("; "),
+                "bot": cells[9].strip("`"),
+            }
+        )
+    return commands, rows
+
+
 def accuracy_markdown(rows: list[dict], commands: str | list[str], table: dict) -> str:
     """docs/levels.md: the command (or one per group of rulesets checked at the same sizes), the method, the
     sizes, the table's sizes and the accuracy table."""
@@ -264,7 +304,10 @@ def accuracy_markdown(rows: list[dict], commands: str | list[str], table: dict) 
             f"{'; '.join(r['seeds'])} | `{r['bot']}` |"
         )
     within = sum(r["within_40"] for r in rows)
-    holds = sum(r["lo"] <= r["elo_requested"] <= r["hi"] for r in rows)
+    holds = sum(
+        (r["lo"] is None or r["lo"] <= r["elo_requested"]) and (r["hi"] is None or r["elo_requested"] <= r["hi"])
+        for r in rows
+    )
     lines += [
         "",
         f"{within} of {len(rows)} requests measured within 40 of E; {holds} of {len(rows)} 95% intervals hold E. "
@@ -286,6 +329,7 @@ __all__ = [
     "accuracy",
     "accuracy_markdown",
     "accuracy_records",
+    "kept_from_markdown",
     "elo_against",
     "level_pairings",
     "level_table",

@@ -135,7 +135,7 @@ def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts, workers):
 def check(rulesets, pairs, search_pairs, seed, out, workers, as_json):
     """LEVEL's accuracy: for E at five points of each ruleset's range, the Elo LEVEL:elo=E measures on
     fresh boards against the two ladder bots around it, with its 95% interval."""
-    from ..analysis.levels import accuracy, accuracy_markdown, accuracy_records
+    from ..analysis.levels import accuracy, accuracy_markdown, accuracy_records, kept_from_markdown
     from ..bots.level import shipped_table, table_rulesets
     from ..ratings import interval_text
     from .options import _check_seed, check_writable
@@ -164,7 +164,15 @@ def check(rulesets, pairs, search_pairs, seed, out, workers, as_json):
         ]
     )
     if out:
-        _write(out, accuracy_markdown(rows, command, shipped_table()))
+        commands, kept = [command], []
+        if os.path.exists(out):  # the other rulesets' rows stay
+            with open(out, encoding="utf-8") as f:
+                commands, kept = kept_from_markdown(f.read(), games)
+            commands.append(command)
+        order = {rs: i for i, rs in enumerate([*table_rulesets(), *games])}
+        rows_out = sorted([*kept, *rows], key=lambda r: order.get(r["ruleset"], len(order)))
+        commands.sort(key=lambda c: min(order.get(w, len(order)) for w in c.split()))
+        _write(out, accuracy_markdown(rows_out, commands, shipped_table()))
     if as_json:
         click.echo(json.dumps(accuracy_records(rows), allow_nan=False))
         return
