@@ -210,7 +210,9 @@ class EngineProcess:
             lines = self.log_path.read_bytes()[-4096:].decode(errors="replace").strip().splitlines()
         except (OSError, AttributeError):
             return ""
-        last = f"; its stderr ends: {shorten(lines[-1].strip(), 160)}" if lines else ""
+        end = lines[-1].strip() if lines else ""
+        end = end if len(end) <= 160 else "..." + end[-157:]  # the end says why ("[Errno 2] No such file")
+        last = f"; its stderr ends: {end}" if end else ""
         return f"{last} (log: {self.log_path})"
 
     def ask(self, message: bytes, deadline: float) -> bytes:
