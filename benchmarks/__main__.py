@@ -19,13 +19,14 @@ import json
 import os
 import pkgutil
 import platform
-import re
 import shlex
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from tekkasim.files import put_section, write_whole
 
 
 def _run_module(name: str, quick: bool) -> list[dict]:
@@ -96,18 +97,8 @@ def write_doc(path: str, sections: dict[str, str]) -> None:
     target = Path(path)
     text = target.read_text(encoding="utf-8") if target.exists() else _DOC_HEAD
     for name, body in sections.items():
-        begin, end = _markers(name)
-        pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
-        if pattern.search(text):
-            text = pattern.sub(lambda _, body=body: body, text, count=1)
-        elif _HISTORY in text:  # new sections go above the hand-kept history
-            before, after = text.split(_HISTORY, 1)
-            text = before.rstrip() + "\n\n" + body + "\n\n" + _HISTORY + after
-        else:
-            text = text.rstrip() + "\n\n" + body
-    tmp = target.with_name(f".{target.name}.part")
-    tmp.write_text(text.rstrip() + "\n", encoding="utf-8")
-    os.replace(tmp, target)
+        text = put_section(text, *_markers(name), body, above=_HISTORY)  # new ones above the hand-kept history
+    write_whole(target, text.rstrip() + "\n")
 
 
 _HISTORY = "## Earlier measurements"

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -54,7 +53,7 @@ from ..bots import decide, get_bot, mix_seed
 from ..bots.base import Bot, View
 from ..cards import parse_card
 from ..errors import OptionError, shorten
-from ..files import write_whole
+from ..files import put_section, write_whole
 from ..ratings import Z95
 from ..rules import _trick52 as T
 from ..rules import get_game
@@ -713,9 +712,5 @@ def _write_doc(path: str, report: dict, command: str, key: str | None) -> None:
             f"{report['seed'] + report['deals'] - 1}, {report['deals']} deals per bot.\n\n"
             f"{ruleset_tables(profiles, _steps_of(report, ruleset))}{end}"
         )
-        pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
-        if pattern.search(text):
-            text = pattern.sub(lambda _, body=body: body, text, count=1)
-        else:
-            text = text.rstrip() + ("\n\n" if text.strip() else "") + body
+        text = put_section(text, begin, end, body)
     write_whole(path, text.rstrip() + "\n")

@@ -251,7 +251,7 @@ def kept_from_markdown(text: str, rulesets) -> tuple[list[str], list[dict]]:
             {
                 "ruleset": cells[0],
                 "elo_requested": float(cells[1]),
-                "elo": shown.get(cells[2]) if cells[2] in shown else float(cells[2]),
+                "elo": shown[cells[2]] if cells[2] in shown else float(cells[2]),
                 "lo": _number(lo),
                 "hi": _number(hi),
                 "error": math.nan if cells[4] == "-" else float(cells[4]),

@@ -352,6 +352,19 @@ def _level_jokers(h1, h2, level):
     return nlevel, _count(h1, h2, SMALL_JOKER) + _count(h1, h2, BIG_JOKER)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _best_call(opts, cnt, h1, h2, level, nlevel, njok):
+    """The first of the ``cnt`` options worth most to the hand, and its worth (``(-1, -1.0)`` if none)."""
+    best = -1
+    bv = -1.0
+    for i in range(cnt):
+        val = _call_worth(opts[i], h1, h2, level, nlevel, njok)
+        if val > bv:
+            bv = val
+            best = opts[i]
+    return best, bv
+
+
 @njit(cache=True, _nrt=False)
 def _declare(p, st, seat, h1, h2, opts):
     level = st[S_LEVEL]
@@ -366,13 +379,7 @@ def _declare(p, st, seat, h1, h2, opts):
     if mode == 1 and standing > 0:
         return ZERO, ZERO  # the simple rule never overcalls
     nlevel, njok = _level_jokers(h1, h2, level)
-    best = -1
-    bv = -1.0
-    for i in range(cnt):
-        val = _call_worth(opts[i], h1, h2, level, nlevel, njok)
-        if val > bv:
-            bv = val
-            best = opts[i]
+    best, bv = _best_call(opts, cnt, h1, h2, level, nlevel, njok)
     if mode == 2 and bv < p[P_DECL_MIN]:
         return ZERO, ZERO
     kind = best >> 1
@@ -644,13 +651,7 @@ def _slip_declare(p, st, seat, h1, h2, opts, m1, m2, rng):
     if mode == 1 and standing > 0:
         return m1, m2
     nlevel, njok = _level_jokers(h1, h2, level)
-    best = -1
-    bv = -1.0
-    for i in range(cnt):
-        val = _call_worth(opts[i], h1, h2, level, nlevel, njok)
-        if val > bv:
-            bv = val
-            best = opts[i]
+    best, bv = _best_call(opts, cnt, h1, h2, level, nlevel, njok)
     second = -1
     sv = -1.0
     for i in range(cnt):
