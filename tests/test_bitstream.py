@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from tekkasim.tournament._bitstream import BitWriter, finish, put, put_symbol, stream_bytes, words, work_array
+from tekkasim.tournament._bitstream import BitWriter, finish, put, put_nb, put_symbol, stream_bytes, words, work_array
 
 
 @njit(cache=True)
@@ -26,6 +26,17 @@ def _write(kinds, a, b, out):
             acc, nacc, p = put(out, acc, nacc, p, a[i], b[i])
         else:
             acc, nacc, p = put_symbol(out, acc, nacc, p, a[i], b[i])
+    return finish(out, acc, nacc, p)
+
+
+@njit(cache=True)
+def _write_nb(a, b, out):
+    """Write each value ``a[i]`` in ``b[i]`` bits with ``put_nb``."""
+    acc = np.uint64(0)
+    nacc = 0
+    p = 0
+    for i in range(a.shape[0]):
+        acc, nacc, p = put_nb(out, acc, nacc, p, a[i], b[i])
     return finish(out, acc, nacc, p)
 
 
@@ -97,3 +108,18 @@ def test_work_arrays_are_kept_per_name_and_thread():
     thread.start()
     thread.join()
     assert other[0].base is not a.base and not np.shares_memory(other[0], a)
+
+
+_values64 = st.integers(0, 64).flatmap(lambda w: st.integers(0, (1 << w) - 1).map(lambda v, w=w: (v, w)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_values64, max_size=80))
+def test_the_writer_without_a_jump_writes_what_the_twin_writes(items):
+    out = words(64 * len(items))
+    values = np.array([v for v, _ in items], np.uint64)
+    used = _write_nb(values, np.array([w for _, w in items], np.int64), out)
+    twin = BitWriter()
+    for v, w in items:
+        twin.put(v, w)
+    assert stream_bytes(out, used) == twin.getvalue()

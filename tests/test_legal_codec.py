@@ -1,6 +1,7 @@
 """The LEGAL codec (format 3): Feskot and Tekka deals as indices among the legal actions. The packer fed by
-the compiled play loop (alone, and with the block's columns in the worker's one kernel call), the encoder
-by compiled replay and the State API twin write the same bytes; both
+the compiled play loop (alone, and with the block's columns in the worker's one kernel call), the worker's
+kernel that plays a block and writes each symbol as it plays (``_trick52_play``), the encoder by compiled
+replay and the State API twin write the same bytes; both
 decoders give every action back; blocks decode to the records the State API path plays; a damaged block is
 refused; a format-2 run (CARDS blocks) is read as it is and resumes into format 3 with a fresh run's digest."""
 
@@ -15,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tekkasim.bots import get_bot
-from tekkasim.bots.compiled import play_tables
+from tekkasim.bots.compiled import compiled_form, play_tables
 from tekkasim.rules import get_game
-from tekkasim.tournament import Config, Store, TournamentError, _legal, run_tournament
+from tekkasim.tournament import Config, Store, TournamentError, _legal, _trick52_play, run_tournament
 from tekkasim.tournament.play import (
     CARDS,
     LEGAL,
@@ -73,6 +74,35 @@ def test_packer_replay_encoder_and_twin_agree_and_both_decoders_invert(game_spec
     assert [actions[i, : lengths[i]].tolist() for i in range(2 * n)] == deals
     assert np.array_equal(returns, np.concatenate([o0["returns"], o1["returns"]]))
     assert _legal.legal_decode_py(game, seeds, packed, lengths.tolist()) == deals
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.sampled_from(GAMES),
+    st.sampled_from(BOTS),
+    st.sampled_from(BOTS),
+    st.integers(0, 2**40),
+    st.sampled_from([1, 2, 7, 64, 130]),
+)
+def test_the_block_kernel_plays_as_play_tables_and_writes_what_legal_block_writes(game_spec, x, y, start, n):
+    """The worker's kernel (``_trick52_play``: play_tables' loop, each symbol written as it is played) gives
+    the payload, columns and score that ``_legal_block`` makes of ``play_tables``' outputs (whose packer is
+    tested against the State API twin above)."""
+    game, seeds, (o0, o1) = _compiled(*game_spec, x, y, start, n)
+    px, py = (compiled_form(get_bot(b, ruleset=game.name), game.name) for b in (x, y))
+    assert _trick52_play.trick52_play_block(game, px, py, seeds) == _legal_block(o0, o1)
+
+
+def test_play_block_stores_the_same_block_with_or_without_the_block_kernel(monkeypatch):
+    for ruleset, bots in (("feskot", "GREEDY,JANGARA"), ("tekka", "KADO,TANA")):
+        cfg = Config.build(ruleset=ruleset, bots=bots, boards=300, seed=17)
+        job = Job.from_config(cfg)
+        fast = play_block(job, (0, 100, 300), compact=True)
+        with monkeypatch.context() as patch:  # the kernel refuses: play_tables plays it, _legal_block packs it
+            patch.setattr(_trick52_play, "trick52_play_block", lambda *a: None)
+            slow = play_block(job, (0, 100, 300), compact=True)
+        assert fast.codec == slow.codec == LEGAL
+        assert (fast.columns, fast.payload, fast.score) == (slow.columns, slow.payload, slow.score)
 
 
 @pytest.mark.parametrize("ruleset,options", GAMES)

@@ -10,10 +10,12 @@ stream. Decoding replays the same rules, so the actions come back exactly, and c
 deal ends with the returns stored in the block's columns.
 
 A card is worth ~2 bits here against ~5 as its rank among the unplayed cards (the CARDS codec), because
-following suit leaves few legal cards. A compiled block is packed from the index and count of legal
-actions its play loop records as it plays (:func:`legal_pack`: one pass, no replay); a block played
-through the State API is encoded by replay (:func:`legal_fill`, about as costly as the rules' part of a
-deal, nothing beside the State API's play). Both write what :func:`legal_encode_py` writes.
+following suit leaves few legal cards. A compiled block is coded as it is played by the worker's block
+kernel (``_trick52_play``: each action's symbol written by the play loop), or, where that kernel cannot code
+it, packed from the index and count of legal actions ``play_tables``' loop records (:func:`legal_pack`: one
+pass, no replay); a block played through the State API is encoded by replay (:func:`legal_fill`, about as
+costly as the rules' part of a deal, nothing beside the State API's play). All write what
+:func:`legal_encode_py` writes.
 """
 
 from __future__ import annotations

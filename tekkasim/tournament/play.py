@@ -372,6 +372,12 @@ def _legal_block(o0: dict, o1: dict) -> tuple[bytes, bytes, tuple]:
     stats = np.zeros(3, np.int64)
     r0, r1 = o0["returns"], o1["returns"]
     _legal_block_fill(o0["actions"], o1["actions"], n0, n1, o0["legal"], o1["legal"], r0, r1, out, raw, score, stats)
+    return _legal_rows(stats, out, raw, score, r0, r1, n0, n1)
+
+
+def _legal_rows(stats, out, raw, score, r0, r1, n0, n1) -> tuple[bytes, bytes, tuple]:
+    """``(payload, columns, score)`` from what :func:`_legal_block_fill` wrote (``stats``: signal flag,
+    stream bytes, column bytes or -1 when the returns need the general columns)."""
     sig, used, cols = (int(v) for v in stats)
     payload = stream_bytes(out, used, bytes([sig]))
     if cols < 0:
@@ -585,6 +591,10 @@ def compiled_block(ctx: _Context, pairing: int, boards: range) -> BlockRows | No
             return block
     if isinstance(ctx.game, Satat):
         block = _satat_played_block(ctx, pairing, boards, xb[0], yb[0], seeds)
+        if block is not None:
+            return block
+    if isinstance(ctx.game, Trick52Game):
+        block = _trick52_played_block(ctx, pairing, boards, xb[0], yb[0], seeds)
         if block is not None:
             return block
     outs = [ctx.compiled(ctx.game, xb[0], yb[0], seeds, table) for table in (0, 1)]
@@ -996,3 +1006,18 @@ def replay_deals(game, deals: list):
         if state.is_terminal() and state.match_winner() is None:
             context_kw = state.next_deal_context()
     return states
+
+
+def _trick52_played_block(ctx: _Context, pairing: int, boards: range, x, y, seeds: range) -> BlockRows | None:
+    """A compiled Feskot or Tekka block played and LEGAL-coded in one kernel call (``_trick52_play``: each
+    action's symbol written as it is played), or None when the kernel could not code it (then
+    ``play_tables`` plays it and :func:`_legal_block` codes it, as before)."""
+    from ..bots.compiled import _seed_array, compiled_form
+    from ._trick52_play import trick52_play_block
+
+    game = ctx.game
+    played = trick52_play_block(game, compiled_form(x, game.name), compiled_form(y, game.name), _seed_array(seeds))
+    if played is None:
+        return None
+    payload, columns, score = played
+    return BlockRows(pairing, boards.start, boards.stop, ctx.job.seed, LEGAL, columns, payload, score, _spec(game))
