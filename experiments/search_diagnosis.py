@@ -12,6 +12,7 @@ cut into parts:
   (it peeks at its own eight cards not yet dealt, not at the other hands);
 * ``cards=true``: the probe's own scoring (rollouts, the solver from ``dd_cards``) on the one true world
   instead of its sampled worlds: no sampling, no strategy fusion, only its evaluator's error;
+* ``cards=oracle``: ORACLE plays the probe's cards (the ceiling of any card play after the probe's Prime);
 * with ``--losses``: per card decision of the probe with more than one class of cards, the true world's
   double-dummy value (tricks of its team over all 13 tricks, perfect play afterwards) of the best card less
   that of the card played, by trick number and by team (the Prime chooser's or the other), and how often a
@@ -73,12 +74,12 @@ class Probe(search.SearchBot):
             "who chooses the Feskot Prime: the probe's search or ORACLE",
             choices=("own", "oracle", "dd", "own13"),
         ),
-        Param("prime_worlds", 32, "with prime=dd: the worlds of the Prime decision", 1, 4096),
+        Param("prime_worlds", 32, "with prime=dd or own13: the worlds of the Prime decision", 1, 4096),
         Param(
             "cards",
             "own",
-            "the probe's card scoring on its sampled worlds or the one true world",
-            choices=("own", "true"),
+            "card play: its own scoring on its sampled worlds, on the one true world, or ORACLE's",
+            choices=("own", "true", "oracle"),
         ),
         Param("record", False, "record the double-dummy loss of each card decision (LOG)"),
     )
@@ -102,6 +103,8 @@ class Probe(search.SearchBot):
             return self.own13_prime(true, view.seat, rng)
         if phase == k.PH_PLAY and self.params["cards"] == "true":
             action = ad.decide(view, Worlds.one(true), rng)
+        elif phase == k.PH_PLAY and self.params["cards"] == "oracle":
+            action = ad.oracle(view, Worlds.one(true), rng)
         else:
             action = super().act(view, rng)
         if self.params["record"] and phase == k.PH_PLAY:
