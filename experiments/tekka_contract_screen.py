@@ -12,7 +12,7 @@ less the contract (how much of the result is the card play). With ``--declare BO
 the card play after each variant's auction is BOT's at the declaring / defending seats (ORACLE: every
 card open), so one side's play can be set against double dummy. Each variant after the first is also set
 against the first where their calls differ: the points of the team whose call changed first. Tuning seeds
-only (2,000,000..2,999,999).
+only (2,000,000..2,999,999, or 10,000,000 on).
 
     python experiments/tekka_contract_screen.py --seed 2400000 --deals 60 --cache runs/contract-cache \\
         ZELZELA ZELZELA:call_z=0
@@ -168,8 +168,8 @@ def main(argv=None) -> int:
     if args.deals < 1:
         print("error: --deals must be at least 1")
         return 2
-    if not (2_000_000 <= args.seed and args.seed + args.deals <= 3_000_000):
-        print("error: tuning deals only (2,000,000..2,999,999)")
+    if not (2_000_000 <= args.seed and args.seed + args.deals <= 3_000_000 or args.seed >= 10_000_000):
+        print("error: tuning deals only (2,000,000..2,999,999 or 10,000,000..)")
         return 2
     cache: dict = {}
     dd: dict = {}
