@@ -43,6 +43,10 @@ class BotError(TekkasimError):
     an action the rules do not allow (the message names the bot and the decision)."""
 
 
+# what a command stopped by a signal before it had anything to keep prints (the CLI and its entry)
+STOPPED = "interrupted: stopped by {name}; run the same command again (a tournament resumes)"
+
+
 class Interrupted(KeyboardInterrupt):
     """A run stopped by Ctrl-C (SIGINT) or SIGTERM after it stored what was played and stopped its workers;
     the message says how much is stored and how to resume. A ``KeyboardInterrupt``, so that no ``except

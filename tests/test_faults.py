@@ -356,3 +356,28 @@ def test_a_signal_while_the_dask_backend_starts_is_one_line_and_the_rerun_resume
     cfg = Config.build(ruleset="feskot", bots=["RANDOM", "GREEDY"], boards=40, seed=5, workers=1)
     run_tournament(cfg, reference, quiet=True)
     assert stored(run) == stored(reference)
+
+
+@pytest.mark.parametrize("entry", ["module", "script"])
+def test_ctrl_c_while_the_command_loads_is_one_line(tmp_path, entry):
+    """A Ctrl-C that lands while the command still imports its CLI (a loaded machine: seen in CI, where the
+    signal 0.3 s after start met `import click`) is the one `interrupted` line and exit 130. Here a `click`
+    that sleeps as it loads holds the import open for the signal."""
+    slow = tmp_path / "slow"
+    slow.mkdir()
+    (slow / "click.py").write_text("import sys, time\nprint('loading', file=sys.stderr, flush=True)\ntime.sleep(30)\n")
+    if entry == "module":
+        cmd = [sys.executable, "-m", "tekkasim", "rules"]
+    else:
+        script = Path(sys.executable).parent / "tekkasim"
+        if not script.exists():
+            pytest.skip("no tekkasim console script beside this Python")
+        cmd = [str(script), "rules"]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(slow), str(ROOT)]))
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stderr.readline().decode().strip() == "loading"  # inside `import click`, under the CLI's import
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    lines = err.decode().splitlines()
+    assert proc.returncode == 130, lines
+    assert lines == ["interrupted: stopped by Ctrl-C (SIGINT); run the same command again (a tournament resumes)"]

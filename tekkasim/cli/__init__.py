@@ -12,6 +12,7 @@ import sys
 
 import click
 
+from ..errors import STOPPED as _STOPPED
 from ..errors import Interrupted, TekkasimError, shorten_message
 
 # subcommand -> ("module:function" in this package, short help for `tekkasim --help`). A subcommand's
@@ -139,9 +140,6 @@ def cli():
     """Bot research and simulation for Feskot, Tekka, Satat and Shengji."""
 
 
-_STOPPED = "interrupted: stopped by {name}; run the same command again (a tournament resumes)"
-
-
 def _terminated(signum, frame) -> None:
     """SIGTERM where a command has nothing to undo: the one line, then the exit a shell reports for SIGTERM
     (143). Nothing is unwound, as with SIGTERM's default action (an exception raised here could land where
@@ -166,5 +164,5 @@ def main() -> None:
         sys.stderr.close()
         sys.exit(0)
     except KeyboardInterrupt:
-        click.echo("tekkasim: interrupted", err=True)
+        click.echo(_STOPPED.format(name="Ctrl-C (SIGINT)"), err=True)
         sys.exit(130)
