@@ -145,3 +145,37 @@ def test_cli_calibrate_workers_give_the_same_table(tmp_path):
     two = CliRunner().invoke(cli, [*args, "--workers", "2"])
     assert one.exit_code == 0 and two.exit_code == 0, one.output + two.output
     assert json.loads(one.output.splitlines()[-1]) == json.loads(two.output.splitlines()[-1])
+
+
+def test_cli_calibrate_update_keeps_other_rulesets(tmp_path):
+    """--update replaces the sections of the rulesets measured now, keeps the others with their commands,
+    and gives each section the same text a run of its own would."""
+    out = tmp_path / "calibration.md"
+    base = ["calibrate", "--bots", "KADO", "--pairs", "6", "--seed", "3", "--out", str(out)]
+    assert CliRunner().invoke(cli, [*base, "-r", "tekka"]).exit_code == 0
+    alone = out.read_text()
+    res = CliRunner().invoke(cli, [*base, "-r", "feskot", "--seed", "4", "--update"])
+    assert res.exit_code == 0, res.output
+    both = out.read_text()
+    assert both.index("## feskot") < both.index("## tekka")  # the registry's order, not the order run
+    tekka = alone[alone.index("## tekka") :]
+    assert tekka in both  # kept as it was, its command with it
+    assert "--ruleset feskot --bots KADO --pairs 6 --search-pairs 20 --seed 3" not in both  # the later --seed 4 wins
+    assert "tekkasim calibrate --ruleset feskot --bots KADO --pairs 6 --search-pairs 20 --seed 4" in both
+    assert "--update" in both
+    # rerunning tekka with --update changes its section only
+    res = CliRunner().invoke(cli, [*base, "-r", "tekka", "--pairs", "8", "--update"])
+    assert res.exit_code == 0, res.output
+    again = out.read_text()
+    assert again[: again.index("## tekka")] == both[: both.index("## tekka")]
+    assert "--pairs 8" in again[again.index("## tekka") :] and tekka not in again
+
+
+def test_cli_calibrate_update_refusals(tmp_path):
+    res = CliRunner().invoke(cli, ["calibrate", "--bots", "KADO", "--pairs", "4", "--update"])
+    assert res.exit_code != 0 and "--update needs --out" in res.output and "Traceback" not in res.output
+    other = tmp_path / "notes.md"
+    other.write_text("# My notes\n\n## feskot\nmine\n")
+    res = CliRunner().invoke(cli, ["calibrate", "--bots", "KADO", "--pairs", "4", "--out", str(other), "--update"])
+    assert res.exit_code != 0 and "not written by tekkasim calibrate" in res.output
+    assert len(res.output.strip().splitlines()) == 1 and other.read_text() == "# My notes\n\n## feskot\nmine\n"

@@ -540,9 +540,7 @@ def test_ruff_high_ruffs_with_its_top_trump():
         troupe = int(st[sp.V_TROUPE])
         void = n in (1, 2, 3) and not any(c // 13 == need and c != 26 for c in range(52) if (int(hand) >> c) & 1)
         if void and sp._cheapest_winner(hand, wp, troupe, need) >= 0:
-            strongest = max(
-                (c for c in range(52) if (int(hand) >> c) & 1), key=lambda c: _power_twin(c, troupe, need)
-            )
+            strongest = max((c for c in range(52) if (int(hand) >> c) & 1), key=lambda c: _power_twin(c, troupe, need))
             assert a == strongest
             changed += a != b
         else:

@@ -51,13 +51,25 @@ SEEDS_PER_PAIRING = 1_000_000  # analysis.calibrate's spacing of the pairings' b
     default=None,
     help="Write the Markdown table here (e.g. docs/calibration.md).",
 )
+@click.option(
+    "--update",
+    is_flag=True,
+    help="With --out: replace only the sections of the rulesets measured now and keep the file's others.",
+)
 @pairs_workers_option
 @click.option("--json", "as_json", is_flag=True, help="JSON: {ruleset: [{bot, rank, elo, lo, hi, pairs, ...}]}.")
-def calibrate(rulesets, bots, extra, pairs, search_pairs, seed, out, workers, as_json):
+def calibrate(rulesets, bots, extra, pairs, search_pairs, seed, out, update, workers, as_json):
     """Each ladder bot's Elo against RANDOM with its 95% interval, per ruleset, from duplicate pairs
     against RANDOM and the two bots below it (one Bradley–Terry fit, anchor RANDOM). With --bot, that
     bot's Elo on the same scale, from pairs against RANDOM and the ladder bots nearest it, in the same fit."""
-    from ..analysis.calibrate import LADDER, calibration, calibration_markdown, calibration_records, placed_bots
+    from ..analysis.calibrate import (
+        LADDER,
+        calibration,
+        calibration_markdown,
+        calibration_records,
+        kept_sections,
+        placed_bots,
+    )
     from ..ratings import interval_text
     from ..rules import get_game
     from .options import _check_seed, check_writable, local_workers
@@ -72,6 +84,8 @@ def calibrate(rulesets, bots, extra, pairs, search_pairs, seed, out, workers, as
     for option, n in (("--pairs", pairs), ("--search-pairs", search_pairs)):
         if n > SEEDS_PER_PAIRING:  # pairing k plays boards seed + k * SEEDS_PER_PAIRING + j
             raise OptionError(f"{option} {n} is more than the {SEEDS_PER_PAIRING:,} boards each pairing has")
+    if update and not out:
+        raise OptionError("--update needs --out FILE (the calibration file whose other sections it keeps)")
     if out:
         check_writable(out, "--out")  # before the calibration runs, not after it
         out_path = os.path.realpath(out)  # a symlink stays and its target gets the table
@@ -86,6 +100,14 @@ def calibrate(rulesets, bots, extra, pairs, search_pairs, seed, out, workers, as
             f"--seed {seed}: the calibration's boards (seed + k * {SEEDS_PER_PAIRING:,} + j) pass 2**63-1"
         )
     games = [get_game(r).name for r in (rulesets or ("feskot",))]
+    kept = {}
+    if update and os.path.exists(out_path):  # read now: a file it cannot keep fails before any pair is played
+        try:
+            with open(out_path, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise OptionError(f"--update: cannot read --out {out}: {exc}") from None
+        kept = kept_sections(text, games)
     for g in games:  # a bot that cannot be placed: its one line before any pairing is played
         placed_bots(extra, g)
 
@@ -108,10 +130,11 @@ def calibrate(rulesets, bots, extra, pairs, search_pairs, seed, out, workers, as
             f"--search-pairs {search_pairs}",
             f"--seed {seed}",
             *([f"--out {out}"] if out else []),
+            *(["--update"] if update else []),
         ]
     )
     if out:
-        write_whole(out_path, calibration_markdown(tables, command, pairs, search_pairs, seed))
+        write_whole(out_path, calibration_markdown(tables, command, pairs, search_pairs, seed, kept))
     if as_json:
         click.echo(json.dumps({g: calibration_records(t) for g, t in tables.items()}, allow_nan=False))
         return
