@@ -41,6 +41,7 @@ import numpy as np
 from tekkasim.analysis import wilson_interval
 from tekkasim.analysis.duplicate import elo_estimate, pair_margins, pair_scores
 from tekkasim.ratings import interval_text
+from tekkasim.rules import get_game
 
 RULESETS = ("feskot", "tekka", "satat", "shengji")
 STEPS = (("TANOOR", "JANGARA"), ("TIZAB", "TANOOR"), ("ZELZELA", "TIZAB"))
@@ -50,7 +51,7 @@ ORACLE_SLOT, CONTRACT_SLOT = 12, 13
 CHUNK = 25  # boards per task: small enough to share the work between processes
 GOAL_ELO = 30.0
 Z95 = 1.959963984540054
-UNITS = {"feskot": "tricks", "tekka": "points", "satat": "points", "shengji": "points"}
+UNITS = {r: get_game(r).returns_unit for r in RULESETS}  # the unit of State.returns(): shengji's are levels
 
 
 # --- the work, cut into tasks that any worker may run (each seeded by its boards alone) --------------------
