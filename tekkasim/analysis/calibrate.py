@@ -29,6 +29,7 @@ import pandas as pd
 
 from ..bots import describe, get_bot
 from ..ratings import Pairs, fit_elo, interval_text, json_number, score_note
+from ..rules import ruleset_names
 from .duplicate import AnalysisError, elo_estimate, pair_margins, pair_scores
 
 LADDER = tuple(d["name"] for d in sorted((d for d in describe() if d["rank"] is not None), key=lambda d: d["rank"]))
@@ -162,8 +163,6 @@ def calibration_markdown(
     """docs/calibration.md: the method, then one section per ruleset with the command and sizes that made it
     and its table. ``kept`` (``--update``): sections of an earlier file (:func:`kept_sections`) for rulesets
     not in ``tables``, kept as they were; the sections come in the registry's order of rulesets."""
-    from ..rules import ruleset_names
-
     lines = [
         TITLE,
         "",
@@ -185,8 +184,7 @@ def calibration_markdown(
     sections = dict(kept or {})
     for ruleset, t in tables.items():
         sections[ruleset] = _section(ruleset, t, command, pairs, search_pairs, seed)
-    order = {name: i for i, name in enumerate(ruleset_names())}
-    for ruleset in sorted(sections, key=lambda r: (order.get(r, len(order)), r)):
+    for ruleset in (r for r in ruleset_names() if r in sections):
         lines += [sections[ruleset].rstrip("\n"), ""]
     return "\n".join(lines)
 
@@ -237,20 +235,15 @@ def kept_sections(text: str, replaced) -> dict[str, str]:
     wrote, except those of ``replaced``; AnalysisError when ``text`` is not such a file."""
     if not text.startswith(TITLE):
         raise AnalysisError(f"--update: the file does not start with {TITLE!r} (not written by tekkasim calibrate)")
-    from ..rules import ruleset_names
-
-    names = set(ruleset_names())
-    sections: dict[str, str] = {}
+    keep = set(ruleset_names()) - set(replaced)
+    sections: dict[str, list[str]] = {}
     current = None
     for line in text.splitlines(keepends=True):
-        head = line[3:].strip() if line.startswith("## ") else None
-        if head is not None:
-            current = head if head in names else None
-            if current is not None:
-                sections[current] = ""
+        if line.startswith("## "):
+            current = line[3:].strip() if line[3:].strip() in keep else None
         if current is not None:
-            sections[current] += line
-    return {k: v for k, v in sections.items() if k not in set(replaced)}
+            sections.setdefault(current, []).append(line)
+    return {k: "".join(v) for k, v in sections.items()}
 
 
 def _e(v: float) -> str:
