@@ -225,14 +225,29 @@ def _spread(values: list[float]) -> str:
     return f"median of {len(values)} repeats; min {min(values):.3g}, max {max(values):.3g}"
 
 
-def _overhead(ruleset: str, n: int, repeats: int) -> tuple[list[tuple], list[dict]]:
+def _median_interval(values: list[float]) -> str:
+    """The median of ``values`` with a 95% bootstrap interval (seeded: the same values give the same text)."""
+    import random
+
+    rng = random.Random(0)
+    boots = sorted(statistics.median(rng.choices(values, k=len(values))) for _ in range(2000))
+    mid = statistics.median(values)
+    return f"median of {len(values)} pairs {mid:.3g} (95% bootstrap {boots[50]:.3g}-{boots[1949]:.3g})"
+
+
+def _overhead(ruleset: str, n: int, repeats: int, whole_repeats: int = 0) -> tuple[list[tuple], list[dict]]:
     """GREEDY against JANGARA in ``ruleset``'s bare compiled loop and through the runner (1 worker), in
     runs of ``n`` and ``3n`` boards: ``(the runner's (wall, parent CPU, worker CPU) of the n-board runs,
-    rows)``. Whole-run ratios are of the best of the repeats. A marginal figure (start-up excluded) is the
+    rows)``. A marginal figure (start-up excluded) is the
     slope between the n- and 3n-board runs of one repeat, each repeat playing all four runs in turn, so a
     slow spell or a neighbour's burst falls on the runs it is compared with; the median of the repeats'
     slopes is given, with their range. (Slopes between the best n-run and the best 3n-run of repeats
-    played one after the other, as this benchmark took them before, compared runs minutes apart.)"""
+    played one after the other, as this benchmark took them before, compared runs minutes apart.)
+
+    The whole-run ratios (runner over bare, each pair played side by side) are the median over the
+    ``repeats`` n-board pairs and ``whole_repeats`` more, counterbalanced the same way, with a 95% bootstrap
+    interval of that median: one pair's ratio on this VM ranges over about +-15% (0.93-1.28 in one run of
+    15 Satat pairs), so the median of 5 pairs moved by 0.05-0.07 between runs of the same code."""
     game = get_game(ruleset)
     x, y = get_bot("GREEDY", ruleset=ruleset), get_bot("JANGARA", ruleset=ruleset)
     _bare(game, x, y, 10, 1)  # compile or load outside the timings
@@ -248,11 +263,19 @@ def _overhead(ruleset: str, n: int, repeats: int) -> tuple[list[tuple], list[dic
             else:
                 r_out.append(runner())
                 b_out.append(bare())
-    b_wall, b_cpu = min(b[0] for b in rb), min(b[1] for b in rb)
-    r_wall, r_parent, r_worker = (min(r[i] for r in rr) for i in range(3))
+    wb, wr = list(rb), list(rr)
+    for rep in range(repeats, repeats + whole_repeats):  # more n-board pairs for the whole-run median
+        if rep % 2 == 0:
+            wb.append(_bare(game, x, y, n, 7))
+            wr.append(_runner("GREEDY,JANGARA", n, 7, 1, ruleset=ruleset))
+        else:
+            wr.append(_runner("GREEDY,JANGARA", n, 7, 1, ruleset=ruleset))
+            wb.append(_bare(game, x, y, n, 7))
+    b_wall, b_cpu = min(b[0] for b in wb), min(b[1] for b in wb)
+    r_wall, r_parent, r_worker = (min(r[i] for r in wr) for i in range(3))
     # whole runs, each runner run against the bare run of the same repeat (played beside it)
-    whole = [r[0] / b[0] for b, r in zip(rb, rr, strict=True)]
-    whole_cpu = [r[2] / b[1] for b, r in zip(rb, rr, strict=True)]
+    whole = [r[0] / b[0] for b, r in zip(wb, wr, strict=True)]
+    whole_cpu = [r[2] / b[1] for b, r in zip(wb, wr, strict=True)]
     extra = 2 * (3 * n - n)
     wall = [(r3[0] - r[0]) / (b3[0] - b[0]) for b, r, b3, r3 in zip(rb, rr, rb3, rr3, strict=True)]
     cpu = [(r3[2] - r[2]) / (b3[1] - b[1]) for b, r, b3, r3 in zip(rb, rr, rb3, rr3, strict=True)]
@@ -267,7 +290,8 @@ def _overhead(ruleset: str, n: int, repeats: int) -> tuple[list[tuple], list[dic
             "unit": "deals/s",
             "reference": "bare compiled loop",
             "ratio": statistics.median(whole),
-            "spread": _spread(whole) + f"; best runs' ratio {r_wall / b_wall:.3g}",
+            "spread": _median_interval(whole)
+            + f"; min {min(whole):.3g}, max {max(whole):.3g}; best runs' ratio {r_wall / b_wall:.3g}",
             "goal": "runner overhead < 10% (ratio < 1.10)",
         },
         {
@@ -276,7 +300,7 @@ def _overhead(ruleset: str, n: int, repeats: int) -> tuple[list[tuple], list[dic
             "unit": "us/deal",
             "reference": "bare loop CPU",
             "ratio": statistics.median(whole_cpu),
-            "spread": _spread(whole_cpu),
+            "spread": _median_interval(whole_cpu) + f"; min {min(whole_cpu):.3g}, max {max(whole_cpu):.3g}",
             "goal": "< 1.10 (the parent stores on the other core)",
         },
         {
@@ -340,7 +364,8 @@ def run(quick: bool) -> list[dict]:
     _runner("GREEDY,JANGARA", 10, 1, 1)
     rows = []
 
-    rows += _overhead("feskot", boards, repeats)[1]
+    whole_repeats = 0 if quick else 10  # 15 whole-run pairs a ruleset: see _overhead
+    rows += _overhead("feskot", boards, repeats, whole_repeats)[1]
     deals = 2 * boards
     one, two = _one_two("GREEDY,JANGARA", boards, repeats)
     two_wall = min(r[0] for r in two)
@@ -398,7 +423,7 @@ def run(quick: bool) -> list[dict]:
 
     # Satat and Shengji: whole runs a few seconds long (the runner's start-up, below, is ~0.1 s)
     for ruleset, n in (("satat", 10_000 if quick else 150_000), ("shengji", 2_000 if quick else 40_000)):
-        rows += _overhead(ruleset, n, repeats)[1]
+        rows += _overhead(ruleset, n, repeats, whole_repeats)[1]
     small = [_runner("GREEDY,JANGARA", 10, 7, 1) for _ in range(repeats)]
     rows.append(
         {
