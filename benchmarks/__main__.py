@@ -56,12 +56,17 @@ def _machine() -> str:
     )
 
 
+def _ratio(r: float) -> str:
+    """A ratio with three decimals below 10: a goal of 1.10 must not be judged from "1.1"."""
+    return f"{r:.3f}" if abs(r) < 10 else f"{r:.3g}"
+
+
 def _cell(row: dict, key: str) -> str:
     if key == "value":
         v = row["value"]
         return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}"
     if key == "ratio":
-        return f"{row['ratio']:.3g} vs {row['reference']}" if "ratio" in row else ""
+        return f"{_ratio(row['ratio'])} vs {row['reference']}" if "ratio" in row else ""
     return str(row.get(key, "")).replace("|", "/")
 
 
@@ -149,7 +154,7 @@ def main() -> int:
         for row in module_rows:
             row.setdefault("bench", name.removeprefix("bench_"))
             rows.append(row)
-            ratio = f"  ratio {row['ratio']:.3g} vs {row['reference']}" if "ratio" in row else ""
+            ratio = f"  ratio {_ratio(row['ratio'])} vs {row['reference']}" if "ratio" in row else ""
             goal = f"  (goal: {row['goal']})" if "goal" in row else ""
             goal += f"  [{row['spread']}]" if "spread" in row else ""
             value = row["value"]

@@ -232,7 +232,7 @@ def _median_interval(values: list[float]) -> str:
     rng = random.Random(0)
     boots = sorted(statistics.median(rng.choices(values, k=len(values))) for _ in range(2000))
     mid = statistics.median(values)
-    return f"median of {len(values)} pairs {mid:.3g} (95% bootstrap {boots[50]:.3g}-{boots[1949]:.3g})"
+    return f"median of {len(values)} pairs {mid:.3f} (95% bootstrap {boots[50]:.3f}-{boots[1949]:.3f})"
 
 
 def _overhead(ruleset: str, n: int, repeats: int, whole_repeats: int = 0) -> tuple[list[tuple], list[dict]]:

@@ -387,20 +387,48 @@ def _unbounded(X: np.ndarray, n: np.ndarray, s: np.ndarray) -> tuple[np.ndarray,
     when every pairing both scored and conceded, no direction exists and nothing is solved."""
     k = X.shape[1]
     up, down = np.zeros(k, dtype=bool), np.zeros(k, dtype=bool)
+    for i in range(k):
+        c = np.zeros(k)
+        c[i] = 1.0
+        up[i], down[i] = _runs_off(X, n, s, c), _runs_off(X, n, s, -c)
+    return up, down
+
+
+def _runs_off(X: np.ndarray, n: np.ndarray, s: np.ndarray, c: np.ndarray) -> bool:
+    """Whether the likelihood lets the contrast ``c . ratings`` run to +inf: some direction ``d`` (each
+    ``|d_i| <= 1``) with ``c . d > 0`` that no pairing contradicts (:func:`_unbounded`)."""
     below, above = s < n, s > 0
-    if np.all(below & above) or k == 0:
-        return up, down
+    if np.all(below & above) or X.shape[1] == 0:
+        return False
     from scipy.optimize import linprog
 
     A = np.concatenate([X[below], -X[above]])
-    b = np.zeros(len(A))
-    for i in range(k):
-        c = np.zeros(k)
-        for sign, flags in ((-1.0, up), (1.0, down)):
-            c[i] = sign
-            res = linprog(c, A_ub=A, b_ub=b, bounds=(-1, 1), method="highs")
-            flags[i] = res.status == 0 and -res.fun > 1e-9
-    return up, down
+    res = linprog(-c, A_ub=A, b_ub=np.zeros(len(A)), bounds=(-1, 1), method="highs")
+    return bool(res.status == 0 and -res.fun > 1e-9)
+
+
+def step_interval(pairs: Pairs, fit: EloFit, upper: str, lower: str) -> tuple[float, float, float, str]:
+    """``(step, lo, hi, note)``: ``upper``'s Elo less ``lower``'s in ``fit`` (a :func:`fit_elo` of ``pairs``)
+    with its 95% interval, the fit's t quantile times the root of :meth:`EloFit.contrast_var` (clustered by
+    board). A side the pairs cannot bound (some shift of the ratings that widens the step that way
+    contradicts no pair) is +-inf, and ``note`` says so; "" otherwise."""
+    i, j = fit.bots.index(upper), fit.bots.index(lower)
+    step = float(fit.elo[i] - fit.elo[j])
+    half = fit.quantile * math.sqrt(fit.contrast_var(i, j))
+    lo, hi = step - half, step + half
+    g = _group(pairs)
+    c = np.zeros(len(fit.bots))
+    c[i], c[j] = 1.0, -1.0
+    up, down = _runs_off(g.X, g.n, g.s, c), _runs_off(g.X, g.n, g.s, -c)
+    if up:
+        hi = math.inf
+    if down:
+        lo = -math.inf
+    note = ""
+    if up or down:
+        side = "upper" if up and not down else "lower" if down and not up else "upper or lower"
+        note = f"no {side} bound: the pairs that separate {upper} from {lower} were all won by one side"
+    return step, lo, hi, note
 
 
 def _profile_bound(X, n, s, prior_prec, j, beta, ll, crit, side) -> float:

@@ -28,6 +28,31 @@ def test_calibration_table():
     assert "| KADO | 0 |" in text and "## feskot" in text
 
 
+def test_calibration_steps():
+    t = calibration("feskot", ["KADO", "POCHAQ", "PUCHOQ"], pairs=60, seed=5)
+    # the first bot's step is its Elo against RANDOM; the others' the difference from the bot below
+    assert tuple(t.loc[0, ["step", "step_lo", "step_hi"]]) == tuple(t.loc[0, ["elo", "lo", "hi"]])
+    for i in (1, 2):
+        assert t.loc[i, "step"] == pytest.approx(t.loc[i, "elo"] - t.loc[i - 1, "elo"])
+        assert t.loc[i, "step_lo"] < t.loc[i, "step"] < t.loc[i, "step_hi"]
+    text = calibration_markdown({"feskot": t}, "c", 60, 20, 5)
+    above = int((t["step_lo"][1:] > 0).sum())
+    assert f"Steps whose 95% interval lies above zero: {above} of 2." in text
+    rec = calibration_records(t)[1]
+    assert rec["step"] == pytest.approx(t.loc[1, "step"]) and rec["step_note"] == ""
+
+
+def test_search_bots_play_fewer_pairs_against_random_when_asked():
+    t = calibration("feskot", ["JANGARA", "TANOOR"], pairs=20, search_pairs=4, search_random_pairs=2, seed=9)
+    assert t.loc[1, "direct_pairs"] == 2 and t.loc[1, "against"] == "RANDOM, JANGARA"
+    assert t.loc[1, "pairs"] == 2 + 4
+    text = calibration_markdown({"feskot": t}, "c", 20, 4, 9, search_random_pairs=2)
+    assert "4 per pairing with a search bot (TANOOR, TIZAB, ZELZELA) (2 against RANDOM)" in text
+    assert "of the search bots' steps" in text
+    with pytest.raises(AnalysisError, match="must be 2 or more"):
+        calibration("feskot", ["KADO"], pairs=20, search_random_pairs=1)
+
+
 def test_calibration_refusals():
     with pytest.raises(AnalysisError, match="not a ladder bot"):
         calibration("feskot", ["KADO", "GREEDY"])
@@ -38,23 +63,29 @@ def test_calibration_refusals():
 def test_cli_calibrate_writes_markdown(tmp_path):
     out = tmp_path / "calibration.md"
     res = CliRunner().invoke(
-        cli, ["calibrate", "-r", "tekka", "--bots", "KADO", "--pairs", "20", "--out", str(out), "--json"]
+        cli,
+        ["calibrate", "-r", "tekka", "--bots", "KADO", "--pairs", "20", "--search-random-pairs", "3"]
+        + ["--out", str(out), "--json"],
     )
     assert res.exit_code == 0, res.output
     data = json.loads(res.output.splitlines()[-1])
-    assert data["tekka"][0]["bot"] == "KADO"
-    assert "tekkasim calibrate --ruleset tekka --bots KADO --pairs 20" in out.read_text()
+    assert data["tekka"][0]["bot"] == "KADO" and "step_lo" in data["tekka"][0]
+    text = out.read_text()
+    assert "tekkasim calibrate --ruleset tekka --bots KADO --pairs 20 --search-pairs 20 --search-random-pairs 3" in text
+    res = CliRunner().invoke(cli, ["calibrate", "--bots", "KADO", "--search-random-pairs", "1"])
+    assert res.exit_code != 0 and "--search-random-pairs" in res.output and "Traceback" not in res.output
 
 
 def test_markdown_flags_a_whitewash_of_random():
     import pandas as pd
 
     row = dict(rank=0, elo=900.0, lo=700.0, hi=1100.0, pairs=40, direct_lo=420.0, direct_hi=math.inf, direct_pairs=20)
+    row |= dict(step=900.0, step_lo=700.0, step_hi=1100.0, step_note="")
     won = pd.DataFrame([{**row, "bot": "KADO", "direct": math.inf, "note": "", "direct_note": "won every pair"}])
     lost_one = pd.DataFrame([{**row, "bot": "KADO", "direct": 600.0, "note": "", "direct_note": ""}])
     text = calibration_markdown({"satat": won}, "c", 20, 2, 1)
     assert "KADO, the lowest bot here, won every pair" in text
-    assert "| KADO | 0 | +900 | [+700, +1100] | 40 | won all | [+420, none] | 20 |" in text
+    assert "| KADO | 0 | +900 | [+700, +1100] | +900 | [+700, +1100] | 40 | won all | [+420, none] | 20 |" in text
     assert "won every pair against RANDOM:" not in calibration_markdown({"satat": lost_one}, "c", 20, 2, 1)
     # JSON: no infinity and no stand-in number, null where the pairs give no value
     (rec,) = calibration_records(won)

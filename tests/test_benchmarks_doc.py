@@ -19,7 +19,7 @@ def test_sections_replaced_in_place_and_others_kept(tmp_path):
     first = doc.read_text()
     assert first.startswith("# Benchmarks")
     assert "| a loop | 123,456 | deals/s |" in first
-    assert "| the runner | 0.5 | s | 1.04 vs a loop | < 1.10 |" in first
+    assert "| the runner | 0.5 | s | 1.041 vs a loop | < 1.10 |" in first
     assert first.index("## x") < first.index("## y")
     write_doc(doc, {"bench_x": doc_section("bench_x", ROWS[:1], "cmd x2", "2026-01-03 00:00", (2.0, 2.0), 4.0)})
     second = doc.read_text()

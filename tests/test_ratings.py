@@ -6,7 +6,16 @@ import math
 import numpy as np
 import pytest
 
-from tekkasim.ratings import ELO_PER_LOGIT, Pairs, RatingError, crosstable, expected_score, fit_elo, groups
+from tekkasim.ratings import (
+    ELO_PER_LOGIT,
+    Pairs,
+    RatingError,
+    crosstable,
+    expected_score,
+    fit_elo,
+    groups,
+    step_interval,
+)
 
 
 def synthetic(true_elo: dict, boards: int, rng, draw: float = 0.25, mixed: list | None = None) -> Pairs:
@@ -100,6 +109,41 @@ def test_a_team_that_won_every_pair_gets_a_finite_estimate_and_no_upper_bound():
     row = {r["name"]: r for r in fit.table()}["X"]
     assert row["hi"] is None and row["lo"] == pytest.approx(fit.lo[x])
     assert row["note"] == "no upper bound: won every pair"
+
+
+def test_step_intervals_cover_the_true_steps_and_use_the_clustered_contrast():
+    rng = np.random.default_rng(11)
+    hits = total = 0
+    for _ in range(100):
+        pairs = synthetic(TRUE, 30, rng, draw=0.3)
+        fit = fit_elo(pairs, anchor="RANDOM")
+        for upper, lower in (("B", "A"), ("C", "B"), ("A", "D")):
+            step, lo, hi, note = step_interval(pairs, fit, upper, lower)
+            i, j = fit.bots.index(upper), fit.bots.index(lower)
+            assert step == pytest.approx(fit.elo[i] - fit.elo[j]) and note == ""
+            assert hi - step == pytest.approx(step - lo)
+            assert (hi - lo) / 2 == pytest.approx(fit.quantile * math.sqrt(fit.contrast_var(i, j)))
+            hits += lo <= TRUE[upper] - TRUE[lower] <= hi
+            total += 1
+    assert 0.92 <= hits / total <= 0.98, hits / total  # 300 intervals
+
+
+def test_a_step_the_pairs_cannot_bound_is_infinite_with_a_note():
+    # every bot beats RANDOM on every pair (Satat's and Tekka's ladders): each rating is unbounded above,
+    # but X over Y is bounded on both sides by their own pairs, which went both ways
+    rows = [(b, "RANDOM", k, 2.0) for b in ("X", "Y") for k in range(10)]
+    rows += [("X", "Y", 100 + k, (-1) ** k * (1 + k % 3)) for k in range(20)]
+    pairs = Pairs.from_rows(rows)
+    fit = fit_elo(pairs, anchor="RANDOM")
+    assert fit.hi[fit.bots.index("X")] == math.inf
+    step, lo, hi, note = step_interval(pairs, fit, "X", "Y")
+    assert math.isfinite(lo) and math.isfinite(hi) and lo < step < hi and note == ""
+    # X won every pair against Y: no upper bound on the step, a finite lower one
+    won = Pairs.from_rows([*rows[:20], *(("X", "Y", 100 + k, 1.0) for k in range(20))])
+    fit = fit_elo(won, anchor="RANDOM")
+    step, lo, hi, note = step_interval(won, fit, "X", "Y")
+    assert hi == math.inf and math.isfinite(lo) and note.startswith("no upper bound")
+    assert step_interval(won, fit, "Y", "X")[1] == -math.inf
 
 
 def test_disconnected_groups_are_refused():

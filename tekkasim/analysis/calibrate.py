@@ -28,7 +28,7 @@ import math
 import pandas as pd
 
 from ..bots import describe, get_bot
-from ..ratings import Pairs, fit_elo, interval_text, json_number, score_note
+from ..ratings import Pairs, fit_elo, interval_text, json_number, score_note, step_interval
 from ..rules import ruleset_names
 from .duplicate import AnalysisError, elo_estimate, pair_margins, pair_scores
 
@@ -47,11 +47,18 @@ def calibration(
     progress=None,
     extra=(),
     workers: int = 1,
+    search_random_pairs: int | None = None,
 ) -> pd.DataFrame:
     """Per bot (ladder order): ``rank``, ``elo``, ``lo``, ``hi`` (95%, anchor RANDOM = 0), ``pairs`` it
     played in the fit, ``direct`` / ``direct_lo`` / ``direct_hi`` (its Elo against RANDOM from its own pairs
     with RANDOM alone), ``direct_pairs``, and ``note`` / ``direct_note`` (why a bound is missing, or "").
+    ``step`` / ``step_lo`` / ``step_hi`` / ``step_note``: a ladder bot's Elo less the one just below it here
+    (RANDOM below the first: its Elo and interval) with a 95% interval from the same fit
+    (``ratings.step_interval``); NaN and "" for a placed bot.
     ``progress(x, y, n)`` is called before each pairing. ``against``: the bots each one played.
+    ``search_random_pairs``: pairs a search bot plays against RANDOM (default ``search_pairs``): a search
+    bot wins nearly all of them, so they bound its rating from below and little else, while its pairs
+    against the bots below it set its steps.
 
     ``extra``: bots outside the ladder (specs or Bot objects) placed on its scale (module notes); their rows
     follow the ladder's, labelled by ``Bot.label`` (an engine by its hello's name), with rank None.
@@ -63,8 +70,9 @@ def calibration(
     unknown = [b for b in bots if b not in LADDER]
     if unknown:
         raise AnalysisError(f"{unknown[0]!r} is not a ladder bot (ladder: {', '.join(LADDER)})")
-    if pairs < 2 or search_pairs < 2:
-        raise AnalysisError("pairs and search_pairs must be 2 or more")
+    search_random_pairs = search_pairs if search_random_pairs is None else search_random_pairs
+    if pairs < 2 or search_pairs < 2 or search_random_pairs < 2:
+        raise AnalysisError("pairs, search_pairs and search_random_pairs must be 2 or more")
     bots = sorted(set(bots), key=LADDER.index)
     if not bots:
         raise AnalysisError("no ladder bots to calibrate against")
@@ -77,6 +85,8 @@ def calibration(
     def pairing(x, y, label: str, searching: bool) -> None:
         nonlocal k
         n = search_pairs if searching or y in SEARCH else pairs
+        if searching and y == "RANDOM":
+            n = search_random_pairs
         if progress is not None:
             progress(label, y, n)
         m = pair_margins(game.name, x, y, seed + k * 1_000_000, n, dict(game.options), workers=workers)
@@ -98,11 +108,18 @@ def calibration(
         for y in sorted(near[:neighbours], key=LADDER.index):
             pairing(bot, y, label, bot.kind == "search")
     names = ["RANDOM", *bots, *(label for label, _ in placed)]
-    fit = fit_elo(Pairs.from_rows(rows, names), anchor="RANDOM")
+    all_pairs = Pairs.from_rows(rows, names)
+    fit = fit_elo(all_pairs, anchor="RANDOM")
     out = []
     for b in names[1:]:
         i = fit.bots.index(b)
         d = direct[b]
+        if b not in bots:
+            step = (math.nan, math.nan, math.nan, "")
+        elif b == bots[0]:  # the step from RANDOM is its rating
+            step = (float(fit.elo[i]), float(fit.lo[i]), float(fit.hi[i]), fit.notes[i])
+        else:
+            step = step_interval(all_pairs, fit, b, bots[bots.index(b) - 1])
         out.append(
             {
                 "bot": b,
@@ -117,6 +134,10 @@ def calibration(
                 "direct_pairs": d[3],
                 "note": fit.notes[i],
                 "direct_note": d[4],
+                "step": step[0],
+                "step_lo": step[1],
+                "step_hi": step[2],
+                "step_note": step[3],
                 "against": ", ".join(against[b]),
             }
         )
@@ -159,6 +180,7 @@ def calibration_markdown(
     search_pairs: int,
     seed: int,
     kept: dict[str, str] | None = None,
+    search_random_pairs: int | None = None,
 ) -> str:
     """docs/calibration.md: the method, then one section per ruleset with the command and sizes that made it
     and its table. ``kept`` (``--update``): sections of an earlier file (:func:`kept_sections`) for rulesets
@@ -176,37 +198,79 @@ def calibration_markdown(
         "`ratings.fit_elo`'s sandwich ones, each pairing having boards of its own). `direct` is "
         "the Elo from the bot's own pairs against RANDOM alone (won all = it won every pair: no finite Elo and no "
         "upper bound, which is why the chain is needed). A bound shown as none is one the pairs cannot give. "
+        "`step` is a bot's Elo less the one just below it in the table, with its 95% interval from the same fit "
+        "(the clustered variance of the difference; `ratings.step_interval`). "
         "Elo: a difference of d means an expected pair score 1/(1+10^(-d/400)). Small sizes give wide "
-        "intervals: read them before the estimates. The search steps measured on a few hundred pairs each are "
-        "in docs/search-strength.md.",
+        "intervals: read them before the estimates. The search steps measured directly, each on its own "
+        "boards, are in docs/search-strength.md.",
         "",
     ]
     sections = dict(kept or {})
     for ruleset, t in tables.items():
-        sections[ruleset] = _section(ruleset, t, command, pairs, search_pairs, seed)
+        sections[ruleset] = _section(ruleset, t, command, pairs, search_pairs, seed, search_random_pairs)
     for ruleset in (r for r in ruleset_names() if r in sections):
         lines += [sections[ruleset].rstrip("\n"), ""]
     return "\n".join(lines)
 
 
-def _section(ruleset: str, t: pd.DataFrame, command: str, pairs: int, search_pairs: int, seed: int) -> str:
+def _section(
+    ruleset: str,
+    t: pd.DataFrame,
+    command: str,
+    pairs: int,
+    search_pairs: int,
+    seed: int,
+    search_random_pairs: int | None = None,
+) -> str:
+    against_random = (
+        f" ({search_random_pairs} against RANDOM)"
+        if search_random_pairs is not None and search_random_pairs != search_pairs
+        else ""
+    )
     lines = [
         f"## {ruleset}",
         "",
         f"    {command}",
         "",
         f"Sizes: {pairs} pairs per pairing of heuristic bots, {search_pairs} per pairing with a search bot "
-        f"(TANOOR, TIZAB, ZELZELA); seed {seed}.",
+        f"(TANOOR, TIZAB, ZELZELA){against_random}; seed {seed}.",
         "",
-        "| bot | rank | Elo | 95% interval | pairs | direct vs RANDOM | direct 95% | direct pairs |",
-        "|---|---|---|---|---|---|---|---|",
+        "| bot | rank | Elo | 95% interval | step | step 95% | pairs | direct vs RANDOM | direct 95% | direct pairs |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
+    steps = []
     for r in t.itertuples():
         rank = "-" if r.rank is None else r.rank
+        has_step = r.rank is not None and not math.isnan(r.step)
+        step = f"{r.step:+.0f} | {interval_text(r.step_lo, r.step_hi)}" if has_step else "- | -"
+        if has_step and r.Index > 0:
+            steps.append((r.bot, r.step_lo > 0))
         lines.append(
-            f"| {r.bot} | {rank} | {r.elo:+.0f} | {interval_text(r.lo, r.hi)} | {r.pairs} | "
+            f"| {r.bot} | {rank} | {r.elo:+.0f} | {interval_text(r.lo, r.hi)} | {step} | {r.pairs} | "
             f"{_e(r.direct)} | {interval_text(r.direct_lo, r.direct_hi)} | {r.direct_pairs} |"
         )
+    if steps:
+        above = [bot for bot, clear in steps if clear]
+        search = [(bot, clear) for bot, clear in steps if bot in SEARCH]
+        lines += [
+            "",
+            f"Steps whose 95% interval lies above zero: {len(above)} of {len(steps)}"
+            + (
+                f"; of the search bots' steps, {sum(c for _, c in search)} of {len(search)}"
+                + (
+                    " (not: " + ", ".join(bot for bot, c in search if not c) + ")"
+                    if not all(c for _, c in search)
+                    else ""
+                )
+                if search
+                else ""
+            )
+            + ".",
+        ]
+    # the first bot's step is its Elo, whose missing bound the notes below give
+    step_notes = [f"{r.bot}'s step: {r.step_note}" for r in t.itertuples() if r.Index > 0 and r.step_note]
+    if step_notes:
+        lines += ["", "; ".join(step_notes) + "."]
     outside = [f"{r.bot} (against {r.against})" for r in t.itertuples() if r.rank is None]
     if outside:
         lines += [

@@ -44,6 +44,12 @@ SEEDS_PER_PAIRING = 1_000_000  # analysis.calibrate's spacing of the pairings' b
     show_default=True,
     help="Pairs per pairing with a search bot (TANOOR, TIZAB, ZELZELA).",
 )
+@click.option(
+    "--search-random-pairs",
+    type=click.IntRange(min=2),
+    default=None,
+    help="Pairs a search bot plays against RANDOM, which it wins nearly always [--search-pairs].",
+)
 @click.option("--seed", "-s", type=int, default=1, show_default=True)
 @click.option(
     "--out",
@@ -58,7 +64,7 @@ SEEDS_PER_PAIRING = 1_000_000  # analysis.calibrate's spacing of the pairings' b
 )
 @pairs_workers_option
 @click.option("--json", "as_json", is_flag=True, help="JSON: {ruleset: [{bot, rank, elo, lo, hi, pairs, ...}]}.")
-def calibrate(rulesets, bots, extra, pairs, search_pairs, seed, out, update, workers, as_json):
+def calibrate(rulesets, bots, extra, pairs, search_pairs, search_random_pairs, seed, out, update, workers, as_json):
     """Each ladder bot's Elo against RANDOM with its 95% interval, per ruleset, from duplicate pairs
     against RANDOM and the two bots below it (one Bradley–Terry fit, anchor RANDOM). With --bot, that
     bot's Elo on the same scale, from pairs against RANDOM and the ladder bots nearest it, in the same fit."""
@@ -81,7 +87,11 @@ def calibrate(rulesets, bots, extra, pairs, search_pairs, seed, out, update, wor
 
     if bots is not None and not bots.strip(" ,"):
         raise OptionError("--bots is empty (give ladder bots, e.g. --bots KADO,SADA, or leave it out for all)")
-    for option, n in (("--pairs", pairs), ("--search-pairs", search_pairs)):
+    for option, n in (
+        ("--pairs", pairs),
+        ("--search-pairs", search_pairs),
+        ("--search-random-pairs", search_random_pairs or 0),
+    ):
         if n > SEEDS_PER_PAIRING:  # pairing k plays boards seed + k * SEEDS_PER_PAIRING + j
             raise OptionError(f"{option} {n} is more than the {SEEDS_PER_PAIRING:,} boards each pairing has")
     if update and not out:
@@ -119,7 +129,17 @@ def calibrate(rulesets, bots, extra, pairs, search_pairs, seed, out, update, wor
     for g in games:
         if not as_json:
             click.echo(f"{g}:", err=True)
-        tables[g] = calibration(g, names, pairs, search_pairs, seed, progress=progress, extra=extra, workers=workers)
+        tables[g] = calibration(
+            g,
+            names,
+            pairs,
+            search_pairs,
+            seed,
+            progress=progress,
+            extra=extra,
+            workers=workers,
+            search_random_pairs=search_random_pairs,
+        )
     command = " ".join(
         [
             "tekkasim calibrate",
@@ -128,13 +148,16 @@ def calibrate(rulesets, bots, extra, pairs, search_pairs, seed, out, update, wor
             *(f"--bot {shlex.quote(b)}" for b in extra),
             f"--pairs {pairs}",
             f"--search-pairs {search_pairs}",
+            *([f"--search-random-pairs {search_random_pairs}"] if search_random_pairs is not None else []),
             f"--seed {seed}",
             *([f"--out {out}"] if out else []),
             *(["--update"] if update else []),
         ]
     )
     if out:
-        write_whole(out_path, calibration_markdown(tables, command, pairs, search_pairs, seed, kept))
+        write_whole(
+            out_path, calibration_markdown(tables, command, pairs, search_pairs, seed, kept, search_random_pairs)
+        )
     if as_json:
         click.echo(json.dumps({g: calibration_records(t) for g, t in tables.items()}, allow_nan=False))
         return
@@ -165,12 +188,17 @@ def _text_table(t):
     shown["rank"] = ["-" if r is None else r for r in t["rank"]]
     shown["elo"] = t["elo"].map(elo)
     shown["95%"] = [interval_text(lo, hi) for lo, hi in zip(t["lo"], t["hi"], strict=True)]
+    shown["step"] = [elo(v) if not math.isnan(v) else "-" for v in t["step"]]
+    shown["step 95%"] = [
+        interval_text(lo, hi) if not math.isnan(v) else "-"
+        for v, lo, hi in zip(t["step"], t["step_lo"], t["step_hi"], strict=True)
+    ]
     shown["pairs"] = t["pairs"]
     shown["direct"] = t["direct"].map(elo)
     shown["direct 95%"] = [interval_text(lo, hi) for lo, hi in zip(t["direct_lo"], t["direct_hi"], strict=True)]
     shown["direct_pairs"] = t["direct_pairs"]
     shown["note"] = [
-        ", ".join(n for n in (a, "direct: " + b if b else "") if n)
-        for a, b in zip(t["note"], t["direct_note"], strict=True)
+        ", ".join(n for n in (a, "direct: " + b if b else "", "step: " + c if c and c != a else "") if n)
+        for a, b, c in zip(t["note"], t["direct_note"], t["step_note"], strict=True)
     ]
     return shown
