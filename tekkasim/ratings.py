@@ -414,6 +414,8 @@ def step_interval(pairs: Pairs, fit: EloFit, upper: str, lower: str) -> tuple[fl
     contradicts no pair) is +-inf, and ``note`` says so; "" otherwise."""
     i, j = fit.bots.index(upper), fit.bots.index(lower)
     step = float(fit.elo[i] - fit.elo[j])
+    if fit.boards <= 1:  # as fit_elo: one cluster says nothing about the spread between boards
+        return step, -math.inf, math.inf, "one board: no interval"
     half = fit.quantile * math.sqrt(fit.contrast_var(i, j))
     lo, hi = step - half, step + half
     g = _group(pairs)

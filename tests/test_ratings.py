@@ -144,6 +144,9 @@ def test_a_step_the_pairs_cannot_bound_is_infinite_with_a_note():
     step, lo, hi, note = step_interval(won, fit, "X", "Y")
     assert hi == math.inf and math.isfinite(lo) and note.startswith("no upper bound")
     assert step_interval(won, fit, "Y", "X")[1] == -math.inf
+    one = Pairs.from_rows([("X", "RANDOM", 0, 1.0), ("X", "Y", 0, -1.0), ("Y", "RANDOM", 0, 1.0)])
+    _, lo, hi, note = step_interval(one, fit_elo(one, anchor="RANDOM"), "X", "Y")
+    assert (lo, hi, note) == (-math.inf, math.inf, "one board: no interval")
 
 
 def test_disconnected_groups_are_refused():
