@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import statistics
 
 from tekkasim.bits import below, new_rng
 from tekkasim.bots import decide
@@ -46,3 +47,11 @@ def state_api(game, n: int, seed: int) -> None:
         while not state.is_terminal():
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
+
+
+def median_interval(values: list[float], seed: int = 0) -> tuple[float, float, float]:
+    """The median of ``values`` and a 95% percentile-bootstrap interval of it (2,000 resamples, seeded: the
+    same values give the same interval)."""
+    rng = random.Random(seed)
+    boots = sorted(statistics.median(rng.choices(values, k=len(values))) for _ in range(2000))
+    return statistics.median(values), boots[50], boots[1949]

@@ -61,6 +61,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks._common import median_interval
 from tekkasim.bots import get_bot
 from tekkasim.bots.compiled import play_tables
 from tekkasim.rules import get_game
@@ -226,13 +227,8 @@ def _spread(values: list[float]) -> str:
 
 
 def _median_interval(values: list[float]) -> str:
-    """The median of ``values`` with a 95% bootstrap interval (seeded: the same values give the same text)."""
-    import random
-
-    rng = random.Random(0)
-    boots = sorted(statistics.median(rng.choices(values, k=len(values))) for _ in range(2000))
-    mid = statistics.median(values)
-    return f"median of {len(values)} pairs {mid:.3f} (95% bootstrap {boots[50]:.3f}-{boots[1949]:.3f})"
+    mid, lo, hi = median_interval(values)
+    return f"median of {len(values)} pairs {mid:.3f} (95% bootstrap {lo:.3f}-{hi:.3f})"
 
 
 def _overhead(ruleset: str, n: int, repeats: int, whole_repeats: int = 0) -> tuple[list[tuple], list[dict]]:
@@ -252,25 +248,21 @@ def _overhead(ruleset: str, n: int, repeats: int, whole_repeats: int = 0) -> tup
     x, y = get_bot("GREEDY", ruleset=ruleset), get_bot("JANGARA", ruleset=ruleset)
     _bare(game, x, y, 10, 1)  # compile or load outside the timings
     _runner("GREEDY,JANGARA", 10, 1, 1, ruleset=ruleset)
+
+    def pair(rep: int, size: int, b_out: list, r_out: list) -> None:
+        # counterbalanced: the one played second is the odd repeats' first
+        bare = lambda: b_out.append(_bare(game, x, y, size, 7))  # noqa: E731
+        runner = lambda: r_out.append(_runner("GREEDY,JANGARA", size, 7, 1, ruleset=ruleset))  # noqa: E731
+        for play in (bare, runner) if rep % 2 == 0 else (runner, bare):
+            play()
+
     rb, rr, rb3, rr3 = [], [], [], []
     for rep in range(repeats):
-        for size, b_out, r_out in ((n, rb, rr), (3 * n, rb3, rr3)):
-            bare = lambda size=size: _bare(game, x, y, size, 7)  # noqa: E731
-            runner = lambda size=size: _runner("GREEDY,JANGARA", size, 7, 1, ruleset=ruleset)  # noqa: E731
-            if rep % 2 == 0:  # counterbalanced: the one played second is the odd repeats' first
-                b_out.append(bare())
-                r_out.append(runner())
-            else:
-                r_out.append(runner())
-                b_out.append(bare())
+        pair(rep, n, rb, rr)
+        pair(rep, 3 * n, rb3, rr3)
     wb, wr = list(rb), list(rr)
     for rep in range(repeats, repeats + whole_repeats):  # more n-board pairs for the whole-run median
-        if rep % 2 == 0:
-            wb.append(_bare(game, x, y, n, 7))
-            wr.append(_runner("GREEDY,JANGARA", n, 7, 1, ruleset=ruleset))
-        else:
-            wr.append(_runner("GREEDY,JANGARA", n, 7, 1, ruleset=ruleset))
-            wb.append(_bare(game, x, y, n, 7))
+        pair(rep, n, wb, wr)
     b_wall, b_cpu = min(b[0] for b in wb), min(b[1] for b in wb)
     r_wall, r_parent, r_worker = (min(r[i] for r in wr) for i in range(3))
     # whole runs, each runner run against the bare run of the same repeat (played beside it)

@@ -31,6 +31,8 @@ import time
 from multiprocessing import Pipe, Process
 from pathlib import Path
 
+from benchmarks._common import median_interval
+
 BOARDS = 2048
 
 
@@ -57,11 +59,11 @@ def _drain(reader, writer) -> None:
             return
 
 
-def _median_interval(values: list[float], rng: random.Random) -> str:
-    boots = sorted(statistics.median(rng.choices(values, k=len(values))) for _ in range(2000))
+def _median_interval(values: list[float]) -> str:
+    mid, lo, hi = median_interval(values)
     q = statistics.quantiles(values, n=4)
     return (
-        f"median {statistics.median(values):.4f} (95% bootstrap {boots[50]:.4f}-{boots[1949]:.4f}; "
+        f"median {mid:.4f} (95% bootstrap {lo:.4f}-{hi:.4f}; "
         f"quartiles {q[0]:.4f}-{q[2]:.4f}; range {min(values):.4f}-{max(values):.4f}; {len(values)} blocks)"
     )
 
@@ -143,7 +145,7 @@ def main() -> int:
     parent.join(timeout=5)
     for name, values in ratios.items():
         what = "worker over before" if name == "worker/before" else f"{name} over bare"
-        print(f"{ruleset} {what}: {_median_interval(values, rng)}")
+        print(f"{ruleset} {what}: {_median_interval(values)}")
     return 0
 
 

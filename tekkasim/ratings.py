@@ -428,8 +428,7 @@ def step_interval(pairs: Pairs, fit: EloFit, upper: str, lower: str) -> tuple[fl
         lo = -math.inf
     note = ""
     if up or down:
-        side = "upper" if up and not down else "lower" if down and not up else "upper or lower"
-        note = f"no {side} bound: the pairs that separate {upper} from {lower} were all won by one side"
+        note = f"no {_side(up, down)} bound: the pairs that separate {upper} from {lower} were all won by one side"
     return step, lo, hi, note
 
 
@@ -568,8 +567,12 @@ def _own_scores(pairs: Pairs, k: int) -> list[tuple[float, float]]:
     return list(zip(lo.tolist(), hi.tolist(), strict=True))
 
 
+def _side(up: bool, down: bool) -> str:
+    return "upper" if up and not down else "lower" if down and not up else "upper or lower"
+
+
 def _why(own: tuple[float, float], anchor: str, anchor_own: tuple[float, float], up: bool, down: bool) -> str:
-    side = "upper" if up and not down else "lower" if down and not up else "upper or lower"
+    side = _side(up, down)
     if own[0] == 1.0:
         reason = "won every pair"
     elif own[1] == 0.0:

@@ -250,23 +250,14 @@ def _section(
             f"{_e(r.direct)} | {interval_text(r.direct_lo, r.direct_hi)} | {r.direct_pairs} |"
         )
     if steps:
-        above = [bot for bot, clear in steps if clear]
+        line = f"Steps whose 95% interval lies above zero: {sum(c for _, c in steps)} of {len(steps)}"
         search = [(bot, clear) for bot, clear in steps if bot in SEARCH]
-        lines += [
-            "",
-            f"Steps whose 95% interval lies above zero: {len(above)} of {len(steps)}"
-            + (
-                f"; of the search bots' steps, {sum(c for _, c in search)} of {len(search)}"
-                + (
-                    " (not: " + ", ".join(bot for bot, c in search if not c) + ")"
-                    if not all(c for _, c in search)
-                    else ""
-                )
-                if search
-                else ""
-            )
-            + ".",
-        ]
+        if search:
+            line += f"; of the search bots' steps, {sum(c for _, c in search)} of {len(search)}"
+            missed = [bot for bot, clear in search if not clear]
+            if missed:
+                line += " (not: " + ", ".join(missed) + ")"
+        lines += ["", line + "."]
     # the first bot's step is its Elo, whose missing bound the notes below give
     step_notes = [f"{r.bot}'s step: {r.step_note}" for r in t.itertuples() if r.Index > 0 and r.step_note]
     if step_notes:
