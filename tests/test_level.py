@@ -324,4 +324,9 @@ def test_a_check_of_some_rulesets_keeps_the_others_rows_in_the_doc():
     assert commands == cmds[:1] and [r["ruleset"] for r in kept] == ["feskot", "feskot"]
     again = accuracy_markdown([*kept, rows[2]], [*commands, cmds[1]], {"rulesets": {}})
     assert again == text
-    assert "2 of 3 requests measured within 40 of E; 3 of 3 95% intervals hold E" in text
+    assert "2 of 3 requests measured within 40 of E; 3 of 3 95% intervals hold E; 2 of 3 95% intervals lie" in text
+    # an interval reaching past E + 40 does not show the goal, even with the estimate inside it; no "-0" error
+    near = [row("tekka", 1431.0, 1430.7, 1391.0, 1472.0), row("tekka", 1500.0, 1499.6, 1461.0, 1538.0)]
+    text = accuracy_markdown(near, cmds[:1], {"rulesets": {}})
+    assert "| +0 | yes |" in text and "-0 |" not in text
+    assert "2 of 2 requests measured within 40 of E; 2 of 2 95% intervals hold E; 1 of 2 95% intervals lie" in text

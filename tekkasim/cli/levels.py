@@ -32,12 +32,12 @@ def levels():
     "--ruleset", "-r", "rulesets", multiple=True, metavar="NAME", help="A ruleset; give several times [feskot]."
 )
 @click.option(
-    "--pairs", type=click.IntRange(min=2), default=200, show_default=True, help="Pairs per heuristic pairing."
+    "--pairs", type=click.IntRange(min=2), default=300, show_default=True, help="Pairs per heuristic pairing."
 )
 @click.option(
     "--search-pairs",
     type=click.IntRange(min=2),
-    default=10,
+    default=60,
     show_default=True,
     help="Pairs per pairing with a search bot (or a mixture with one) on either side.",
 )
@@ -58,10 +58,9 @@ def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts, workers):
     Bradley-Terry fit per ruleset) and write LEVEL's table as JSON (analysis.levels).
 
     A ruleset plays 53 pairings at --points 2: 35 without a search bot (--pairs each, the State API for
-    the mixtures: ~100 Feskot deals a second) and 18 with one (--search-pairs each; a pair with ZELZELA
-    takes seconds). The first shipped tables (Feskot, Tekka: --pairs 300 --search-pairs 10 --points 2
-    --seed 6000000) took about 30 minutes each on a loaded 2-core machine; their search steps' intervals
-    are +-150 Elo and more: raise --search-pairs for a table to ship."""
+    the mixtures) and 18 with one (--search-pairs each; a pair with ZELZELA takes seconds, so these set
+    the time). Few search pairs leave the search points' Elo wide open: docs/levels.md names the shipped
+    tables' sizes and what their check measured."""
     from ..analysis.levels import SEEDS_PER_PAIRING, level_pairings, level_table
     from ..errors import OptionError
     from ..rules.base import MAX_SEED
@@ -122,7 +121,7 @@ def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts, workers):
 @click.option(
     "--search-pairs",
     type=click.IntRange(min=2),
-    default=10,
+    default=150,
     show_default=True,
     help="Pairs per opponent when a search bot plays.",
 )
