@@ -330,3 +330,14 @@ def test_a_check_of_some_rulesets_keeps_the_others_rows_in_the_doc():
     text = accuracy_markdown(near, cmds[:1], {"rulesets": {}})
     assert "| +0 | yes |" in text and "-0 |" not in text
     assert "2 of 2 requests measured within 40 of E; 2 of 2 95% intervals hold E; 1 of 2 95% intervals lie" in text
+
+
+def test_check_refuses_an_out_file_that_is_not_its_report(tmp_path):
+    """`levels check --out F` keeps F's other rulesets' rows and rewrites the rest: a file it did not write is
+    refused in one line before any pair is played, and left as it was."""
+    other = tmp_path / "notes.md"
+    other.write_text("# My notes\n\nkeep me\n")
+    r = CliRunner().invoke(cli, ["levels", "check", "--ruleset", "feskot", "--out", str(other)])
+    assert r.exit_code != 0 and "not a LEVEL accuracy report" in r.output and "vs" not in r.output, r.output
+    assert len([x for x in r.output.splitlines() if x.strip()]) == 1 and "Traceback" not in r.output
+    assert other.read_text() == "# My notes\n\nkeep me\n"

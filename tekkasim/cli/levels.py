@@ -16,6 +16,11 @@ def _write(out: str, text: str) -> None:
     write_whole(os.path.realpath(out), text)  # a symlink stays and its target gets the table
 
 
+def _starts_with(path: str, text: str) -> bool:
+    with open(path, "rb") as f:
+        return f.read(len(text.encode())) == text.encode()
+
+
 def _rulesets(names) -> list[str]:
     from ..rules import get_game
 
@@ -134,8 +139,9 @@ def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts, workers):
 def check(rulesets, pairs, search_pairs, seed, out, workers, as_json):
     """LEVEL's accuracy: for E at five points of each ruleset's range, the Elo LEVEL:elo=E measures on
     fresh boards against the two ladder bots around it, with its 95% interval."""
-    from ..analysis.levels import accuracy, accuracy_markdown, accuracy_records, kept_from_markdown
+    from ..analysis.levels import HEADING, accuracy, accuracy_markdown, accuracy_records, kept_from_markdown
     from ..bots.level import shipped_table, table_rulesets
+    from ..errors import OptionError
     from ..ratings import interval_text
     from .options import _check_seed, check_writable
 
@@ -144,6 +150,9 @@ def check(rulesets, pairs, search_pairs, seed, out, workers, as_json):
     games = _rulesets(rulesets) if rulesets else table_rulesets()
     if out:
         check_writable(out, "--out")
+        if os.path.isfile(out) and os.path.getsize(out) and not _starts_with(out, HEADING):
+            # its rows are kept and the rest rewritten: refuse another file before hours of play
+            raise OptionError(f"--out {out} is not a LEVEL accuracy report; remove it or name another")
 
     def progress(x, y, k):
         if not as_json:
