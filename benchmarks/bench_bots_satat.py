@@ -16,8 +16,8 @@ import numpy as np
 from benchmarks._common import best_rate, decisions_rate, random_states
 from tekkasim.bots import get_bot
 from tekkasim.bots.loop import play_deal, timing
-from tekkasim.bots.satat import play_rounds
 from tekkasim.rules import get_game
+from tekkasim.rulesets.satat.bots import play_rounds
 
 PAIRS = (("JANGARA", "SADA"), ("ATOUTE:difficulty=hard", "JANGARA"), ("ZORGE", "TANA"), ("GREEDY", "GREEDY"))
 BOTS = ("RANDOM", "GREEDY", "KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA", "JANGARA", "ATOUTE", "ZORGE")

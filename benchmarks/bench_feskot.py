@@ -1,5 +1,5 @@
 """Random Feskot and Tekka deals per second on one core: the compiled kernels against the pure-Python
-reference (``tekkasim.reference.feskot``), measured in the same run; and numba's compile time, cold and
+reference (``tekkasim.rulesets.trick52.reference``), measured in the same run; and numba's compile time, cold and
 from the cache, each in a fresh subprocess.
 
 A Feskot "deal" is everything: seeded shuffle, packets 5/4/4, random Prime, uniformly random legal cards
@@ -15,8 +15,8 @@ import sys
 import tempfile
 import time
 
-from tekkasim.reference import feskot as ref
 from tekkasim.rules import get_game
+from tekkasim.rulesets.trick52 import reference as ref
 
 FESKOT_GOAL = 1_000_000
 RATIO_GOAL = 60

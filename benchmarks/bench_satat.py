@@ -4,8 +4,8 @@ Troupe, random rule-following play to the end of the round), against Feskot's ra
 
 from __future__ import annotations
 
-from tekkasim.reference import satat as reference
 from tekkasim.rules import get_game
+from tekkasim.rulesets.satat import reference
 
 from ._common import best_rate as _rate
 from ._common import state_api as _state_api

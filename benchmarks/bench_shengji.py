@@ -14,8 +14,8 @@ import time
 from collections import Counter
 
 from tekkasim.bits import new_rng
-from tekkasim.reference import shengji as reference
 from tekkasim.rules import get_game
+from tekkasim.rulesets.shengji import reference
 
 from ._common import best_rate as _rate
 from ._common import state_api as _state_api

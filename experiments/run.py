@@ -45,7 +45,7 @@ def run_tune(cfg, size, out, text):
 
 
 def run_bidding(cfg, size, out, text):
-    from tekkasim.analysis.bidding import bidding, bidding_plots
+    from tekkasim.rulesets.tekka.bidding import bidding, bidding_plots
 
     res = bidding(cfg["bot"], size["boards"], cfg["seed"], out=out / "run", against=cfg.get("against"))
     for key in ("targets", "targets_all", "errors", "thresholds_side_hcp", "thresholds_hcp", "by_side_hcp"):

@@ -36,9 +36,9 @@ import numpy as np
 
 from tekkasim.bots import get_bot
 from tekkasim.bots.loop import timing
-from tekkasim.bots.satat import play_rounds
 from tekkasim.rules import get_game
-from tekkasim.rules.satat import ACCUSE, decode_accusation
+from tekkasim.rulesets.satat.bots import play_rounds
+from tekkasim.rulesets.satat.game import ACCUSE, decode_accusation
 from tekkasim.tournament.play import play_deal_state
 
 LADDER = ["RANDOM", "KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA", "JANGARA"]

@@ -44,11 +44,11 @@ import numpy as np
 
 from tekkasim.analysis.duplicate import pair_margins
 from tekkasim.bits import below
-from tekkasim.bots import search
 from tekkasim.bots.base import Param, keep_prior
 from tekkasim.bots.pimc import Worlds
 from tekkasim.errors import TekkasimError
-from tekkasim.rules import _trick52 as k
+from tekkasim.rulesets.trick52 import _kernels as k
+from tekkasim.rulesets.trick52 import search
 from tekkasim.solver.dd import Position
 
 if __package__ in (None, ""):

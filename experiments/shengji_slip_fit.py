@@ -28,9 +28,10 @@ import pickle
 import numpy as np
 
 from tekkasim.bits import SLIP_UNIT, new_rng
-from tekkasim.bots import _shengji_policy as sp
 from tekkasim.bots import get_bot, mix_seed
-from tekkasim.bots.shengji import (
+from tekkasim.rules import get_game
+from tekkasim.rulesets.shengji import _policy as sp
+from tekkasim.rulesets.shengji.bots import (
     _kinds,
     _masks,
     compiled_decide,
@@ -39,8 +40,7 @@ from tekkasim.bots.shengji import (
     rollout_values,
     state_arrays,
 )
-from tekkasim.reference.shengji_slip import play_features
-from tekkasim.rules import get_game
+from tekkasim.rulesets.shengji.reference_slip import play_features
 
 BOTS = ("KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA")
 KINDS = ("lead", "follow")

@@ -35,10 +35,10 @@ import numpy as np
 
 from tekkasim.analysis.blunders import _ratio
 from tekkasim.bits import new_rng
-from tekkasim.bots import _shengji_policy as sp
 from tekkasim.bots import get_bot, mix_seed
-from tekkasim.bots.shengji import _masks, compiled_decide, policy_vector, rollout_values, state_arrays
 from tekkasim.rules import get_game
+from tekkasim.rulesets.shengji import _policy as sp
+from tekkasim.rulesets.shengji.bots import _masks, compiled_decide, policy_vector, rollout_values, state_arrays
 
 KINDS = ("declare", "bury", "lead", "follow")
 

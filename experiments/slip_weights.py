@@ -33,11 +33,11 @@ from scipy.optimize import minimize
 
 from tekkasim.analysis.blunders import card_costs
 from tekkasim.bits import SLIP_UNIT
-from tekkasim.bots import _policy_kernels as pk
 from tekkasim.bots import decide, get_bot, mix_seed
 from tekkasim.bots.base import View
-from tekkasim.bots.view52 import policy_view, signals_accepted
 from tekkasim.rules import get_game
+from tekkasim.rulesets.trick52 import _policy as pk
+from tekkasim.rulesets.trick52.view import policy_view, signals_accepted
 from tekkasim.solver.dd import default_solver
 
 BOTS = ("KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA")

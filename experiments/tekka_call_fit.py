@@ -18,8 +18,8 @@ import sys
 import numpy as np
 
 from tekkasim.bits import new_rng
-from tekkasim.bots.search import Rollouts
 from tekkasim.rules import get_game
+from tekkasim.rulesets.trick52.search import Rollouts
 from tekkasim.solver.dd import Position, Solver
 
 TOTALS = range(8, 14)

@@ -19,8 +19,8 @@ import sys
 
 from tekkasim.bots import get_bot
 from tekkasim.bots.loop import play_deal
-from tekkasim.rules import _trick52 as k
 from tekkasim.rules import get_game
+from tekkasim.rulesets.trick52 import _kernels as k
 
 
 class _AuctionOver(Exception):

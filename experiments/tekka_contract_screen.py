@@ -33,8 +33,8 @@ from tekkasim.bots import get_bot
 from tekkasim.bots.base import decide
 from tekkasim.bots.loop import decision_seed, step
 from tekkasim.errors import TekkasimError
-from tekkasim.rules import _trick52 as k
 from tekkasim.rules import get_game
+from tekkasim.rulesets.trick52 import _kernels as k
 from tekkasim.solver.dd import Position, Solver
 
 # parameters read by the auction (calls and Prime) only: variants differing in them share their card play

@@ -11,14 +11,14 @@
 # # Tekka bidding risk
 #
 # How often does each target make, by hand strength, and how does that compare with what was makeable
-# double-dummy when play began? Library calls only (`tekkasim.analysis.bidding`).
+# double-dummy when play began? Library calls only (`tekkasim.rulesets.tekka.bidding`).
 # `TEKKASIM_NOTEBOOK_SMALL=1` gives the test suite's tiny size.
 
 # %%
 import os
 import tempfile
 
-from tekkasim.analysis.bidding import bidding, bidding_plots, ev_table
+from tekkasim.rulesets.tekka.bidding import bidding, bidding_plots, ev_table
 
 SMALL = os.environ.get("TEKKASIM_NOTEBOOK_SMALL") == "1"
 BOARDS = 3 if SMALL else 300

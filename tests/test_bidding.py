@@ -1,4 +1,4 @@
-"""Tekka bidding risk (tekkasim.analysis.bidding, `tekkasim bidding`) at small sizes."""
+"""Tekka bidding risk (tekkasim.rulesets.tekka.bidding, `tekkasim bidding`) at small sizes."""
 
 import json
 
@@ -6,7 +6,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from tekkasim.analysis.bidding import (
+from tekkasim.analysis.duplicate import AnalysisError
+from tekkasim.cards import mask_of, parse_cards
+from tekkasim.cli import cli
+from tekkasim.rulesets.tekka.bidding import (
     TARGETS,
     bidding,
     bidding_deals,
@@ -18,9 +21,6 @@ from tekkasim.analysis.bidding import (
     recommended_thresholds,
     target_table,
 )
-from tekkasim.analysis.duplicate import AnalysisError
-from tekkasim.cards import mask_of, parse_cards
-from tekkasim.cli import cli
 from tekkasim.solver import can_reach, solve, state_at
 from tekkasim.tournament import iter_records
 

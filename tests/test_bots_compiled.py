@@ -7,13 +7,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tekkasim.bits import below, new_rng
-from tekkasim.bots import _policy_kernels as pk
 from tekkasim.bots import decide, get_bot, mix_seed
 from tekkasim.bots.compiled import compiled_params, play_tables
-from tekkasim.bots.view52 import policy_view, signals_accepted
 from tekkasim.errors import BotError, OptionError
 from tekkasim.rules import get_game
-from tekkasim.rules.feskot import with_signal
+from tekkasim.rulesets.feskot.game import with_signal
+from tekkasim.rulesets.trick52 import _policy as pk
+from tekkasim.rulesets.trick52.view import policy_view, signals_accepted
 
 BOTS = ("RANDOM", "GREEDY", "KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA", "JANGARA")
 # the family's parameters every preset leaves off, switched on

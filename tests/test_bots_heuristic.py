@@ -7,12 +7,12 @@ from hypothesis import strategies as st
 from test_bots_compiled import random_state
 
 from tekkasim.bits import new_rng
-from tekkasim.bots import _policy_kernels as pk
 from tekkasim.bots import choose
 from tekkasim.bots.compiled import compiled_params
 from tekkasim.cards import mask_of, parse_card
-from tekkasim.rules import _trick52 as k
 from tekkasim.rules import get_game
+from tekkasim.rulesets.trick52 import _kernels as k
+from tekkasim.rulesets.trick52 import _policy as pk
 
 HANDS = {  # hearts split bottom/right/left, top void in hearts with Prime clubs
     "bottom": "AH 2H 5H 8H JH 2S 3S 4S 5S 6S 7S 8S 9S",
@@ -209,7 +209,7 @@ def test_a_slam_is_followed_only_while_it_stands():
     card played or in its own hand), or one an opponent is shown void in while Prime is out, is not led
     for the slam (the lead is the one without a slam); a standing ask for a held suit is led. Counted: the
     stale asks that would have changed the lead (the old rule followed every slam for the whole deal)."""
-    from tekkasim.bots.view52 import policy_view
+    from tekkasim.rulesets.trick52.view import policy_view
 
     p = compiled_params("JANGARA")
     changed = 0

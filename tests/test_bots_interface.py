@@ -75,7 +75,7 @@ def test_bad_parameters_are_one_line_bot_errors(spec, words):
 def test_the_feskot_tekka_family_refuses_other_rulesets():
     """The classes here play Feskot and Tekka (the ladder names have their own Satat and Shengji bots);
     TANA has one class per ruleset, and a bot asked to play a ruleset it does not play is one line."""
-    from tekkasim.bots.heuristic import LADDER, GreedyBot, Tana, TanaTekka
+    from tekkasim.rulesets.trick52.bots import LADDER, GreedyBot, Tana, TanaTekka
 
     for cls in LADDER:
         bot = cls()

@@ -9,15 +9,15 @@ from test_bots_compiled import GAMES, compiled_decision, random_state
 from test_bots_heuristic import HANDS, c, feskot_after, tekka
 
 from tekkasim.bits import new_rng
-from tekkasim.bots import _policy_kernels as pk
-from tekkasim.bots import _satat_policy as sp
 from tekkasim.bots import choose, get_bot
 from tekkasim.bots.base import View
 from tekkasim.bots.compiled import compiled_params
-from tekkasim.bots.view52 import policy_view, signals_accepted
 from tekkasim.cards import mask_of
-from tekkasim.rules import _trick52 as k
 from tekkasim.rules import get_game
+from tekkasim.rulesets.satat import _policy as sp
+from tekkasim.rulesets.trick52 import _kernels as k
+from tekkasim.rulesets.trick52 import _policy as pk
+from tekkasim.rulesets.trick52.view import policy_view, signals_accepted
 
 SEEDS = range(400)
 
@@ -207,7 +207,7 @@ def test_satat_card_mistake_is_another_rule_following_card():
 def _slip_features(state, chosen):
     """Per legal card of the seat to move, ``_slip_features`` by name, against the card ``chosen``."""
     from tekkasim.bots.base import View
-    from tekkasim.bots.view52 import policy_view, signals_accepted
+    from tekkasim.rulesets.trick52.view import policy_view, signals_accepted
 
     p = get_bot("JANGARA").compiled_form("feskot")
     view = View(state, state.current_player())

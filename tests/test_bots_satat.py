@@ -11,21 +11,13 @@ from hypothesis import strategies as hyp
 
 from tekkasim.bits import below, new_rng
 from tekkasim.bots import BotError, decide, get_bot, mix_seed
-from tekkasim.bots import _satat_policy as sp
 from tekkasim.bots.base import View
-from tekkasim.bots.greedy import satat_act
 from tekkasim.bots.oracle import Oracle
-from tekkasim.bots.satat import (
-    Atoute,
-    Greedy,
-    Kado,
-    Zelzela,
-    Zorge,
-    play_rounds,
-    public_from_observation,
-)
 from tekkasim.rules import get_game
-from tekkasim.rules.satat import ACCUSE, decode_accusation
+from tekkasim.rulesets.greedy_twins import satat_act
+from tekkasim.rulesets.satat import _policy as sp
+from tekkasim.rulesets.satat.bots import Atoute, Greedy, Kado, Zelzela, Zorge, play_rounds, public_from_observation
+from tekkasim.rulesets.satat.game import ACCUSE, decode_accusation
 from tekkasim.tournament.play import play_deal_state
 
 GAME = get_game("satat")
@@ -442,7 +434,7 @@ def test_search_override_needs_a_sure_difference():
 
 def troupe_twin_value(state, seat: int) -> float:
     """A finished round from ``seat``'s team: points margin plus a tenth of the trick margin."""
-    from tekkasim.rules import _satat_kernels as K
+    from tekkasim.rulesets.satat import _kernels as K
 
     _, st = state.arrays
     m = float(st[K.POINTS_A] - st[K.POINTS_B]) + 0.1 * float(st[K.WON_A] - st[K.WON_B])
@@ -455,7 +447,7 @@ def test_troupe_values_are_state_api_jangara_play_outs(seed):
     """The Troupe search's compiled rollouts value each suit of a world as the State-API adapter playing the
     world out after that Troupe with the JANGARA bot without accusations (the rollout policy)."""
     from tekkasim.bots.pimc import StateApiAdapter
-    from tekkasim.bots.satat import match_score, troupe_values
+    from tekkasim.rulesets.satat.bots import match_score, troupe_values
 
     class Twin(StateApiAdapter):
         value = staticmethod(troupe_twin_value)

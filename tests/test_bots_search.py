@@ -7,11 +7,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tekkasim.bits import below, new_rng
-from tekkasim.bots import _search_kernels as S
 from tekkasim.bots import decide, describe, get_bot, mix_seed
-from tekkasim.bots._policy_kernels import new_work
 from tekkasim.bots.compiled import compiled_params
-from tekkasim.bots.search import (
+from tekkasim.errors import BotError
+from tekkasim.rules import get_game
+from tekkasim.rulesets.trick52 import _kernels as k
+from tekkasim.rulesets.trick52 import _search as S
+from tekkasim.rulesets.trick52._policy import new_work
+from tekkasim.rulesets.trick52.game import with_signal
+from tekkasim.rulesets.trick52.search import (
     DROP_LIE,
     SLAM_WEAK,
     call_likelihood,
@@ -21,10 +25,6 @@ from tekkasim.bots.search import (
     public_evidence,
     team_target,
 )
-from tekkasim.errors import BotError
-from tekkasim.rules import _trick52 as k
-from tekkasim.rules import get_game
-from tekkasim.rules.trick52 import with_signal
 from tekkasim.solver.dd import Position, Solver
 
 SEARCH = ("TANOOR", "TIZAB", "ZELZELA")
@@ -453,7 +453,7 @@ def test_bot_rollouts_follow_the_bot(seed):
 def test_play_model_weighs_worlds_by_the_card_plays(ruleset):
     """In JANGARA self-play the true deal explains every card by the JANGARA model (weight 1), while
     resampled worlds often do not (weight ``miss`` per card the model would not have played)."""
-    from tekkasim.bots.search import play_likelihood
+    from tekkasim.rulesets.trick52.search import play_likelihood
 
     game = get_game(ruleset)
     jangara = get_bot("JANGARA")
@@ -508,7 +508,7 @@ def test_search_bots_send_jangaras_signals(ruleset):
     """The search chooses the card; the signal with it is the one JANGARA would send from the same view
     (its partner reads it): for JANGARA's own card, exactly JANGARA's action."""
     from tekkasim.bots.base import View
-    from tekkasim.bots.search import honest_signal
+    from tekkasim.rulesets.trick52.search import honest_signal
 
     jangara = get_bot("JANGARA")
     signalled = 0
@@ -530,7 +530,7 @@ def test_search_bots_send_jangaras_signals(ruleset):
 def test_fitted_shares_read_each_rollout_through_the_fit():
     """call_fit: P(total x) is the mean over the rollouts of sigmoid(A + B (r - x)), falling with x; without
     the fit, the share of rollouts with at least x tricks."""
-    from tekkasim.bots.search import CALL_FIT, Rollouts
+    from tekkasim.rulesets.trick52.search import CALL_FIT, Rollouts
 
     ro = Rollouts("jangara", 1, new_rng(0), CALL_FIT)
     ro.hist[:] = 0
@@ -547,7 +547,7 @@ def test_fitted_shares_read_each_rollout_through_the_fit():
 
 def test_standing_contract_of_a_pass():
     """call_stand: a pass leaves the high call standing, or the first-asked seat's mandatory 8."""
-    from tekkasim.bots.search import _standing
+    from tekkasim.rulesets.trick52.search import _standing
 
     state = get_game("tekka").new_deal(5, first=2)
     info = state.arrays.info

@@ -1,4 +1,4 @@
-"""The Shengji ladder (tekkasim.bots.shengji, _shengji_policy): registry, legality, the compiled deal loop
+"""The Shengji ladder (tekkasim.rulesets.shengji.bots, _shengji_policy): registry, legality, the compiled deal loop
 against the decide path, the observation arrays against the true state's, no peeking, and decisions in
 positions where the rules of the family say what to do."""
 
@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 from tekkasim.bits import new_rng
-from tekkasim.bots import _shengji_policy as sp
 from tekkasim.bots import choose, decide, describe, get_bot
-from tekkasim.bots.shengji import _kinds, policy_input, policy_vector, state_arrays
 from tekkasim.errors import BotError
-from tekkasim.rules import _shengji_kernels as K
 from tekkasim.rules import get_game
+from tekkasim.rulesets.shengji import _kernels as K
+from tekkasim.rulesets.shengji import _policy as sp
+from tekkasim.rulesets.shengji.bots import _kinds, policy_input, policy_vector, state_arrays
 from tekkasim.tournament.play import play_deal_state
 
 GAME = get_game("shengji")
@@ -50,7 +50,8 @@ def test_every_ladder_name_plays_shengji():
     for name in HEURISTIC + SEARCH + ("ORACLE", "RANDOM"):
         bot = get_bot(name, ruleset="shengji")
         assert bot.supports("shengji"), name
-        assert type(bot).__module__ in ("tekkasim.bots.shengji", "tekkasim.bots.base", "tekkasim.bots.oracle"), name
+        modules = ("tekkasim.rulesets.shengji.bots", "tekkasim.bots.base", "tekkasim.bots.oracle")
+        assert type(bot).__module__ in modules, name
     rows = {r["name"]: r for r in describe()}
     for name in HEURISTIC + SEARCH + ("ORACLE",):
         assert "shengji" in rows[name]["rulesets"], name
@@ -366,7 +367,7 @@ def test_compiled_greedy_decides_as_its_python_twin():
     """GREEDY's compiled policy and ``greedy.shengji_act`` (the plain Python twin) agree at every kind of
     decision: declarations, burials and plays of random deals."""
     from tekkasim.bots import View
-    from tekkasim.bots.greedy import shengji_act
+    from tekkasim.rulesets.greedy_twins import shengji_act
 
     bot = get_bot("GREEDY", ruleset="shengji")
     phases = set()

@@ -13,11 +13,11 @@ from hypothesis import given, settings
 from test_bots_shengji import random_state
 
 from tekkasim.bits import new_rng
-from tekkasim.bots import _shengji_policy as sp
 from tekkasim.bots import get_bot
-from tekkasim.bots.shengji import _kinds, _masks, compiled_decide, policy_input
-from tekkasim.reference import shengji_slip as twin
-from tekkasim.rules import _shengji_kernels as K
+from tekkasim.rulesets.shengji import _kernels as K
+from tekkasim.rulesets.shengji import _policy as sp
+from tekkasim.rulesets.shengji import reference_slip as twin
+from tekkasim.rulesets.shengji.bots import _kinds, _masks, compiled_decide, policy_input
 
 LADDER = ("KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA")
 NAMES = (*LADDER, "JANGARA", "GREEDY")

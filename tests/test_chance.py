@@ -18,7 +18,7 @@ from test_information import GAMES, IDS, hand_cards, random_state
 
 from tekkasim.bits import new_rng
 from tekkasim.rules import get_game
-from tekkasim.rules.satat import REDEAL
+from tekkasim.rulesets.satat.game import REDEAL
 
 SATAT = get_game("satat")
 

@@ -264,7 +264,7 @@ def test_help_imports_no_subcommand_numba_or_pandas():
 
 def test_deal_does_not_import_pandas_or_the_solver():
     loaded = _modules_after(["deal"])
-    assert "tekkasim.rules.feskot" in loaded
+    assert "tekkasim.rulesets.feskot.game" in loaded
     assert not {m for m in loaded if m.split(".")[0] == "pandas" or m.startswith("tekkasim.solver")}
 
 

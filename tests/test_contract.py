@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 from helpers import same
 
-from tekkasim import rules
 from tekkasim.bits import new_rng
 from tekkasim.errors import OptionError, TekkasimError
 from tekkasim.rules import TERMINAL, Observation, get_game, ruleset_names
@@ -23,12 +22,28 @@ def test_every_registered_ruleset_is_listed_and_imports():
         assert get_game(name).name == name
 
 
-def test_a_ruleset_that_fails_to_import_is_an_error(monkeypatch):
-    """A broken ruleset module must not drop out of the list (and so out of every parametrised test)."""
-    monkeypatch.setitem(rules._REGISTRY, "broken", "tekkasim.rules.no_such_module:Broken")
-    assert "broken" in ruleset_names()
-    with pytest.raises(ModuleNotFoundError):
+def test_a_plugin_that_fails_to_import_is_one_line_and_harms_no_other(monkeypatch):
+    """A broken plug-in is refused by name, in one line naming its entry point; the built-ins still work."""
+    from importlib.metadata import EntryPoint
+
+    import tekkasim.rulesets as rs
+
+    eps = [
+        EntryPoint("broken", "tekkasim.no_such_module:Broken", rs.ENTRY_POINT_GROUP),
+        EntryPoint("notagame", "tekkasim.cards:SEATS", rs.ENTRY_POINT_GROUP),
+        EntryPoint("feskot", "tekkasim.rulesets.tekka.game:Tekka", rs.ENTRY_POINT_GROUP),
+    ]
+    monkeypatch.setattr(rs, "_entry_points", lambda: eps)
+    monkeypatch.setattr(rs, "_PLUGINS", None)
+    assert ruleset_names() == RULESETS
+    with pytest.raises(rs.RulesetError, match=r"plug-in 'broken' .*tekkasim.no_such_module:Broken.* does not load"):
         get_game("broken")
+    with pytest.raises(rs.RulesetError, match="not a tekkasim Game subclass or Ruleset"):
+        get_game("notagame")
+    assert get_game("feskot").name == "feskot"
+    problems = rs.plugin_problems()
+    assert len(problems) == 3 and all("\n" not in p for p in problems)
+    assert any("clashes with the built-in ruleset 'feskot'" in p for p in problems)
 
 
 @pytest.mark.parametrize("name", RULESETS)

@@ -20,10 +20,10 @@ from tekkasim.bits import below, new_rng
 from tekkasim.bots import View, decide, get_bot, mix_seed
 from tekkasim.bots.engines import decide_message, host, observation_json, stop_engines
 from tekkasim.bots.engines.protocol import call_decide_message, play_decide_message, prime_decide_message
-from tekkasim.bots.engines.table52 import play_deal52
 from tekkasim.errors import BotError, TekkasimError
-from tekkasim.rules import _trick52 as k52
 from tekkasim.rules import get_game
+from tekkasim.rulesets.trick52 import _kernels as k52
+from tekkasim.rulesets.trick52.engine_loop import play_deal52
 from tekkasim.tournament import Config, iter_records
 from tekkasim.tournament.play import Job, play_block, play_deal_state
 
@@ -265,7 +265,7 @@ def test_engine_raises_and_answers_on_the_arrays_play_what_the_state_api_loop_pl
     requests, answers to them, signals, calls) plays in table52's loop what its rule plays in process
     through the State API loop, beside compiled seats that ask for raises (RANDOM) or not; every one of its
     decisions messaged without a View (the loop's fallback to decide is never taken)."""
-    from tekkasim.bots.engines import table52
+    from tekkasim.rulesets.trick52 import engine_loop as table52
 
     def no_fallback(*args):
         raise AssertionError("table52 fell back to decide")
@@ -609,7 +609,7 @@ def test_card_plays_is_the_map_of_allowed_actions_read_from_the_mask(legal, sign
     """play_decide_message's allowed actions (CardPlays) answer as the dict a full build makes: each legal
     card, with signals also each with slam and with drop, in that order; nothing else."""
     from tekkasim.bots.engines.protocol import CardPlays, _legal_json
-    from tekkasim.rules.trick52 import action_text
+    from tekkasim.rulesets.trick52.game import action_text
 
     cards = [c for c in range(52) if legal >> c & 1]
     actions = cards + ([c + 52 for c in cards] + [c + 104 for c in cards] if signals else [])

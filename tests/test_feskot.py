@@ -9,10 +9,10 @@ import pytest
 from tekkasim.bits import new_rng
 from tekkasim.cards import HEARTS, SPADES, parse_card, parse_cards
 from tekkasim.errors import IllegalAction, OptionError, RecordError, TekkasimError
-from tekkasim.reference import feskot as ref
 from tekkasim.reference.bits import Rng
 from tekkasim.rules import get_game
-from tekkasim.rules.trick52 import prime_action, with_signal
+from tekkasim.rulesets.trick52 import reference as ref
+from tekkasim.rulesets.trick52.game import prime_action, with_signal
 from tekkasim.verify import verify_record
 
 # A mixed deal: bottom is strong in spades (7 of them), left has no spades.
@@ -405,7 +405,7 @@ def test_resample_keeps_the_observation_and_respects_voids():
 
 def test_counted_resampler_is_uniform_too():
     """The exact fallback sampler alone, on a position where rejection is tight."""
-    from tekkasim.rules.trick52 import _draw_counted
+    from tekkasim.rulesets.trick52.game import _draw_counted
 
     pool = sum(1 << c for c in parse_cards("2S 3S 4S 2H 3H 4D 5D"))
     caps, void = {1: 3, 2: 2, 3: 2}, {1: 0b1000, 2: 0b0100, 3: 0}  # right void in S, top in H
@@ -432,7 +432,7 @@ def test_counted_resampler_is_uniform_too():
 def test_deal_counts_of_the_counted_resampler_match_brute_force():
     """``_ways`` (kept across calls) counts the void-respecting deals exactly, whatever the voids and
     places, also after other configurations have filled its cache."""
-    from tekkasim.rules.trick52 import _ways
+    from tekkasim.rulesets.trick52.game import _ways
 
     rnd = random.Random(11)
     for _ in range(40):

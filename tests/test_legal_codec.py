@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 from tekkasim.bots import get_bot
 from tekkasim.bots.compiled import compiled_form, play_tables
 from tekkasim.rules import get_game
-from tekkasim.tournament import Config, Store, TournamentError, _legal, _trick52_play, run_tournament
+from tekkasim.rulesets.trick52 import _play_block as _trick52_play
+from tekkasim.rulesets.trick52 import codec as _legal
+from tekkasim.tournament import Config, Store, TournamentError, run_tournament
 from tekkasim.tournament.play import (
     CARDS,
     LEGAL,

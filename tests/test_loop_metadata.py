@@ -5,8 +5,8 @@ import pytest
 
 from tekkasim.bots import decide, get_bot, mix_seed
 from tekkasim.bots.loop import decision_seed, play_deal, run, timing
-from tekkasim.bots.view52 import signals_accepted
 from tekkasim.rules import get_game, ruleset_names
+from tekkasim.rulesets.trick52.view import signals_accepted
 from tekkasim.simulate import play_deal as simulate_deal
 from tekkasim.simulate import random_policy
 from tekkasim.solver.dd import Position, solver_rulesets

@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tekkasim.bots.shengji import _kinds
+from tekkasim.rulesets.shengji.bots import _kinds
 from tekkasim.tournament._bitstream import stream_bytes, words
 from tekkasim.tournament.play import (
     _ESC,

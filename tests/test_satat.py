@@ -1,5 +1,5 @@
 """Satat rules on concrete deals with known outcomes: one or more scenarios per rule and per decision of
-``tekkasim.rules.satat`` (2♥, KOT, KOT 52, Renonce and accusations, exchange, redeals, rotation, draw,
+``tekkasim.rulesets.satat.game`` (2♥, KOT, KOT 52, Renonce and accusations, exchange, redeals, rotation, draw,
 match end, records and verify)."""
 
 import copy
@@ -11,10 +11,10 @@ import pytest
 from tekkasim.bits import new_rng
 from tekkasim.cards import SEATS, card_name, cards_of, parse_card, parse_cards, parse_seat
 from tekkasim.errors import IllegalAction, OptionError, RecordError, TekkasimError
-from tekkasim.reference import satat as R
-from tekkasim.rules import _satat_kernels as K
 from tekkasim.rules import get_game
-from tekkasim.rules.satat import (
+from tekkasim.rulesets.satat import _kernels as K
+from tekkasim.rulesets.satat import reference as R
+from tekkasim.rulesets.satat.game import (
     COLLECT,
     REDEAL,
     TROUPE,

@@ -1,4 +1,4 @@
-"""The compiled Satat kernels against their pure-Python twin (``tekkasim.reference.satat``) on many random
+"""The compiled Satat kernels against their pure-Python twin (``tekkasim.rulesets.satat.reference``) on many random
 states: legal sets, Renonce marking, trick winners, the exchange, the draw, round end and points."""
 
 import random
@@ -9,12 +9,12 @@ from hypothesis import strategies as st
 
 from tekkasim.bits import new_rng
 from tekkasim.cards import cards_of
-from tekkasim.reference import satat as R
 from tekkasim.reference.bits import Rng
-from tekkasim.rules import _satat_kernels as K
 from tekkasim.rules import get_game
 from tekkasim.rules._trickcore import TROUPE_RULES, winning_play
-from tekkasim.rules.satat import ACCUSE, COLLECT, TROUPE, decode_accusation
+from tekkasim.rulesets.satat import _kernels as K
+from tekkasim.rulesets.satat import reference as R
+from tekkasim.rulesets.satat.game import ACCUSE, COLLECT, TROUPE, decode_accusation
 from tekkasim.verify import replay_record, verify_record
 
 GAME = get_game("satat")

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from tekkasim.bots import get_bot
 from tekkasim.bots.compiled import compiled_form, play_tables
 from tekkasim.rules import get_game
+from tekkasim.rulesets.satat import _play_block as S
 from tekkasim.tournament import Config
-from tekkasim.tournament import _satat_play as S
 from tekkasim.tournament.play import CARDS, Job, _cards_block, encode_columns, pair_score, play_block
 
 GAME = get_game("satat")

@@ -8,14 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as hyp
 
 from tekkasim.bits import below, new_rng
-from tekkasim.bots import _satat_policy as sp
-from tekkasim.bots import _satat_search as ss
 from tekkasim.bots import decide, get_bot
 from tekkasim.bots.base import View
-from tekkasim.bots.satat import SatatAdapter, _rollout_vector, match_score, policy_act, wins_next
-from tekkasim.rules import _satat_kernels as K
 from tekkasim.rules import get_game
-from tekkasim.rules.satat import SatatState
+from tekkasim.rulesets.satat import _kernels as K
+from tekkasim.rulesets.satat import _policy as sp
+from tekkasim.rulesets.satat import _search as ss
+from tekkasim.rulesets.satat.bots import SatatAdapter, _rollout_vector, match_score, policy_act, wins_next
+from tekkasim.rulesets.satat.game import SatatState
 
 GAME = get_game("satat")
 JANGARA = get_bot("JANGARA", ruleset="satat")
@@ -259,7 +259,7 @@ def test_points_scores_are_the_round_points_of_minimax():
     """``dd_value=points``: every card's solver score, 5 a point (the tie-breaks add at most 1 to a seven
     and to a loss), is the exact minimax of the round's points after it, KOTs and KOT 52s included, on late
     positions of JANGARA's play (one with a KOT made among them)."""
-    from tekkasim.bots.satat import _Scorer
+    from tekkasim.rulesets.satat.bots import _Scorer
 
     scorer = _Scorer(1, 13, new_rng(0), "points")
     seen, kots = 0, 0

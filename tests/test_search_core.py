@@ -12,9 +12,9 @@ from tekkasim.bits import below, new_rng
 from tekkasim.bots import decide, get_bot, pimc
 from tekkasim.bots.base import View
 from tekkasim.bots.pimc import Limit, StateApiAdapter, Worlds, draw_worlds, systematic
-from tekkasim.bots.search import DoubleDummy, Rollouts, Trick52Adapter, solver
-from tekkasim.rules import _trick52 as k
 from tekkasim.rules import get_game
+from tekkasim.rulesets.trick52 import _kernels as k
+from tekkasim.rulesets.trick52.search import DoubleDummy, Rollouts, Trick52Adapter, solver
 
 
 def advance(state, seed: int, until):
@@ -207,7 +207,7 @@ class ShengjiRollouts(StateApiAdapter):
 def test_shengji_rollouts_score_as_state_api_jangara_play_outs(seed, depth):
     """The Shengji adapter's compiled rollouts value each candidate of a world as the State-API adapter
     playing the world out with the Shengji JANGARA bot."""
-    from tekkasim.bots.shengji import candidates, policy_vector, rollout_values, state_arrays
+    from tekkasim.rulesets.shengji.bots import candidates, policy_vector, rollout_values, state_arrays
 
     game = get_game("shengji")
     state = advance(game.new_deal(seed), seed, lambda s: s.phase() == "play" and len(s.history()) >= depth)

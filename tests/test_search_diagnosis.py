@@ -10,8 +10,8 @@ import pytest
 
 from tekkasim.bots import choose, get_bot
 from tekkasim.bots.base import decide
-from tekkasim.rules import _trick52 as k
 from tekkasim.rules import get_game
+from tekkasim.rulesets.trick52 import _kernels as k
 
 _PATH = Path(__file__).resolve().parents[1] / "experiments" / "search_diagnosis.py"
 _SPEC = importlib.util.spec_from_file_location("search_diagnosis_script", _PATH)

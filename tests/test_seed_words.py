@@ -17,10 +17,10 @@ from __future__ import annotations
 import pytest
 
 from tekkasim.bots import choose, decide, get_bot
-from tekkasim.bots.satat import play_rounds
 from tekkasim.cards import card_name
 from tekkasim.rules import get_game
-from tekkasim.rules.satat import accuse_action
+from tekkasim.rulesets.satat.bots import play_rounds
+from tekkasim.rulesets.satat.game import accuse_action
 from tekkasim.tournament.play import Job, context, play_table, replay_table
 
 B, R, T, L = 0, 1, 2, 3  # bottom, right, top, left
@@ -454,7 +454,7 @@ def test_kot_chase_follows_the_match_score():
     """The trick from which second hand plays to win against the other side's KOT in the making: the
     fourth at 0-0; the second when their KOT would win them the match and their seven would not; never
     when their seven wins it; the fourth whatever the score without match pressure."""
-    from tekkasim.bots import _satat_policy as sp
+    from tekkasim.rulesets.satat import _policy as sp
 
     p = get_bot("TANA", ruleset="satat").compiled_form("satat")
     assert sp.kot_chase_from(p, 0, (0, 0)) == 3

@@ -10,10 +10,10 @@ import pytest
 from tekkasim.bits import new_rng
 from tekkasim.cards import RANKS, SEATS, SUITS, parse_card, parse_cards
 from tekkasim.errors import CardError, IllegalAction, OptionError, RecordError
-from tekkasim.reference import shengji as R
-from tekkasim.rules import _shengji_kernels as K
 from tekkasim.rules import get_game
-from tekkasim.rules.shengji import NO_TRUMP, ShengjiState
+from tekkasim.rulesets.shengji import _kernels as K
+from tekkasim.rulesets.shengji import reference as R
+from tekkasim.rulesets.shengji.game import NO_TRUMP, ShengjiState
 from tekkasim.verify import verify_record
 
 GAME = get_game("shengji")

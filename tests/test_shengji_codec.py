@@ -20,8 +20,8 @@ from tekkasim.bots.compiled import compiled_form, play_tables
 from tekkasim.bots.loop import play_deal
 from tekkasim.cli import cli
 from tekkasim.rules import get_game
+from tekkasim.rulesets.shengji import codec as C
 from tekkasim.tournament import Config, Store, run_tournament
-from tekkasim.tournament import _shengji_codec as C
 from tekkasim.tournament._bitstream import finish, put_symbol, stream_bytes, words
 from tekkasim.tournament.play import SHENGJI, TABLES, Job, decode_block, encode_block, play_block, unpack
 
@@ -187,7 +187,7 @@ def test_a_block_whose_actions_do_not_replay_keeps_tables():
 @settings(max_examples=200, deadline=None)
 @given(st.integers(0, 2**54 - 1), st.integers(0, 2**54 - 1))
 def test_the_decoders_kind_lists_are_the_state_apis(one, two):
-    from tekkasim.rules.shengji import _kinds
+    from tekkasim.rulesets.shengji.game import _kinds
 
     two &= one
     assert C._kind_list(one, two) == _kinds(one, two)

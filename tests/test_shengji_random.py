@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 from tekkasim.bits import new_rng
 from tekkasim.errors import IllegalAction
-from tekkasim.reference import shengji as R
 from tekkasim.reference.bits import Rng
-from tekkasim.rules import _shengji_kernels as K
 from tekkasim.rules import get_game
-from tekkasim.rules.shengji import enumerate_follows, enumerate_leads, follow_spec
+from tekkasim.rulesets.shengji import _kernels as K
+from tekkasim.rulesets.shengji import reference as R
+from tekkasim.rulesets.shengji.game import enumerate_follows, enumerate_leads, follow_spec
 
 RULE = {
     K.OK: None,
@@ -493,7 +493,7 @@ def test_random_legal_action_is_legal_and_covers_the_choices():
 def test_assign_keeps_halls_condition_as_its_reference_does(caps, extra, classes, seed):
     """The incremental Hall check of ``_assign`` takes the same draws and gives the same assignment as the
     full recomputation of its reference (infeasible instances included: ``extra`` cards too many/few)."""
-    from tekkasim.rules.shengji import _assign, _assign_reference
+    from tekkasim.rulesets.shengji.game import _assign, _assign_reference
 
     n = max(0, sum(caps) + extra)
     allowed = [frozenset(b for b in range(5) if c >> b & 1) for c in (classes * (n // 80 + 1))[:n]]
@@ -506,7 +506,7 @@ def test_assign_keeps_halls_condition_as_its_reference_does(caps, extra, classes
 
 def test_assign_matches_its_reference_on_real_draws():
     """The cards and buckets of real resampling draws (mid-deal states, caps from the public plays)."""
-    from tekkasim.rules import shengji as S
+    from tekkasim.rulesets.shengji import game as S
 
     seen = []
     real = S._assign
@@ -532,7 +532,7 @@ def test_assign_matches_its_reference_on_real_draws():
 
 def test_caps_memo_follows_the_state_and_seat():
     """Resampling reuses the caps only for the same state object, history length and seat."""
-    from tekkasim.rules.shengji import _known_caps_memo
+    from tekkasim.rulesets.shengji.game import _known_caps_memo
 
     krng = new_rng(14)
     for state, seat in positions(40, 14):

@@ -20,9 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tekkasim.errors import OptionError, RecordError
-from tekkasim.reference import feskot as ref_feskot
-from tekkasim.reference import satat as ref_satat
 from tekkasim.rules import get_game
+from tekkasim.rulesets.satat import reference as ref_satat
+from tekkasim.rulesets.trick52 import reference as ref_feskot
 from tekkasim.solver import Position, Solver, can_reach, card_values, solve, state_at
 
 RULESETS = ("feskot", "tekka", "satat")

@@ -5,10 +5,10 @@ import pytest
 
 from tekkasim.cards import CLUBS, DIAMONDS, HEARTS, SPADES
 from tekkasim.errors import IllegalAction, RecordError, TekkasimError
-from tekkasim.reference import feskot as ref
 from tekkasim.rules import get_game
-from tekkasim.rules.tekka import call_action, raise_action
-from tekkasim.rules.trick52 import prime_action
+from tekkasim.rulesets.tekka.game import call_action, raise_action
+from tekkasim.rulesets.trick52 import reference as ref
+from tekkasim.rulesets.trick52.game import prime_action
 from tekkasim.simulate import play_match, random_policy
 from tekkasim.verify import verify_record
 

@@ -250,7 +250,7 @@ def test_another_configuration_on_a_dir_is_refused_and_the_dir_left_untouched(tm
 def test_a_bot_whose_preset_changed_does_not_resume_its_old_results(tmp_path, monkeypatch):
     """The identity keeps every seat's class and parameter values: a preset changed under the same label
     (as Tekka's TANA was) refuses the old DIR in one line instead of mixing the two bots' results."""
-    from tekkasim.bots.heuristic import Sada
+    from tekkasim.rulesets.trick52.bots import Sada
 
     cfg = Config.build(ruleset="tekka", bots="KADO,SADA", boards=2, seed=3, workers=1)
     run_tournament(cfg, tmp_path, quiet=True)

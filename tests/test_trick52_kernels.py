@@ -1,4 +1,4 @@
-"""The compiled Feskot/Tekka kernels against their pure-Python twin (``tekkasim.reference.feskot``).
+"""The compiled Feskot/Tekka kernels against their pure-Python twin (``tekkasim.rulesets.trick52.reference``).
 
 Every test here compares the two on many random states: at least 10,000 per run for legal moves,
 trick winners and scores, plus whole random deals that must give identical outcomes for the same seed.
@@ -9,10 +9,10 @@ import random
 import numpy as np
 
 from tekkasim.bits import new_rng
-from tekkasim.reference import feskot as ref
 from tekkasim.reference.bits import Rng
-from tekkasim.rules import _trick52 as k
 from tekkasim.rules import get_game
+from tekkasim.rulesets.trick52 import _kernels as k
+from tekkasim.rulesets.trick52 import reference as ref
 
 N_STATES = 10_000
 

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from tekkasim.cards import cards_of
 from tekkasim.reference import dd as ref_dd
-from tekkasim.reference import feskot as ref_feskot
-from tekkasim.reference import satat as ref_satat
 from tekkasim.rules import _trickcore as core
 from tekkasim.rules import get_game
+from tekkasim.rulesets.satat import reference as ref_satat
+from tekkasim.rulesets.trick52 import reference as ref_feskot
 
 PRIME, TROUPE = core.PRIME_RULES, core.TROUPE_RULES
 
@@ -111,7 +111,7 @@ def test_core_equals_the_solver_twin(hand, trick, leader, trump, variant, pos):
 def test_feskot_and_tekka_states_follow_the_twin():
     """Along random Feskot and Tekka deals, the cards the engine allows (``current_legal_mask``, from the
     core) are the twin's, and every trick goes to the twin's winner."""
-    from tekkasim.rules import _trick52 as k
+    from tekkasim.rulesets.trick52 import _kernels as k
 
     rnd = random.Random(8)
     checked = 0
@@ -134,7 +134,7 @@ def test_feskot_and_tekka_states_follow_the_twin():
 
 def test_satat_kernel_legality_follows_the_twin():
     """Satat's ``legal_mask`` (the core under Troupe rules, led card in, -1 leading) on random hands."""
-    from tekkasim.rules import _satat_kernels as S
+    from tekkasim.rulesets.satat import _kernels as S
 
     rnd = random.Random(9)
     for _ in range(10_000):

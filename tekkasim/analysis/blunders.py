@@ -49,18 +49,19 @@ from multiprocessing import get_context
 
 import numpy as np
 
+from tekkasim.rulesets.satat import game as S
+from tekkasim.rulesets.tekka.bidding import declarer_takes_all
+from tekkasim.rulesets.trick52 import _kernels as T
+
 from ..bots import decide, get_bot, mix_seed
 from ..bots.base import Bot, View
 from ..cards import parse_card
 from ..errors import OptionError, shorten
 from ..files import put_section, write_whole
 from ..ratings import Z95
-from ..rules import _trick52 as T
 from ..rules import get_game
-from ..rules import satat as S
 from ..solver.dd import Position, Solver, default_solver
 from ..tournament.play import play_deal_state
-from .bidding import declarer_takes_all
 from .duplicate import AnalysisError
 
 RULESETS = ("feskot", "tekka", "satat")

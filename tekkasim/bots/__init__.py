@@ -31,94 +31,19 @@ from ..rules.base import Action, State
 from .base import KINDS, MISTAKE_RATE, Bot, Param, RandomBot, View, decide
 from .loop import play_deal
 
-# name -> "module:class", imported on first use (search bots pull in the solver).
-_REGISTRY: dict[str, str] = {
+# The generic bots: they play every ruleset through the contract (ORACLE and LEVEL: every ruleset with a
+# search adapter or a LEVEL table). A ruleset's own bots (the ladder, GREEDY, ...) are named by its
+# ``Ruleset.bots`` (tekkasim.rulesets), imported on first use.
+_GENERIC: dict[str, str] = {
     "RANDOM": "tekkasim.bots.base:RandomBot",
-    "GREEDY": "tekkasim.bots.heuristic:GreedyBot",
-    "KADO": "tekkasim.bots.heuristic:Kado",
-    "POCHAQ": "tekkasim.bots.heuristic:Pochaq",
-    "PUCHOQ": "tekkasim.bots.heuristic:Puchoq",
-    "SADA": "tekkasim.bots.heuristic:Sada",
-    "TANA": "tekkasim.bots.heuristic:Tana",
-    "JANGARA": "tekkasim.bots.heuristic:Jangara",
-    "TANOOR": "tekkasim.bots.search:Tanoor",
-    "TIZAB": "tekkasim.bots.search:Tizab",
-    "ZELZELA": "tekkasim.bots.search:Zelzela",
-    "ORACLE": "tekkasim.bots.oracle:Oracle",  # one class for every ruleset
+    "ORACLE": "tekkasim.bots.oracle:Oracle",
+    "LEVEL": "tekkasim.bots.level:LevelBot",
 }
 
 
-# name -> {ruleset: "module:class"}: a named bot's implementation for a ruleset its default class does not
-# play (the Satat and Shengji ladders are their own policy families behind the same names).
-_BY_RULESET: dict[str, dict[str, str]] = {}
-
-
-def register(name: str, target: str, ruleset: str | None = None) -> None:
-    """Add a built-in bot (``"module:Class"``) to the registry, or its implementation for one ruleset."""
-    if ruleset is None:
-        _REGISTRY[name.upper()] = target
-    else:
-        _BY_RULESET.setdefault(name.upper(), {})[ruleset] = target
-
-
-register("TANA", "tekkasim.bots.heuristic:TanaTekka", ruleset="tekka")  # fewer mistakes in Tekka's auction
-
-# Satat: the ladder and GREEDY as their own policy family (bots/satat.py); the bluffing personalities.
-for _name, _cls in (
-    ("GREEDY", "Greedy"),
-    ("KADO", "Kado"),
-    ("POCHAQ", "Pochaq"),
-    ("PUCHOQ", "Puchoq"),
-    ("SADA", "Sada"),
-    ("TANA", "Tana"),
-    ("JANGARA", "Jangara"),
-    ("TANOOR", "Tanoor"),
-    ("TIZAB", "Tizab"),
-    ("ZELZELA", "Zelzela"),
-):
-    register(_name, f"tekkasim.bots.satat:{_cls}", ruleset="satat")
-register("ATOUTE", "tekkasim.bots.satat:Atoute")
-register("ZORGE", "tekkasim.bots.satat:Zorge")
-
-
-# The Shengji ladder (bots.shengji): compiled heuristic policies and determinized search.
-for _name, _cls in (
-    ("GREEDY", "ShengjiGreedy"),
-    ("KADO", "Kado"),
-    ("POCHAQ", "Pochaq"),
-    ("PUCHOQ", "Puchoq"),
-    ("SADA", "Sada"),
-    ("TANA", "Tana"),
-    ("JANGARA", "Jangara"),
-    ("TANOOR", "Tanoor"),
-    ("TIZAB", "Tizab"),
-    ("ZELZELA", "Zelzela"),
-):
-    register(_name, f"tekkasim.bots.shengji:{_cls}", ruleset="shengji")
-
-
-# LEVEL:elo=E, any strength on request (bots.level): one class per ruleset of its calibration table.
-register("LEVEL", "tekkasim.bots.level:LevelBot")
-from . import level as _level  # noqa: E402 - reads the table only, after base
-
-for _r in _level.table_rulesets():
-    register("LEVEL", f"tekkasim.bots.level:{_level.class_name(_r)}", ruleset=_r)
-
-
-# ruleset -> the module of its compiled whole-deal loop (``compiled.play_tables``): it defines
-# ``play_tables(game, px, py, seeds, table)`` and ``RANDOM_FORM`` (RANDOM's parameter vector, or None).
-_LOOPS: dict[str, str] = {}
-
-
-def register_loop(ruleset: str, module: str) -> None:
-    """Name the module of ``ruleset``'s compiled whole-deal loop (imported on first use)."""
-    _LOOPS[ruleset] = module
-
-
-register_loop("feskot", "tekkasim.bots.heuristic")
-register_loop("tekka", "tekkasim.bots.heuristic")
-register_loop("satat", "tekkasim.bots.satat")
-register_loop("shengji", "tekkasim.bots.shengji")
+def register(name: str, target: str) -> None:
+    """Add a generic bot (``"module:Class"``, a Bot subclass that plays every ruleset it ``supports``)."""
+    _GENERIC[name.upper()] = target
 
 
 def _load(target: str) -> type[Bot]:
@@ -126,26 +51,60 @@ def _load(target: str) -> type[Bot]:
     return getattr(importlib.import_module(module), cls)
 
 
+def _ruleset_bot(name: str, ruleset: str) -> type[Bot] | None:
+    """Bot ``name``'s class in ``ruleset``: the ruleset's own, else a generic one that supports it."""
+    from ..rulesets import get_ruleset
+
+    cls = get_ruleset(ruleset).bot_class(name)
+    if cls is not None:
+        return cls
+    if name == "LEVEL":
+        from .level import level_class
+
+        return level_class(ruleset)
+    if name in _GENERIC:
+        cls = _load(_GENERIC[name])
+        if cls.plays(ruleset):
+            return cls
+    return None
+
+
 def _classes(name: str) -> dict[str, type[Bot]]:
     """Every ruleset bot ``name`` plays -> the class that plays it there."""
     out = {}
-    default = _class(name)
-    for r in ruleset_names() if default.rulesets is None else default.rulesets:
-        out[r] = default
-    for r, target in _BY_RULESET.get(name, {}).items():
-        out[r] = _load(target)
+    for r in ruleset_names():
+        cls = _ruleset_bot(name, r)
+        if cls is not None:
+            out[r] = cls
     return out
+
+
+def _known(name: str) -> bool:
+    from ..rulesets import rulesets
+
+    return name in _GENERIC or any(name in rs.bots for rs in rulesets())
 
 
 def bot_names() -> list[str]:
     """Every built-in bot name: the ladder weakest first, then the others."""
-    classes = [_class(n) for n in _REGISTRY]
+    from ..rulesets import rulesets
+
+    names = list(dict.fromkeys([*_GENERIC, *(n for rs in rulesets() for n in rs.bots)]))
+    classes = [_class(n) for n in names]
     ladder = sorted((c for c in classes if c.rank is not None), key=lambda c: c.rank)
-    return [c.name for c in ladder] + [c.name for c in classes if c.rank is None]
+    return list(dict.fromkeys([c.name for c in ladder] + [c.name for c in classes if c.rank is None]))
 
 
 def _class(name: str) -> type[Bot]:
-    return _load(_REGISTRY[name])
+    """Bot ``name``'s class when no ruleset is given: the generic one, else the first ruleset's own."""
+    if name in _GENERIC:
+        return _load(_GENERIC[name])
+    from ..rulesets import rulesets
+
+    for rs in rulesets():
+        if name in rs.bots:
+            return rs.bot_class(name)
+    raise KeyError(name)
 
 
 def _parse_params(text: str, spec: str) -> dict[str, str]:
@@ -178,23 +137,22 @@ def get_bot(spec: str | Bot | type, ruleset: str | None = None, **params: Any) -
 
         return engine_bot(rest, ruleset, **params)
     attr_text = rest.partition(":")[0]
-    is_path = head.strip().upper() not in _REGISTRY and attr_text.strip() and "=" not in attr_text
+    is_path = not _known(head.strip().upper()) and attr_text.strip() and "=" not in attr_text
     if "." in head or "/" in head or is_path:  # an import path (module:Name[:params]) or a file (f.py:Name)
         attr, _, param_text = rest.partition(":")
         obj = _import(head, attr, text)
         return _wrap_custom(obj, f"{head}:{attr}", {**_parse_params(param_text, text), **params})
     name = head.strip().upper()
-    if name not in _REGISTRY:
+    if not _known(name):
         raise BotError(
             f"unknown bot {head.strip()[:40]!r} (bots: {', '.join(bot_names())}; or a package.module:Name of your own)"
         )
-    classes = _classes(name)
     if ruleset is None:
         cls = _class(name)
-    elif ruleset in classes:
-        cls = classes[ruleset]
     else:
-        raise BotError(f"bot {name} does not play {ruleset} (it plays {', '.join(classes)})")
+        cls = _ruleset_bot(name, ruleset)
+        if cls is None:
+            raise BotError(f"bot {name} does not play {ruleset} (it plays {', '.join(_classes(name))})")
     return cls(**{**_parse_params(rest, text), **params})
 
 
@@ -310,5 +268,4 @@ __all__ = [
     "mix_seed",
     "play_deal",
     "register",
-    "register_loop",
 ]

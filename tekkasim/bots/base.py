@@ -193,8 +193,13 @@ class Bot:
         changed = [f"{k}={v}" for k, v in self.params.items() if base.get(k) != v]
         return self.name + (":" + ",".join(changed) if changed else "")
 
+    @classmethod
+    def plays(cls, ruleset: str) -> bool:
+        """Whether this class plays ``ruleset`` (``rulesets``; a generic bot may ask the ruleset instead)."""
+        return cls.rulesets is None or ruleset in cls.rulesets
+
     def supports(self, ruleset: str) -> bool:
-        return self.rulesets is None or ruleset in self.rulesets
+        return self.plays(ruleset)
 
     def compiled_form(self, ruleset: str) -> np.ndarray | None:
         """The parameter vector with which this bot plays in ``ruleset``'s compiled whole-deal loop

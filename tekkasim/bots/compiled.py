@@ -7,7 +7,7 @@
 
 ``play_tables(game, x_bot, y_bot, seeds, table)`` plays the first deal (a Satat round) of each board seed
 at one table of a duplicate pair: team X sits bottom/top at table 0 and right/left at table 1 (rules.md
-seats), in the compiled loop its ruleset registers (``bots.register_loop``: a module with
+seats), in the compiled loop its ruleset names (``Ruleset.loop``: a module with
 ``play_tables(game, px, py, seeds, table)`` and ``RANDOM_FORM``). Decision ``i`` of the deal of seed ``s``
 is made with ``new_rng(mix_seed(s, table, i))``, so the same deals played through the State API
 (``bots.loop.play_deal``) give the same actions (tested per ruleset): the tournament runner's compiled
@@ -28,9 +28,9 @@ from .base import Bot
 
 def compiled_loop(ruleset: str) -> ModuleType | None:
     """The module of ``ruleset``'s compiled whole-deal loop, or None when it has none."""
-    from . import _LOOPS
+    from ..rulesets import get_ruleset
 
-    target = _LOOPS.get(ruleset)
+    target = get_ruleset(ruleset).loop
     return None if target is None else importlib.import_module(target)
 
 

@@ -288,6 +288,11 @@ for _r in table_rulesets():
     globals()[class_name(_r)] = _ruleset_class(_r)
 
 
+def level_class(ruleset: str) -> type[LevelBot] | None:
+    """LEVEL's class for ``ruleset`` (its Elo range from the table), or None when the table lacks it."""
+    return globals().get(class_name(ruleset)) if ruleset in table_rulesets() else None
+
+
 __all__ = [
     "LADDER_NAMES",
     "LevelBot",
@@ -297,6 +302,7 @@ __all__ = [
     "curve",
     "elo_range",
     "entry_for",
+    "level_class",
     "position",
     "shipped_table",
     "table_rulesets",

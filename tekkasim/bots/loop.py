@@ -84,7 +84,9 @@ def play_deal(
     names the bot and the decision."""
 
     if before is None:
-        from .engines.table52 import play_deal52  # engines with compiled seats: the same play, faster
+        from tekkasim.rulesets.trick52.engine_loop import (
+            play_deal52,  # engines with compiled seats: the same play, faster
+        )
 
         if play_deal52(state, bots, seed, table):
             return state

@@ -20,28 +20,26 @@ measured against.
 
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 
 from ..rules.base import Action
 from .base import MISTAKE_RATE, Bot, Param, View
 from .pimc import Adapter, Worlds, slip
 
-# Each ruleset's search adapter, imported on first use (module:class): the registry lines of ORACLE.
-ADAPTERS = {
-    "feskot": "tekkasim.bots.search:Trick52Adapter",
-    "tekka": "tekkasim.bots.search:Trick52Adapter",
-    "satat": "tekkasim.bots.satat:SatatAdapter",
-    "shengji": "tekkasim.bots.shengji:ShengjiAdapter",
-}
-
 CANDIDATES = Param("candidates", 24, "Shengji: most actions scored in a follow with many legal plays", 2, 4096)
 
 
 def adapter_class(ruleset: str) -> type[Adapter]:
-    module, cls = ADAPTERS[ruleset].split(":")
-    return getattr(importlib.import_module(module), cls)
+    """``ruleset``'s search adapter (``Ruleset.search``), or one line saying it has none."""
+    from ..rulesets import get_ruleset
+
+    return get_ruleset(ruleset).feature("search", "search adapter (ORACLE)")
+
+
+def _searchable() -> tuple[str, ...]:
+    from ..rulesets import rulesets
+
+    return tuple(rs.name for rs in rulesets() if rs.search)
 
 
 class Oracle(Bot):
@@ -50,13 +48,17 @@ class Oracle(Bot):
     name = "ORACLE"
     kind = "oracle"
     rank = None
-    rulesets = tuple(ADAPTERS)
+    rulesets = None  # every ruleset with a search adapter: ``supports``
     cheating = True
     description = (
         "CHEATING: sees all four hands; double-dummy perfect cards (reach 7 / the contract), "
         "Prime and calls by the solver; the ceiling, never on the ladder"
     )
     params_spec = (MISTAKE_RATE, CANDIDATES)
+
+    @classmethod
+    def plays(cls, ruleset: str) -> bool:
+        return ruleset in _searchable()
 
     def act(self, view: View, rng: np.ndarray) -> Action | None:
         ad = adapter_class(view.game.name)(self.params)

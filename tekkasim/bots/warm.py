@@ -19,10 +19,6 @@ from collections.abc import Sequence
 
 from ..rules import get_game, ruleset_names
 
-# One seat each: a heuristic bot (compiled decide), a search bot (rollouts, worlds, the solver for
-# ZELZELA's rulesets), the oracle (the solver on the true deal) and GREEDY.
-_SEATS = ("JANGARA", "ZELZELA:worlds=2", "ORACLE", "GREEDY")
-
 
 def _play_one(ruleset: str, seats: Sequence[str]) -> None:
     from . import get_bot
@@ -31,27 +27,44 @@ def _play_one(ruleset: str, seats: Sequence[str]) -> None:
     play_deal(get_game(ruleset).new_deal(1), [get_bot(n, ruleset=ruleset) for n in seats], 1)
 
 
+def _seat_lists(ruleset: str, search: bool) -> list[tuple[str, ...]]:
+    """The ruleset's warming seats (``Ruleset.warm``); without ``search`` only the lists with no search or
+    oracle seat; RANDOM's deal when it names none."""
+    from ..rulesets import get_ruleset
+    from . import get_bot
+
+    lists = [tuple(s) for s in get_ruleset(ruleset).warm]
+    if not search:
+        lists = [s for s in lists if all(get_bot(n, ruleset=ruleset).kind in ("baseline", "heuristic") for n in s)]
+    return lists or [("RANDOM",) * 4]
+
+
 def _compiled_loops(ruleset: str) -> None:
     from .compiled import compiled_loop, play_tables
 
     game = get_game(ruleset)
     game.play_random(4, 1)
-    if compiled_loop(ruleset) is not None:
-        play_tables(game, "JANGARA", "SADA", [1, 2], 0)
+    loop = compiled_loop(ruleset)
+    if loop is not None:
+        from ..rulesets import get_ruleset
+
+        seats = [n for n in get_ruleset(ruleset).bots if n in ("JANGARA", "SADA")] or ["RANDOM", "RANDOM"]
+        if seats[0] != "RANDOM" or getattr(loop, "RANDOM_FORM", None) is not None:
+            play_tables(game, seats[0], seats[-1], [1, 2], 0)
 
 
 def _tasks(rulesets: Sequence[str], search: bool) -> list[tuple[str, str]]:
-    """Pieces of work, the costliest first (cold-cache CPU: the solver, then Feskot's policy kernels, Satat,
-    Shengji and Feskot's search kernels, Tekka last). Rulesets whose bots share one compiled loop (Feskot and
-    Tekka) share their kernels: the first of them is warmed in pieces (the solver, the loops, the bots), the
-    others after it. Split this way, two processes share the work evenly and a later piece loads what an
-    earlier one compiled instead of compiling it again."""
-    from . import _LOOPS
+    """Pieces of work, the costliest first. Rulesets whose bots share one compiled loop share their kernels:
+    the first of them is warmed in pieces (ORACLE's solver, the loops, the bots), the others after it. Split
+    this way, two processes share the work evenly and a later piece loads what an earlier one compiled
+    instead of compiling it again."""
+    from ..rulesets import get_ruleset
 
-    loops = list(_LOOPS.values())
+    loop_of = {r: get_ruleset(r).loop or r for r in rulesets}
+    loops = list(loop_of.values())
     groups: dict[str, list[str]] = {}
     for r in rulesets:
-        groups.setdefault(_LOOPS.get(r, r), []).append(r)
+        groups.setdefault(loop_of[r], []).append(r)
     shared = [g for key, g in groups.items() if loops.count(key) > 1]
     out: list[tuple[str, str]] = []
     for g in shared:
@@ -60,25 +73,24 @@ def _tasks(rulesets: Sequence[str], search: bool) -> list[tuple[str, str]]:
         out.append((g[0], "loops"))
     out += [(r, "all") for key, g in groups.items() if loops.count(key) <= 1 for r in g]
     for g in shared:
-        out.append((g[0], "search" if search else "heuristic"))
+        out.append((g[0], "seats"))
         out += [(r, "all") for r in g[1:]]
     return out
 
 
 def _run(task: tuple[str, str], search: bool = True) -> None:
+    from .oracle import Oracle
+
     ruleset, part = task
     if part == "oracle":
-        _play_one(ruleset, ["ORACLE"] * 4)
-    elif part == "loops":
+        if Oracle.plays(ruleset):
+            _play_one(ruleset, ["ORACLE"] * 4)
+        return
+    if part in ("loops", "all"):
         _compiled_loops(ruleset)
-    elif part == "search":
-        _play_one(ruleset, _SEATS)
-        _play_one(ruleset, ["TANOOR:worlds=2", "TIZAB:worlds=2", "JANGARA", "GREEDY"])
-    elif part == "heuristic":
-        _play_one(ruleset, ["JANGARA", "SADA", "KADO", "GREEDY"])
-    else:
-        _compiled_loops(ruleset)
-        _play_one(ruleset, _SEATS if search else ["JANGARA", "SADA", "KADO", "GREEDY"])
+    if part in ("seats", "all"):
+        for seats in _seat_lists(ruleset, search):
+            _play_one(ruleset, seats)
 
 
 def warm(rulesets: Sequence[str] | None = None, search: bool = True, jobs: int = 1) -> None:

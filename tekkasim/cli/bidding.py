@@ -50,8 +50,9 @@ def bidding(ruleset, bot, against, boards, seed, out, workers, features, rule_op
     bucket by double-dummy EV; each bot's over- and underbidding."""
     import pandas as pd
 
-    from ..analysis.bidding import MIN_BUCKET, bidding_json, bidding_plots
-    from ..analysis.bidding import bidding as run_bidding
+    from tekkasim.rulesets.tekka.bidding import MIN_BUCKET, bidding_json, bidding_plots
+    from tekkasim.rulesets.tekka.bidding import bidding as run_bidding
+
     from ..errors import OptionError
     from .options import _check_seed, cap_workers, check_pairs, check_seed_range, check_writable
 

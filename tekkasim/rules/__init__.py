@@ -1,4 +1,4 @@
-"""Rulesets behind one contract (``base.Game`` / ``base.State``), found by name.
+"""Rulesets behind one contract (``base.Game`` / ``base.State``), found by name (``tekkasim.rulesets``).
 
 >>> game = get_game("feskot", play_out=True)
 >>> game.name, game.options["play_out"]
@@ -7,38 +7,22 @@
 
 from __future__ import annotations
 
-from importlib import import_module
-
-from ..errors import OptionError
 from .base import TERMINAL, Game, Observation, Option, State
-
-# name -> "module:class"; modules are imported on first use so that one ruleset's compile cost is only
-# paid by callers that use it.
-_REGISTRY = {
-    "feskot": "tekkasim.rules.feskot:Feskot",
-    "tekka": "tekkasim.rules.tekka:Tekka",
-    "satat": "tekkasim.rules.satat:Satat",
-    "shengji": "tekkasim.rules.shengji:Shengji",
-}
 
 
 def ruleset_names() -> list[str]:
-    """Every registered ruleset name. Modules are not imported here (that is paid on first use); a ruleset
-    whose module fails to import raises that error from ``get_game``, it never drops out silently."""
-    return list(_REGISTRY)
+    """Every ruleset that can be had: the built-in ones, then the plug-ins that load (``tekkasim.rulesets``).
+    A ruleset's modules are imported on first use, not here."""
+    from ..rulesets import ruleset_names as names
 
-
-def _game_class(name: str) -> type[Game]:
-    module, cls = _REGISTRY[name].split(":")
-    return getattr(import_module(module), cls)
+    return names()
 
 
 def get_game(name: str, **options) -> Game:
     """The ruleset ``name`` with ``options`` (unknown names and options raise ``OptionError``)."""
-    key = str(name).strip().lower()
-    if key not in _REGISTRY:
-        raise OptionError(f"unknown ruleset {name!r} (expected one of {', '.join(_REGISTRY)})")
-    return _game_class(key)(**options)
+    from ..rulesets import get_ruleset
+
+    return get_ruleset(name).game_class()(**options)
 
 
 __all__ = ["TERMINAL", "Game", "Observation", "Option", "State", "get_game", "ruleset_names"]

@@ -29,15 +29,17 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from tekkasim.rulesets.satat.game import Satat
+from tekkasim.rulesets.shengji import codec as _shengji_codec
+from tekkasim.rulesets.shengji.game import Shengji
+from tekkasim.rulesets.trick52 import codec as _legal
+from tekkasim.rulesets.trick52.game import Trick52Game
+
 from ..bits import highest, lowest, popcount
 from ..bots import get_bot, mix_seed
 from ..bots.loop import play_deal as play_deal_state  # the one play loop and seed scheme
 from ..errors import BotError
 from ..rules import get_game
-from ..rules.satat import Satat
-from ..rules.shengji import Shengji
-from ..rules.trick52 import Trick52Game
-from . import _legal, _shengji_codec
 from ._bitstream import finish, put, stream_bytes, words, work_array
 from .config import Config, TournamentError
 
@@ -664,8 +666,9 @@ def _satat_played_block(ctx: _Context, pairing: int, boards: range, x, y, seeds:
     """A compiled Satat block played by one kernel call that keeps the actions as the CARDS coder reads
     them (``_satat_play``), or None when the kernel could not code it (then ``play_tables``
     plays it and ``_cards_block`` codes it, as before)."""
+    from tekkasim.rulesets.satat._play_block import satat_play_block
+
     from ..bots.compiled import _seed_array, compiled_form
-    from ._satat_play import satat_play_block
 
     played = satat_play_block(compiled_form(x, ctx.game.name), compiled_form(y, ctx.game.name), _seed_array(seeds))
     if played is None:
@@ -1012,8 +1015,9 @@ def _trick52_played_block(ctx: _Context, pairing: int, boards: range, x, y, seed
     """A compiled Feskot or Tekka block played and LEGAL-coded in one kernel call (``_trick52_play``: each
     action's symbol written as it is played), or None when the kernel could not code it (then
     ``play_tables`` plays it and :func:`_legal_block` codes it, as before)."""
+    from tekkasim.rulesets.trick52._play_block import trick52_play_block
+
     from ..bots.compiled import _seed_array, compiled_form
-    from ._trick52_play import trick52_play_block
 
     game = ctx.game
     played = trick52_play_block(game, compiled_form(x, game.name), compiled_form(y, game.name), _seed_array(seeds))

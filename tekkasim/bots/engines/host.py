@@ -39,8 +39,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
+from tekkasim.rulesets.trick52.game import Trick52State
+
 from ...errors import BotError, shorten
-from ...rules.trick52 import Trick52State
 from ..base import Bot, Param, View
 from .protocol import PROTOCOL, call_decide_message, decide_message, play_decide_message, prime_decide_message
 

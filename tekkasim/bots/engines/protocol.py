@@ -14,11 +14,12 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from tekkasim.rulesets.satat import game as satat
+from tekkasim.rulesets.satat.game import SatatState
+from tekkasim.rulesets.trick52 import _kernels as k52
+from tekkasim.rulesets.trick52.game import Trick52State, action_text
+
 from ...cards import SEATS, SUITS, card_name
-from ...rules import _trick52 as k52
-from ...rules import satat
-from ...rules.satat import SatatState
-from ...rules.trick52 import Trick52State, action_text
 from ..base import View
 
 PROTOCOL = 1

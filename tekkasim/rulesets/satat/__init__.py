@@ -1,0 +1,34 @@
+"""Satat (Mauritius): rules and kernels (``game``, ``_kernels``), the pure-Python twin (``reference``), the
+bots and the personalities ATOUTE and ZORGE (``bots``, ``_policy``, ``_search``), the compiled tournament
+block (``_play_block``) and the Renonce analysis."""
+
+from .. import LADDER_WARM, Ruleset
+
+P = "tekkasim.rulesets.satat"
+
+RULESET = Ruleset(
+    name="satat",
+    game=f"{P}.game:Satat",
+    bots={
+        name: f"{P}.bots:{cls}"
+        for name, cls in (
+            ("GREEDY", "Greedy"),
+            ("KADO", "Kado"),
+            ("POCHAQ", "Pochaq"),
+            ("PUCHOQ", "Puchoq"),
+            ("SADA", "Sada"),
+            ("TANA", "Tana"),
+            ("JANGARA", "Jangara"),
+            ("TANOOR", "Tanoor"),
+            ("TIZAB", "Tizab"),
+            ("ZELZELA", "Zelzela"),
+            ("ATOUTE", "Atoute"),
+            ("ZORGE", "Zorge"),
+        )
+    },
+    loop=f"{P}.bots",
+    blocks=f"{P}.blocks",
+    search=f"{P}.bots:SatatAdapter",
+    analyses={"deals": f"{P}.stats:satat_deals"},
+    warm=LADDER_WARM,
+)

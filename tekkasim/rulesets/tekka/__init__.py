@@ -1,0 +1,13 @@
+"""Tekka: Feskot's trick play under a one-lap auction (``game``), the bidding analysis (``bidding``), and
+the 52-card trick family's bots, search and codecs (``tekkasim.rulesets.trick52``)."""
+
+from .. import Ruleset
+from ..trick52 import BOTS, FAMILY, P
+
+RULESET = Ruleset(
+    name="tekka",
+    game="tekkasim.rulesets.tekka.game:Tekka",
+    bots={**BOTS, "TANA": f"{P}.bots:TanaTekka"},  # fewer mistakes in the auction
+    analyses={"bidding": "tekkasim.rulesets.tekka.bidding:bidding_report"},
+    **FAMILY,
+)
