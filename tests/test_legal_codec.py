@@ -20,12 +20,11 @@ from tekkasim.bots.compiled import compiled_form, play_tables
 from tekkasim.rules import get_game
 from tekkasim.rulesets.trick52 import _play_block as _trick52_play
 from tekkasim.rulesets.trick52 import codec as _legal
+from tekkasim.rulesets.trick52.blocks import LEGAL, _legal_block
 from tekkasim.tournament import Config, Store, TournamentError, run_tournament
 from tekkasim.tournament.play import (
     CARDS,
-    LEGAL,
     Job,
-    _legal_block,
     decode_block,
     encode_block,
     encode_columns,
@@ -136,7 +135,7 @@ def test_a_damaged_legal_block_is_refused():
         else:  # a change that still replays to the stored returns must at least change the actions
             assert got != list(decode_block(0, 64, 5, LEGAL, blk.columns, blk.payload, game))
     assert refused >= 30  # nearly every damage breaks the replay or its returns
-    with pytest.raises(ValueError, match="outside a Feskot or Tekka run"):
+    with pytest.raises(ValueError, match="unknown block codec 3 outside a run of the ruleset that owns it"):
         list(decode_block(0, 64, 5, LEGAL, blk.columns, blk.payload, get_game("satat")))
 
 

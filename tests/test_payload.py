@@ -9,6 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tekkasim.rulesets.shengji.blocks import _kinds_payloads
 from tekkasim.rulesets.shengji.bots import _kinds
 from tekkasim.tournament._bitstream import stream_bytes, words
 from tekkasim.tournament.play import (
@@ -17,7 +18,6 @@ from tekkasim.tournament.play import (
     TABLES,
     _cards_block,
     _cards_fill,
-    _kinds_payloads,
     block_columns,
     cards_decode,
     cards_encode,

@@ -21,9 +21,10 @@ from tekkasim.bots.loop import play_deal
 from tekkasim.cli import cli
 from tekkasim.rules import get_game
 from tekkasim.rulesets.shengji import codec as C
+from tekkasim.rulesets.shengji.blocks import SHENGJI
 from tekkasim.tournament import Config, Store, run_tournament
 from tekkasim.tournament._bitstream import finish, put_symbol, stream_bytes, words
-from tekkasim.tournament.play import SHENGJI, TABLES, Job, decode_block, encode_block, play_block, unpack
+from tekkasim.tournament.play import TABLES, Job, decode_block, encode_block, play_block, unpack
 
 BOTS = ["GREEDY", "KADO", "POCHAQ", "SADA", "JANGARA"]
 GAME = get_game("shengji")
@@ -146,7 +147,7 @@ def test_a_damaged_shengji_block_is_refused():
         else:  # a change that still replays to the stored returns must at least change the actions
             assert got != clean
     assert refused >= 30
-    with pytest.raises(ValueError, match="outside a Shengji run"):
+    with pytest.raises(ValueError, match="unknown block codec 4 outside a run of the ruleset that owns it"):
         list(decode_block(0, 32, 5, SHENGJI, blk.columns, blk.payload, get_game("satat")))
     with pytest.raises(ValueError, match="wrong shape"):
         list(decode_block(0, 32, 5, SHENGJI, blk.columns, b"\x07" + blk.payload[1:], GAME))

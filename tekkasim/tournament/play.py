@@ -29,17 +29,12 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from tekkasim.rulesets.satat.game import Satat
-from tekkasim.rulesets.shengji import codec as _shengji_codec
-from tekkasim.rulesets.shengji.game import Shengji
-from tekkasim.rulesets.trick52 import codec as _legal
-from tekkasim.rulesets.trick52.game import Trick52Game
-
-from ..bits import highest, lowest, popcount
+from ..bits import highest, popcount
 from ..bots import get_bot, mix_seed
 from ..bots.loop import play_deal as play_deal_state  # the one play loop and seed scheme
 from ..errors import BotError
 from ..rules import get_game
+from ..rulesets import get_ruleset, load_ref
 from ._bitstream import finish, put, stream_bytes, words, work_array
 from .config import Config, TournamentError
 
@@ -186,20 +181,23 @@ def _jsonable(actions: list) -> list:
 # A block is every table of boards ``start .. stop-1`` of one pairing, held table-major (table 0 of every
 # board, then table 1). ``columns`` is zlib of a small header and the tables' x and y returns (int16 when
 # every return is a small integer, else float64), deal counts and payload lengths as int32 columns;
-# ``payload`` holds the actions in one of three codecs:
-#   LEGAL  one deal per table of Feskot or Tekka (``--unit deal``): each action as its index among the legal
-#          actions, decoded by replaying the rules (``_legal``; format 3). ``lengths`` = actions per deal.
-#   CARDS  one deal per table with integer actions (``--unit deal``, Satat, and format 2's blocks): the
-#          actions bit-packed (``cards_encode``); each deal's seed and returns follow from the board and
-#          the table's returns, so nothing else is kept. ``lengths`` = actions per deal.
-#   SHENGJI one deal per table of Shengji (``--unit deal``): each action coded against what the rules allow
-#          there, decoded by replaying the compiled rules (``_shengji_codec``; codec 4 of format 3, which a
-#          reader without it refuses as an unknown codec). ``lengths`` = actions per deal.
+# ``payload`` holds the actions in one of these codecs:
+#   CARDS  one deal per table with integer actions (``--unit deal``): the actions bit-packed
+#          (``cards_encode``); each deal's seed and returns follow from the board and the table's returns,
+#          so nothing else is kept. ``lengths`` = actions per deal.
 #   TABLES anything else: each table's ``pack`` payload end to end, zlib-compressed. ``lengths`` = bytes.
+#   3 and up: a ruleset's own codecs (its ``Ruleset.blocks`` module's ``CODECS``), which code one-deal
+#          tables against what the rules allow and decode them by replaying the rules; a run holds one
+#          ruleset, so the number is only read with the run's ruleset (a reader without the codec refuses
+#          the block as an unknown codec). ``lengths`` = actions per deal.
+# A ruleset's ``blocks`` module may define any of: ``CODECS`` and ``decode(game, codec, seeds, payload,
+# lengths, xr, yr) -> actions per table`` (raising ValueError unless the replay gives the stored returns);
+# ``encode_tables(game, seeds, tables, xr, yr) -> (codec, payload, lengths) | None`` for tables played
+# through the State API; ``played_block(game, px, py, seeds)`` and ``tables_block(game, seeds, o0, o1)`` ->
+# ``(codec, payload, columns, score) | None`` for compiled blocks (played and coded in one kernel call, or
+# coded from ``play_tables``' outputs). Whatever it does not code is stored as CARDS or TABLES.
 CARDS = 1
 TABLES = 2
-LEGAL = 3
-SHENGJI = 4
 _COLS = struct.Struct("<BBI")  # format version of the columns, returns dtype (0 float64, 1 int16), tables
 _ESC = struct.Struct("<qBB")  # CARDS payload header: the escape values' base and bit width, mult
 
@@ -217,7 +215,7 @@ class BlockRows:
         self.pairing, self.start, self.stop, self.seed = pairing, start, stop, seed
         self.codec, self.columns, self.payload = codec, columns, payload
         self.score = score if score is not None else pair_score(*decode_columns(columns)[:2])
-        self.ruleset = ruleset  # (name, options) of the game a LEGAL block replays in, for iterating it
+        self.ruleset = ruleset  # (name, options) of the game a ruleset's codec replays in, for iterating it
 
     def __getstate__(self):
         return tuple(getattr(self, k) for k in self.__slots__)
@@ -234,7 +232,7 @@ class BlockRows:
 
     def rows(self, game=None):
         """The rows as iterating gives them; ``game`` (the run's; default the one the block was made in)
-        decodes a LEGAL block."""
+        decodes a block of a ruleset's own codec."""
         if game is None and self.ruleset is not None:
             game = get_game(self.ruleset[0], **self.ruleset[1])
         for board, table, xr, yr, deals in decode_block(
@@ -348,47 +346,6 @@ def _columns_fill(r0, r1, n0, n1, raw, score):
     return p
 
 
-@njit(cache=True, _nrt=False)
-def _legal_block_fill(o0, o1, n0, n1, l0, l1, r0, r1, out, raw, score, stats):
-    """A compiled Feskot or Tekka block's LEGAL stream (``_legal.legal_pack``: without signals, then with
-    them if a card carries one) into ``out`` and its raw columns (:func:`_columns_fill`) into ``raw``, in
-    one call: ``stats`` = (signal flag, stream bytes, column bytes or -1)."""
-    sig = 0
-    used = _legal.legal_pack(o0, n0, l0, o1, n1, l1, sig, out)
-    if used < 0:
-        sig = 1
-        used = _legal.legal_pack(o0, n0, l0, o1, n1, l1, sig, out)
-    stats[0] = sig
-    stats[1] = used
-    stats[2] = _columns_fill(r0, r1, n0, n1, raw, score)
-
-
-def _legal_block(o0: dict, o1: dict) -> tuple[bytes, bytes, tuple]:
-    """``(payload, columns, score)`` of a compiled Feskot or Tekka block from both tables' ``play_tables``
-    outputs: ``_legal.legal_packed`` and :func:`block_columns`, in one kernel call and buffers kept."""
-    n0, n1 = o0["n_actions"], o1["n_actions"]
-    h = len(n0)
-    out = words(8 * (int(n0.sum()) + int(n1.sum())), "legal")  # an index takes <= 6 bits, its signal <= 2
-    raw = work_array("columns", 6 + 24 * h, np.uint8)
-    score = work_array("score", 3, np.int64)
-    stats = np.zeros(3, np.int64)
-    r0, r1 = o0["returns"], o1["returns"]
-    _legal_block_fill(o0["actions"], o1["actions"], n0, n1, o0["legal"], o1["legal"], r0, r1, out, raw, score, stats)
-    return _legal_rows(stats, out, raw, score, r0, r1, n0, n1)
-
-
-def _legal_rows(stats, out, raw, score, r0, r1, n0, n1) -> tuple[bytes, bytes, tuple]:
-    """``(payload, columns, score)`` from what :func:`_legal_block_fill` wrote (``stats``: signal flag,
-    stream bytes, column bytes or -1 when the returns need the general columns)."""
-    sig, used, cols = (int(v) for v in stats)
-    payload = stream_bytes(out, used, bytes([sig]))
-    if cols < 0:
-        columns, pair = block_columns(r0, r1, n0, n1)
-    else:
-        columns, pair = zlib.compress(raw[:cols], 1), (int(score[0]), int(score[1]), int(score[2]))
-    return payload, columns, pair
-
-
 def block_columns(r0: np.ndarray, r1: np.ndarray, n0: np.ndarray, n1: np.ndarray) -> tuple[bytes, tuple]:
     """``(columns, score)`` of a block of one-deal tables from each table's (n, 2) A/B returns and action
     counts: ``encode_columns`` and ``pair_score`` of the table-major X/Y returns, in one kernel pass."""
@@ -422,8 +379,8 @@ def decode_columns(columns: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
 
 def encode_block(pairing: int, start: int, stop: int, seed: int, unit: str, tables: list, game=None) -> BlockRows:
     """A block from its tables ``(x_return, y_return, deals)`` in table-major order (deals as
-    ``[[seed, return_a, return_b, actions]]``): LEGAL where it applies (``game``, the run's, is Feskot or
-    Tekka), else CARDS where it applies, else TABLES."""
+    ``[[seed, return_a, return_b, actions]]``): the codec of ``game``'s ruleset (the run's) where it has one
+    that applies, else CARDS where it applies, else TABLES."""
     n = stop - start
     if len(tables) != 2 * n:
         raise ValueError(f"a block of boards {start}..{stop - 1} has {2 * n} tables, not {len(tables)}")
@@ -431,22 +388,20 @@ def encode_block(pairing: int, start: int, stop: int, seed: int, unit: str, tabl
     yr = np.array([t[1] for t in tables], np.float64)
     counts = np.array([len(t[2]) for t in tables], np.int64)
     flat = [a for t in tables for d in t[2] for a in d[3]]
-    if unit == "deal" and bool((counts == 1).all()) and isinstance(game, Shengji):
-        block = _shengji_block(pairing, start, stop, seed, tables, xr, yr, counts, game)
-        if block is not None:
-            return block
+    blocks = ruleset_blocks(game)
+    if unit == "deal" and bool((counts == 1).all()) and hasattr(blocks, "encode_tables"):
+        seeds = np.arange(seed + start, seed + stop, dtype=np.int64).astype(np.uint64)
+        coded = blocks.encode_tables(game, seeds, tables, xr, yr)  # (codec, payload, lengths) or None
+        if coded is not None:
+            codec, payload, lengths = coded
+            columns = encode_columns(xr, yr, counts, lengths)
+            return BlockRows(pairing, start, stop, seed, codec, columns, payload, None, _spec(game))
     if unit == "deal" and bool((counts == 1).all()) and all(type(a) is int for a in flat):
         lengths = np.array([len(t[2][0][3]) for t in tables], np.int64)
         width = max(lengths.max(initial=0), 1)
         actions = np.full((2 * n, width), -1, np.int64)
         for i, t in enumerate(tables):
             actions[i, : lengths[i]] = t[2][0][3]
-        if isinstance(game, Trick52Game):
-            seeds = np.arange(seed + start, seed + stop, dtype=np.int64).astype(np.uint64)
-            legal = _legal.legal_encode(game, seeds, actions[:n], lengths[:n], actions[n:], lengths[n:])
-            if legal is not None and _replays(game, seeds, legal, actions, lengths, xr, yr):
-                columns = encode_columns(xr, yr, counts, lengths)
-                return BlockRows(pairing, start, stop, seed, LEGAL, columns, legal, None, _spec(game))
         cards = _cards_block(actions[:n], lengths[:n], actions[n:], lengths[n:])
         if cards is not None:
             return BlockRows(pairing, start, stop, seed, CARDS, encode_columns(xr, yr, counts, lengths), cards)
@@ -456,28 +411,15 @@ def encode_block(pairing: int, start: int, stop: int, seed: int, unit: str, tabl
     return BlockRows(pairing, start, stop, seed, TABLES, encode_columns(xr, yr, counts, lengths), body)
 
 
-def _shengji_block(pairing, start, stop, seed, tables, xr, yr, counts, game) -> BlockRows | None:
-    """A SHENGJI block of one-deal tables played through the State API, when every action replays and the
-    payload decodes to the same actions and returns (else None: the block keeps TABLES)."""
-    n = stop - start
-    seeds = np.arange(seed + start, seed + stop, dtype=np.int64).astype(np.uint64)
-    masks, lengths = _shengji_codec.actions_to_masks([t[2][0][3] for t in tables])
-    try:
-        encoded = _shengji_codec.shengji_encode(seeds, masks[:n], lengths[:n], masks[n:], lengths[n:])
-        if encoded is None:
-            return None
-        payload, _gains = encoded
-        got, gains = _shengji_codec.shengji_decode(seeds, payload, lengths)
-    except ValueError:
+def ruleset_blocks(game):
+    """The module of ``game``'s ruleset's block codecs (``Ruleset.blocks``), or None."""
+    if game is None:
         return None
-    width = min(got.shape[1], masks.shape[1])
-    if not (np.array_equal(got[:, :width], masks[:, :width]) and _gains_match(gains, xr, yr)):
-        return None
-    columns = encode_columns(xr, yr, counts, lengths)
-    return BlockRows(pairing, start, stop, seed, SHENGJI, columns, payload, None, _spec(game))
+    ref = get_ruleset(game.name).blocks
+    return None if ref is None else load_ref(ref)
 
 
-def _gains_match(gains: np.ndarray, xr: np.ndarray, yr: np.ndarray) -> bool:
+def returns_match(gains: np.ndarray, xr: np.ndarray, yr: np.ndarray) -> bool:
     """Whether replayed (A, B) returns of a block's deals (table-major) are its stored X/Y returns: team X
     is A at table 0, B at table 1."""
     n = len(gains) // 2
@@ -493,28 +435,10 @@ def _spec(game) -> tuple[str, dict]:
     return game.name, dict(game.options)
 
 
-def _replays(game, seeds, legal: bytes, actions: np.ndarray, lengths: np.ndarray, xr, yr) -> bool:
-    """Whether a LEGAL payload decodes to ``actions`` and the returns given (deals played through the State
-    API are checked so: a block must never be stored in a codec that cannot give it back)."""
-    try:
-        got, returns = _legal.legal_decode(game, seeds, legal, lengths)
-    except ValueError:
-        return False
-    n = len(seeds)
-    width = min(got.shape[1], actions.shape[1])
-    return (
-        np.array_equal(got[:, :width], actions[:, :width])
-        and np.array_equal(returns[:n, 0], xr[:n])
-        and np.array_equal(returns[n:, 1], xr[n:])
-        and np.array_equal(returns[:n, 1], yr[:n])
-        and np.array_equal(returns[n:, 0], yr[n:])
-    )
-
-
 def decode_block(start: int, stop: int, seed: int, codec: int, columns: bytes, payload: bytes, game=None):
     """Each table of a stored block as ``(board, table, x_return, y_return, deals)`` in (board, table)
-    order, ``deals`` as ``[[seed, return_a, return_b, actions]]``. A LEGAL block needs ``game`` (the run's
-    ruleset with its options) to replay."""
+    order, ``deals`` as ``[[seed, return_a, return_b, actions]]``. A block of a ruleset's codec needs
+    ``game`` (the run's ruleset with its options) to replay."""
     xr, yr, counts, lengths = decode_columns(columns)
     n = stop - start
     if len(xr) != 2 * n:
@@ -528,36 +452,6 @@ def decode_block(start: int, stop: int, seed: int, codec: int, columns: bytes, p
             t = i // n
             ra, rb = (xs[i], ys[i]) if t == 0 else (ys[i], xs[i])
             per_table.append([[seed + start + i % n, ra, rb, actions[i]]])
-    elif codec == LEGAL:
-        if not isinstance(game, Trick52Game):
-            raise ValueError("a LEGAL block outside a Feskot or Tekka run")
-        seeds = np.arange(seed + start, seed + stop, dtype=np.int64).astype(np.uint64)
-        actions, returns = _legal.legal_decode(game, seeds, payload, lengths)
-        # the replayed deals must end with the returns stored: team X is A at table 0, B at table 1
-        if not (
-            np.array_equal(returns[:n, 0], xr[:n])
-            and np.array_equal(returns[n:, 1], xr[n:])
-            and np.array_equal(returns[:n, 1], yr[:n])
-            and np.array_equal(returns[n:, 0], yr[n:])
-        ):
-            raise ValueError("a LEGAL block whose replay does not give its stored returns")
-        rows = actions.tolist()
-        per_table = []
-        for i in range(2 * n):
-            ra, rb = (xs[i], ys[i]) if i < n else (ys[i], xs[i])
-            per_table.append([[seed + start + i % n, ra, rb, rows[i][: lengths[i]]]])
-    elif codec == SHENGJI:
-        if not isinstance(game, Shengji):
-            raise ValueError("a SHENGJI block outside a Shengji run")
-        seeds = np.arange(seed + start, seed + stop, dtype=np.int64).astype(np.uint64)
-        masks, gains = _shengji_codec.shengji_decode(seeds, payload, lengths)
-        if not _gains_match(gains, xr, yr):
-            raise ValueError("a SHENGJI block whose replay does not give its stored returns")
-        actions = _shengji_codec.masks_to_actions(masks, lengths)
-        per_table = []
-        for i in range(2 * n):
-            ra, rb = (xs[i], ys[i]) if i < n else (ys[i], xs[i])
-            per_table.append([[seed + start + i % n, ra, rb, actions[i]]])
     elif codec == TABLES:
         raw = zlib.decompress(payload)
         ends = np.cumsum(lengths).tolist()
@@ -565,7 +459,16 @@ def decode_block(start: int, stop: int, seed: int, codec: int, columns: bytes, p
             raise ValueError("a block's payload does not match its lengths")
         per_table = [unpack(raw[a:b]) for a, b in zip([0, *ends[:-1]], ends, strict=True)]
     else:
-        raise ValueError(f"unknown block codec {codec}")
+        blocks = ruleset_blocks(game)
+        if codec not in getattr(blocks, "CODECS", {}):
+            owner = f" outside a run of the ruleset that owns it ({game.name}'s has none)" if game else ""
+            raise ValueError(f"unknown block codec {codec}{owner}")
+        seeds = np.arange(seed + start, seed + stop, dtype=np.int64).astype(np.uint64)
+        actions = blocks.decode(game, codec, seeds, payload, lengths, xr, yr)  # checks the stored returns
+        per_table = []
+        for i in range(2 * n):
+            ra, rb = (xs[i], ys[i]) if i < n else (ys[i], xs[i])
+            per_table.append([[seed + start + i % n, ra, rb, actions[i]]])
     for b in range(n):
         for t in (0, 1):
             i = t * n + b
@@ -587,47 +490,23 @@ def compiled_block(ctx: _Context, pairing: int, boards: range) -> BlockRows | No
     if not (has_compiled_form(xb[0], job.ruleset) and has_compiled_form(yb[0], job.ruleset)):
         return None
     seeds = range(job.seed + boards.start, job.seed + boards.stop)  # checked by its bounds
-    if isinstance(ctx.game, Shengji):
-        block = _shengji_played_block(ctx, pairing, boards, xb[0], yb[0], seeds)
-        if block is not None:
-            return block
-    if isinstance(ctx.game, Satat):
-        block = _satat_played_block(ctx, pairing, boards, xb[0], yb[0], seeds)
-        if block is not None:
-            return block
-    if isinstance(ctx.game, Trick52Game):
-        block = _trick52_played_block(ctx, pairing, boards, xb[0], yb[0], seeds)
-        if block is not None:
-            return block
-    outs = [ctx.compiled(ctx.game, xb[0], yb[0], seeds, table) for table in (0, 1)]
-    r0, r1 = outs[0]["returns"], outs[1]["returns"]
-    if "masks" in outs[0]:  # Shengji: coded against the rules by replay (``_shengji_codec``)
-        xr = np.concatenate([r0[:, 0], r1[:, 1]])
-        yr = np.concatenate([r0[:, 1], r1[:, 0]])
-        counts = np.ones(2 * len(seeds), np.int64)
-        o0, o1 = outs
-        seeds_u = np.asarray(seeds, np.uint64)
-        encoded = _shengji_codec.shengji_encode(seeds_u, o0["masks"], o0["n_actions"], o1["masks"], o1["n_actions"])
-        if encoded is not None and _gains_match(encoded[1].astype(np.float64), xr, yr):
-            lengths = np.concatenate([o0["n_actions"], o1["n_actions"]])
-            columns = encode_columns(xr, yr, counts, lengths)
-            score = pair_score(xr, yr)
-            return BlockRows(
-                pairing, boards.start, boards.stop, job.seed, SHENGJI, columns, encoded[0], score, _spec(ctx.game)
-            )
-        # an action the replay refuses (a bug in a compiled bot or the codec): keep the KINDS payloads
-        parts, lengths = [], []
-        for out in outs:
-            buf, starts, ends = _kinds_payloads(seeds, out["returns"], out["masks"], out["n_actions"])
-            parts.append(buf)
-            lengths.append(ends - starts)
-        body = zlib.compress(b"".join(parts), 1)
-        columns = encode_columns(xr, yr, counts, np.concatenate(lengths))
-        return BlockRows(pairing, boards.start, boards.stop, job.seed, TABLES, columns, body, pair_score(xr, yr))
-    o0, o1 = outs
-    if "legal" in o0:  # Feskot, Tekka: the legal indices the play loop recorded, packed
-        legal, columns, score = _legal_block(o0, o1)
-        return BlockRows(pairing, boards.start, boards.stop, job.seed, LEGAL, columns, legal, score, _spec(ctx.game))
+    from ..bots.compiled import _seed_array, compiled_form
+
+    game = ctx.game
+    blocks = ruleset_blocks(game)
+    px, py = compiled_form(xb[0], game.name), compiled_form(yb[0], game.name)
+    coded = None
+    if hasattr(blocks, "played_block"):  # played and coded in one kernel call, when the ruleset has one
+        coded = blocks.played_block(game, px, py, _seed_array(seeds))
+    if coded is None:
+        o0, o1 = (ctx.compiled(game, xb[0], yb[0], seeds, table) for table in (0, 1))
+        if hasattr(blocks, "tables_block"):  # the ruleset's codec of play_tables' outputs
+            coded = blocks.tables_block(game, seeds, o0, o1)
+    if coded is not None:
+        codec, payload, columns, score = coded
+        spec = _spec(game) if codec not in (CARDS, TABLES) else None
+        return BlockRows(pairing, boards.start, boards.stop, job.seed, codec, columns, payload, score, spec)
+    r0, r1 = o0["returns"], o1["returns"]
     columns, score = block_columns(r0, r1, o0["n_actions"], o1["n_actions"])
     cards = _cards_block(o0["actions"], o0["n_actions"], o1["actions"], o1["n_actions"])
     if cards is None:
@@ -635,45 +514,17 @@ def compiled_block(ctx: _Context, pairing: int, boards: range) -> BlockRows | No
     return BlockRows(pairing, boards.start, boards.stop, job.seed, CARDS, columns, cards, score)
 
 
-def _shengji_played_block(ctx: _Context, pairing: int, boards: range, x, y, seeds: range) -> BlockRows | None:
-    """A compiled Shengji block played and coded in one kernel call (``_shengji_codec.shengji_play_fill``:
-    the actions of ``play_tables``, each coded as it is played, so nothing is replayed), or None when the
-    kernel could not code it (then ``play_tables`` plays it and the block is stored as before)."""
-    from ..bots.compiled import _seed_array, compiled_form
-
-    px, py = compiled_form(x, ctx.game.name), compiled_form(y, ctx.game.name)
-    params0, params1 = (np.stack([px if (s & 1) == table else py for s in range(4)]) for table in (0, 1))
-    played = _shengji_codec.shengji_play_encode(params0, params1, _seed_array(seeds))
-    if played is None:
-        return None
-    return _played_rows(ctx, pairing, boards, played, SHENGJI, _spec(ctx.game))
-
-
-def _played_rows(ctx: _Context, pairing: int, boards: range, played, codec, ruleset=None) -> BlockRows:
-    """The block of a kernel that played and coded both tables: ``played`` = (payload, per-deal lengths,
-    returns (2n, 2): table 0's n deals, then table 1's; team X sits at A at table 0 and at B at table 1;
-    and the columns and pair score, when the kernel made them)."""
+def played_columns(played) -> tuple[bytes, bytes, tuple]:
+    """``(payload, columns, score)`` of a kernel that played and coded both tables: ``played`` = (payload,
+    per-deal lengths, returns (2n, 2): table 0's n deals, then table 1's; team X sits at A at table 0 and at
+    B at table 1; and the columns and pair score, when the kernel made them)."""
     payload, lengths, returns = played[:3]
     n = len(returns) // 2
     if len(played) > 3:  # the kernel made them
         columns, score = played[3:]
     else:
         columns, score = block_columns(returns[:n], returns[n:], lengths[:n], lengths[n:])
-    return BlockRows(pairing, boards.start, boards.stop, ctx.job.seed, codec, columns, payload, score, ruleset)
-
-
-def _satat_played_block(ctx: _Context, pairing: int, boards: range, x, y, seeds: range) -> BlockRows | None:
-    """A compiled Satat block played by one kernel call that keeps the actions as the CARDS coder reads
-    them (``_satat_play``), or None when the kernel could not code it (then ``play_tables``
-    plays it and ``_cards_block`` codes it, as before)."""
-    from tekkasim.rulesets.satat._play_block import satat_play_block
-
-    from ..bots.compiled import _seed_array, compiled_form
-
-    played = satat_play_block(compiled_form(x, ctx.game.name), compiled_form(y, ctx.game.name), _seed_array(seeds))
-    if played is None:
-        return None
-    return _played_rows(ctx, pairing, boards, played, CARDS)
+    return payload, columns, score
 
 
 def compiled_rows(ctx: _Context, pairing: int, boards: range) -> BlockRows | None:
@@ -911,57 +762,6 @@ def pack(deals: list[list[Any]]) -> bytes:
     return zlib.compress(json.dumps(deals, separators=(",", ":")).encode(), 6)
 
 
-@njit(cache=True)
-def _kinds_lengths(masks, n_actions):
-    """Bytes of each deal's KINDS action list: a count byte per action and a byte per card."""
-    out = np.empty(masks.shape[0], np.int64)
-    for i in range(masks.shape[0]):
-        t = 0
-        for a in range(n_actions[i]):
-            t += 1 + popcount(masks[i, a, 0]) + popcount(masks[i, a, 1])
-        out[i] = t
-    return out
-
-
-@njit(cache=True)
-def _kinds_fill(masks, n_actions, offsets, buf):
-    """Write each deal's actions at ``offsets[i]``: the count, then the kinds ascending, a kind held twice
-    twice (the order of ``bots.shengji._kinds`` and so of the State API's tuples)."""
-    for i in range(masks.shape[0]):
-        p = offsets[i]
-        for a in range(n_actions[i]):
-            one = masks[i, a, 0]
-            two = masks[i, a, 1]
-            head = p
-            p += 1
-            while one:
-                k = lowest(one)
-                one &= one - np.uint64(1)
-                buf[p] = k
-                p += 1
-                if (two >> np.uint64(k)) & np.uint64(1):
-                    buf[p] = k
-                    p += 1
-            buf[head] = p - head - 1
-
-
-def _kinds_payloads(seeds: range, returns: np.ndarray, masks: np.ndarray, n_actions: np.ndarray):
-    """One-deal KINDS payloads of a compiled Shengji block in one buffer: ``(buffer, starts, ends)``."""
-    n = len(seeds)
-    body = _kinds_lengths(masks, n_actions)
-    ends = np.cumsum(body + _ONE.size)
-    starts = ends - body - _ONE.size
-    head = np.zeros(
-        n, dtype=[("fmt", "u1"), ("deals", "<u2"), ("seed", "<i8"), ("ra", "<f8"), ("rb", "<f8"), ("k", "<u2")]
-    )
-    head["fmt"], head["deals"], head["seed"], head["k"] = KINDS, 1, np.asarray(seeds, np.int64), n_actions
-    head["ra"], head["rb"] = returns[:, 0], returns[:, 1]
-    buf = np.zeros(int(ends[-1]) if n else 0, np.uint8)
-    buf[(starts[:, None] + np.arange(_ONE.size)).ravel()] = head.view(np.uint8)
-    _kinds_fill(masks, n_actions, starts + _ONE.size, buf)
-    return buf.tobytes(), starts, ends
-
-
 def unpack(payload: bytes) -> list[list[Any]]:
     """A stored table's deals: ``[[seed, return_a, return_b, actions], ...]``.
 
@@ -1009,19 +809,3 @@ def replay_deals(game, deals: list):
         if state.is_terminal() and state.match_winner() is None:
             context_kw = state.next_deal_context()
     return states
-
-
-def _trick52_played_block(ctx: _Context, pairing: int, boards: range, x, y, seeds: range) -> BlockRows | None:
-    """A compiled Feskot or Tekka block played and LEGAL-coded in one kernel call (``_trick52_play``: each
-    action's symbol written as it is played), or None when the kernel could not code it (then
-    ``play_tables`` plays it and :func:`_legal_block` codes it, as before)."""
-    from tekkasim.rulesets.trick52._play_block import trick52_play_block
-
-    from ..bots.compiled import _seed_array, compiled_form
-
-    game = ctx.game
-    played = trick52_play_block(game, compiled_form(x, game.name), compiled_form(y, game.name), _seed_array(seeds))
-    if played is None:
-        return None
-    payload, columns, score = played
-    return BlockRows(pairing, boards.start, boards.stop, ctx.job.seed, LEGAL, columns, payload, score, _spec(game))

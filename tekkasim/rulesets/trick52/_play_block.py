@@ -8,7 +8,7 @@ the whole block (a card is followed by its signal only in a block where some car
 streams are written as the deals are played, the one without signals until the first signalled card ends
 it. The loop is ``_policy_kernels.play_boards_kernel``'s, repeated here rather than shared so that the
 bare loop (``compiled.play_tables``, the benchmarks' reference) stays as it is; the actions and bytes are
-those of ``play._legal_block`` of ``play_tables``' outputs (tested on random blocks of the compiled bots
+those of ``blocks._legal_block`` of ``play_tables``' outputs (tested on random blocks of the compiled bots
 in every option, with ``_legal.legal_encode_py``, the State API twin, behind that). Also tried, paired per
 block in one process: the bare loop's own kernel into buffers the worker keeps, packed after the block or
 128 deals at a time while their records are in the cache: no cheaper than this loop (within 1-2%, the
@@ -26,10 +26,11 @@ from numba import njit
 from tekkasim.bits import ONE, mix_seed3, popcount
 from tekkasim.rulesets.trick52 import _kernels as k
 from tekkasim.rulesets.trick52 import _policy as pk
+from tekkasim.rulesets.trick52.blocks import _legal_rows
 from tekkasim.rulesets.trick52.bots import MAX_DEAL_ACTIONS
 from tekkasim.rulesets.trick52.codec import _width
 from tekkasim.tournament._bitstream import finish, put_nb, words, work_array
-from tekkasim.tournament.play import _columns_fill, _legal_rows
+from tekkasim.tournament.play import _columns_fill
 
 
 @njit(cache=True, _nrt=False)
@@ -144,7 +145,7 @@ def _scratch():
 
 def trick52_play_block(game, px: np.ndarray, py: np.ndarray, seeds: np.ndarray) -> tuple[bytes, bytes, tuple] | None:
     """``(payload, columns, score)`` of both tables' deals of ``seeds`` (uint64) in ``game`` (a Trick52Game),
-    team X's parameter vector ``px``: what ``play._legal_block`` makes of ``play_tables``' outputs, or None
+    team X's parameter vector ``px``: what ``blocks._legal_block`` makes of ``play_tables``' outputs, or None
     when the kernel could not code the block."""
     n = len(seeds)
     bits = 2 * n * MAX_DEAL_ACTIONS * 8  # an index takes <= 6 bits (<= 64 legal actions), its signal <= 2
