@@ -82,7 +82,7 @@ def _tournament(ruleset, bots, boards, seed, out, options=None, unit="deal"):
 
 
 def run_feskot(cfg, size, out, text):
-    from tekkasim.analysis.games import feskot_deals, feskot_sequence, first_dealt_value
+    from tekkasim.rulesets.feskot.stats import feskot_deals, feskot_sequence, first_dealt_value
 
     frames = []
     for i, variant in enumerate(cfg["variants"]):
@@ -112,7 +112,13 @@ def run_feskot(cfg, size, out, text):
 
 
 def run_satat(cfg, size, out, text):
-    from tekkasim.analysis.games import accusation_accuracy, redeal_value, renonce_outcomes, satat_deals, satat_kinds
+    from tekkasim.rulesets.satat.stats import (
+        accusation_accuracy,
+        redeal_value,
+        renonce_outcomes,
+        satat_deals,
+        satat_kinds,
+    )
 
     deals = satat_deals(
         _tournament("satat", cfg["bots"], size["boards"], cfg["seed"], out / "run", unit=cfg.get("unit", "deal"))
@@ -124,7 +130,7 @@ def run_satat(cfg, size, out, text):
 
 
 def run_shengji(cfg, size, out, text):
-    from tekkasim.analysis.games import (
+    from tekkasim.rulesets.shengji.stats import (
         declaration_stats,
         kitty_bonus_distribution,
         level_changes,

@@ -19,13 +19,7 @@
 import os
 import tempfile
 
-from tekkasim.analysis.games import (
-    accusation_accuracy,
-    redeal_value,
-    renonce_outcomes,
-    satat_deals,
-    satat_kinds,
-)
+from tekkasim.rulesets.satat.stats import accusation_accuracy, redeal_value, renonce_outcomes, satat_deals, satat_kinds
 from tekkasim.tournament import Config, iter_records, run_tournament
 
 SMALL = os.environ.get("TEKKASIM_NOTEBOOK_SMALL") == "1"

@@ -84,7 +84,7 @@ def parse_card(text: str, jokers: bool = False) -> int:
     if t in ("SJ", "BJ"):
         if jokers:
             return SMALL_JOKER if t == "SJ" else BIG_JOKER
-        raise CardError(f"jokers are only used in shengji, not {_shown(text)}")
+        raise CardError(f"jokers are not cards of a 52-card deck: {_shown(text)}")
     if len(t) < 2:
         raise CardError(f"malformed card {_shown(text)} (expected rank then suit, like 'TS' or '10♠')")
     rank_text, suit_text = t[:-1], t[-1]

@@ -3,25 +3,19 @@
 import pytest
 
 from tekkasim.analysis.duplicate import AnalysisError
-from tekkasim.analysis.games import (
-    accusation_accuracy,
-    declaration_stats,
-    feskot_deals,
-    feskot_sequence,
-    first_dealt_value,
-    kitty_bonus_distribution,
-    level_changes,
-    redeal_value,
-    renonce_outcomes,
-    satat_deals,
-    satat_kinds,
-    shengji_deals,
-    shengji_summary,
-)
 from tekkasim.bits import below
 from tekkasim.bots import Bot, get_bot
 from tekkasim.cards import SEATS, parse_cards
 from tekkasim.rules import get_game
+from tekkasim.rulesets.feskot.stats import feskot_deals, feskot_sequence, first_dealt_value
+from tekkasim.rulesets.satat.stats import accusation_accuracy, redeal_value, renonce_outcomes, satat_deals, satat_kinds
+from tekkasim.rulesets.shengji.stats import (
+    declaration_stats,
+    kitty_bonus_distribution,
+    level_changes,
+    shengji_deals,
+    shengji_summary,
+)
 from tekkasim.solver import solve
 from tekkasim.tournament import Config, iter_records, run_tournament
 from tekkasim.tournament.play import play_deal_state

@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 from tekkasim.bits import below, new_rng
 from tekkasim.bots import View, decide, get_bot, mix_seed
 from tekkasim.bots.engines import decide_message, host, observation_json, stop_engines
-from tekkasim.bots.engines.protocol import call_decide_message, play_decide_message, prime_decide_message
 from tekkasim.errors import BotError, TekkasimError
 from tekkasim.rules import get_game
 from tekkasim.rulesets.trick52 import _kernels as k52
-from tekkasim.rulesets.trick52.engine_loop import play_deal52
+from tekkasim.rulesets.trick52.engine_loop import play_deal as play_deal52
+from tekkasim.rulesets.trick52.engine_messages import call_decide_message, play_decide_message, prime_decide_message
 from tekkasim.tournament import Config, iter_records
 from tekkasim.tournament.play import Job, play_block, play_deal_state
 
@@ -608,7 +608,7 @@ def test_engines_play_on_the_dask_backend_and_none_is_left_behind(tmp_path):
 def test_card_plays_is_the_map_of_allowed_actions_read_from_the_mask(legal, signals):
     """play_decide_message's allowed actions (CardPlays) answer as the dict a full build makes: each legal
     card, with signals also each with slam and with drop, in that order; nothing else."""
-    from tekkasim.bots.engines.protocol import CardPlays, _legal_json
+    from tekkasim.rulesets.trick52.engine_messages import CardPlays, _legal_json
     from tekkasim.rulesets.trick52.game import action_text
 
     cards = [c for c in range(52) if legal >> c & 1]
@@ -625,7 +625,7 @@ def test_card_plays_is_the_map_of_allowed_actions_read_from_the_mask(legal, sign
 def test_answers_are_read_in_every_layout_and_faults_still_caught():
     """The host reads json.dumps' layouts of an allowed action without json.loads; any other layout,
     case or key order goes through json.loads to the same action; a wrong id or action is a fault."""
-    from tekkasim.bots.engines.protocol import CardPlays
+    from tekkasim.rulesets.trick52.engine_messages import CardPlays
 
     allowed = CardPlays((1 << 0) | (1 << 51), True)  # 2C, AS
     for answer in (

@@ -24,12 +24,15 @@ def records_frame(records: Iterable[dict]) -> pd.DataFrame:
 
 
 def contract_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """Tekka: how often each target was the contract and how often it was made (bid success rate)."""
-    tekka = frame[frame["ruleset"] == "tekka"]
-    if tekka.empty or "target" not in tekka:
+    """Deals with a contract (records whose result has a ``target``, as Tekka's): how often each target was
+    the contract and how often it was made (bid success rate)."""
+    if "target" not in frame:
         return pd.DataFrame(columns=["deals", "made", "success_rate"])
-    key = tekka["target"].astype(str) + tekka["mandatory"].map({True: " (mandatory)", False: ""})
-    grouped = tekka.groupby(key)["made"].agg(deals="count", made="sum")
+    bid = frame[frame["target"].notna()]
+    if bid.empty:
+        return pd.DataFrame(columns=["deals", "made", "success_rate"])
+    key = bid["target"].astype(str) + bid["mandatory"].map({True: " (mandatory)", False: ""})
+    grouped = bid.groupby(key)["made"].agg(deals="count", made="sum")
     grouped["success_rate"] = grouped["made"] / grouped["deals"]
     return grouped
 

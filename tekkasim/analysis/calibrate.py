@@ -30,6 +30,7 @@ import pandas as pd
 from ..bots import describe, get_bot
 from ..ratings import Pairs, fit_elo, interval_text, json_number, score_note, step_interval
 from ..rules import ruleset_names
+from ..rulesets import DEFAULT_RULESET
 from .duplicate import AnalysisError, elo_estimate, pair_margins, pair_scores
 
 LADDER = tuple(d["name"] for d in sorted((d for d in describe() if d["rank"] is not None), key=lambda d: d["rank"]))
@@ -37,7 +38,7 @@ SEARCH = tuple(d["name"] for d in describe() if d["kind"] == "search")
 
 
 def calibration(
-    ruleset: str = "feskot",
+    ruleset: str = DEFAULT_RULESET,
     bots=LADDER,
     pairs: int = 400,
     search_pairs: int = 20,

@@ -83,12 +83,11 @@ def play_deal(
     duplicate pair, every decision through ``decide`` with the seeds of the module notes. ``BotError``
     names the bot and the decision."""
 
-    if before is None:
-        from tekkasim.rulesets.trick52.engine_loop import (
-            play_deal52,  # engines with compiled seats: the same play, faster
-        )
+    if before is None and any(b.kind == "engine" for b in bots):
+        from ..rulesets import get_ruleset, load_ref
 
-        if play_deal52(state, bots, seed, table):
+        engine_loop = get_ruleset(state.game.name).engine_loop  # engines with compiled seats: the same play, faster
+        if engine_loop is not None and load_ref(engine_loop).play_deal(state, bots, seed, table):
             return state
 
     def choose(seat: int, k: int, optional: bool) -> Action | None:

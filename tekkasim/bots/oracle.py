@@ -26,7 +26,9 @@ from ..rules.base import Action
 from .base import MISTAKE_RATE, Bot, Param, View
 from .pimc import Adapter, Worlds, slip
 
-CANDIDATES = Param("candidates", 24, "Shengji: most actions scored in a follow with many legal plays", 2, 4096)
+CANDIDATES = Param(
+    "candidates", 24, "most actions scored in a follow with many legal plays (multi-card rulesets)", 2, 4096
+)
 
 
 def adapter_class(ruleset: str) -> type[Adapter]:

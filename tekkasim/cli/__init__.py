@@ -33,7 +33,7 @@ COMMANDS = {
     "export": ("export:export", "A stored run's deal records, or its per-deal results."),
     "sprt": ("sprt:sprt", "Sequential test of bot A against bot B on duplicate pairs."),
     "bots": ("bots:bots", "List the bots: ladder ranks, kinds, rulesets, parameters and what each does."),
-    "bidding": ("bidding:bidding", "Tekka bidding risk: calls, makes and double-dummy makeability by hand."),
+    "bidding": ("bidding:bidding", "Bidding risk of a ruleset with an auction: calls, makes and makeability by hand."),
     "tune": ("tune:tune", "Move one numeric bot parameter until the bot sits at a target Elo."),
     "calibrate": ("calibrate:calibrate", "The ladder's Elo against RANDOM per ruleset, with intervals."),
     "levels": ("levels:levels", "LEVEL:elo=E's calibration table and its accuracy check."),

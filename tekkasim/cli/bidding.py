@@ -10,7 +10,13 @@ from .options import parse_rule_options
 
 
 @click.command("bidding")
-@click.option("--ruleset", "-r", default="tekka", show_default=True, metavar="NAME", help="Only tekka has bidding.")
+@click.option(
+    "--ruleset",
+    "-r",
+    default=None,
+    metavar="NAME",
+    help="A ruleset with a bidding analysis (`tekkasim rules`) [the first one].",
+)
 @click.option("--bot", required=True, help="The bot whose calls are studied (NAME or NAME:param=value,...).")
 @click.option("--against", default=None, help="The other team [GREEDY; JANGARA when --bot is GREEDY].")
 @click.option("--boards", "-n", type=click.IntRange(min=1), required=True, help="Boards (each played at two tables).")
@@ -19,7 +25,7 @@ from .options import parse_rule_options
     "--out",
     type=click.Path(file_okay=False),
     default=None,
-    help="Run directory [runs/tekka-deal-seedS-<digest>]; rerunning resumes it.",
+    help="Run directory [runs/<ruleset>-deal-seedS-<digest>]; rerunning resumes it.",
 )
 @click.option(
     "--workers",
@@ -50,14 +56,14 @@ def bidding(ruleset, bot, against, boards, seed, out, workers, features, rule_op
     bucket by double-dummy EV; each bot's over- and underbidding."""
     import pandas as pd
 
-    from tekkasim.rulesets.tekka.bidding import MIN_BUCKET, bidding_json, bidding_plots
-    from tekkasim.rulesets.tekka.bidding import bidding as run_bidding
-
-    from ..errors import OptionError
+    from ..rulesets import get_ruleset, rulesets
     from .options import _check_seed, cap_workers, check_pairs, check_seed_range, check_writable
 
-    if ruleset.strip().lower() != "tekka":
-        raise OptionError(f"bidding is a Tekka analysis: --ruleset tekka, not {ruleset!r}")
+    if ruleset is None:  # the first ruleset that has one (a plug-in's too)
+        ruleset = next((rs.name for rs in rulesets() if "bidding" in rs.analyses), None) or "?"
+    analysis = get_ruleset(ruleset).analysis("bidding")  # one line for a ruleset without an auction
+    MIN_BUCKET, bidding_json, bidding_plots = analysis.MIN_BUCKET, analysis.bidding_json, analysis.bidding_plots
+    run_bidding = analysis.bidding
     seed = _check_seed(None, None, seed)
     check_pairs("--boards", boards)
     check_seed_range(seed, boards)

@@ -6,6 +6,7 @@ import json
 
 import click
 
+from ..rulesets import DEFAULT_RULESET
 from .options import _check_seed, check_seed_range, parse_rule_options
 
 
@@ -16,7 +17,7 @@ from .options import _check_seed, check_seed_range, parse_rule_options
     "rulesets",
     multiple=True,
     metavar="NAME",
-    help="feskot, tekka or satat (the rulesets the double-dummy solver plays); give several times [feskot].",
+    help=f"A ruleset the double-dummy solver plays (`tekkasim rules`); give several times [{DEFAULT_RULESET}].",
 )
 @click.option(
     "--bot",
@@ -67,7 +68,7 @@ def blunders(rulesets, bots, seed, deals, rule_opts, workers, as_json, doc, doc_
     if workers < 1:
         raise OptionError(f"--workers must be 1 or more, not {workers}")
     check_seed_range(seed, deals)
-    names = [check_ruleset(r) for r in (rulesets or ("feskot",))]
+    names = [check_ruleset(r) for r in (rulesets or (DEFAULT_RULESET,))]
     bots = list(bots) or list(LADDER)
     options = parse_rule_options(rule_opts)
 

@@ -11,6 +11,7 @@ import shlex
 import click
 
 from ..files import write_whole
+from ..rulesets import DEFAULT_RULESET
 from .options import pairs_workers_option
 
 SEEDS_PER_PAIRING = 1_000_000  # analysis.calibrate's spacing of the pairings' board seeds
@@ -23,7 +24,7 @@ SEEDS_PER_PAIRING = 1_000_000  # analysis.calibrate's spacing of the pairings' b
     "rulesets",
     multiple=True,
     metavar="NAME",
-    help="A ruleset to calibrate; give several times [feskot].",
+    help=f"A ruleset to calibrate; give several times [{DEFAULT_RULESET}].",
 )
 @click.option("--bots", default=None, help="Ladder bots, comma-separated [the whole ladder].")
 @click.option(
@@ -109,7 +110,7 @@ def calibrate(rulesets, bots, extra, pairs, search_pairs, search_random_pairs, s
         raise OptionError(
             f"--seed {seed}: the calibration's boards (seed + k * {SEEDS_PER_PAIRING:,} + j) pass 2**63-1"
         )
-    games = [get_game(r).name for r in (rulesets or ("feskot",))]
+    games = [get_game(r).name for r in (rulesets or (DEFAULT_RULESET,))]
     kept = {}
     if update and os.path.exists(out_path):  # read now: a file it cannot keep fails before any pair is played
         try:

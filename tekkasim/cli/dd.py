@@ -29,6 +29,7 @@ import click
 from ..cards import SEATS, SUITS, mask_of, parse_cards, parse_seat, parse_suit
 from ..errors import CardError, OptionError, RecordError, TekkasimError
 from ..records import iter_records
+from ..rulesets import DEFAULT_RULESET
 from ..solver.dd import Position, Solver, solver_rulesets, state_at, trick_table
 
 _ROW_ORDER = (3, 2, 1, 0)  # S H D C
@@ -46,7 +47,7 @@ _ROW_ORDER = (3, 2, 1, 0)  # S H D C
     "ruleset_opt",
     metavar="NAME",
     default=None,
-    help="Trick rules for hands given as options (default feskot); must match a record's ruleset.",
+    help=f"Trick rules for hands given as options (default {DEFAULT_RULESET}); must match a record's ruleset.",
 )
 @click.option("--trump", "-t", "trumps", multiple=True, metavar="SUIT", help="Only this trump suit (repeatable).")
 @click.option("--leader", "-l", "leaders", multiple=True, metavar="SEAT", help="Only this leader (repeatable).")
@@ -120,7 +121,7 @@ def _run(path, hand_texts, ruleset_opt, trumps, leaders, from_trick, deal_index,
                 hands.append(mask_of(parse_cards(text)))
             except CardError as exc:
                 raise CardError(f"--{seat}: {exc}") from None
-        ruleset = ruleset_opt or "feskot"
+        ruleset = ruleset_opt or DEFAULT_RULESET
         try:
             table = trick_table(hands, ruleset, rows, cols, solver)
         except TekkasimError as exc:

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from ..files import write_whole
+from ..rulesets import DEFAULT_RULESET
 from .options import local_workers, pairs_workers_option, parse_rule_options
 
 
@@ -34,7 +35,12 @@ def levels():
 
 @levels.command("table")
 @click.option(
-    "--ruleset", "-r", "rulesets", multiple=True, metavar="NAME", help="A ruleset; give several times [feskot]."
+    "--ruleset",
+    "-r",
+    "rulesets",
+    multiple=True,
+    metavar="NAME",
+    help=f"A ruleset; give several times [{DEFAULT_RULESET}].",
 )
 @click.option(
     "--pairs", type=click.IntRange(min=2), default=300, show_default=True, help="Pairs per heuristic pairing."
@@ -72,7 +78,7 @@ def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts, workers):
     from .options import _check_seed, check_writable
 
     seed = _check_seed(None, None, seed)
-    games = _rulesets(rulesets or ("feskot",))
+    games = _rulesets(rulesets or (DEFAULT_RULESET,))
     n = max(len(level_pairings(g, points)) for g in games)
     if seed + n * SEEDS_PER_PAIRING > MAX_SEED:
         raise OptionError(f"--seed {seed}: the table's boards (seed + i * {SEEDS_PER_PAIRING:,} + j) pass 2**63-1")

@@ -5,14 +5,15 @@ from __future__ import annotations
 import click
 
 from ..errors import OptionError, shorten
+from ..rulesets import DEFAULT_RULESET
 
 ruleset_option = click.option(
     "--ruleset",
     "-r",
-    default="feskot",
+    default=DEFAULT_RULESET,
     show_default=True,
     metavar="NAME",
-    help="feskot, tekka, satat or shengji (see `tekkasim rules`).",
+    help="A ruleset: a built-in one or a plug-in's (see `tekkasim rules`).",
 )
 
 
@@ -166,8 +167,8 @@ first_option = click.option(
     default=None,
     metavar="SEAT",
     callback=_parse_first,
-    help="The seat the (first) deal starts from: Feskot first dealt, Tekka first asked, Satat caller "
-    "(skips the draw), Shengji first to declare. Default: bottom (Satat: drawn).",
+    help="The seat the (first) deal starts from, as the ruleset's `first` context means it (`tekkasim rules`: "
+    "the first dealt, asked, to call or to declare). Default: the ruleset's.",
 )
 
 

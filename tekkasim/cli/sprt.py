@@ -9,11 +9,12 @@ import sys
 
 import click
 
+from ..rulesets import DEFAULT_RULESET
 from .options import check_pairs, check_writable, parse_rule_options
 
 
 @click.command("sprt")
-@click.option("--ruleset", "-r", default="feskot", show_default=True, metavar="NAME")
+@click.option("--ruleset", "-r", default=DEFAULT_RULESET, show_default=True, metavar="NAME")
 @click.option(
     "--bot",
     "bots",

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import click
 
+from ..rulesets import DEFAULT_RULESET
 from .options import parse_rule_options
 
 
 @click.command("table")
-@click.option("--ruleset", "-r", default="feskot", show_default=True, help="feskot, tekka, satat or shengji.")
+@click.option("--ruleset", "-r", default=DEFAULT_RULESET, show_default=True, help="A ruleset (see `tekkasim rules`).")
 @click.option(
     "--bots",
     "-b",

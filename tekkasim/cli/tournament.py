@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import click
 
+from ..rulesets import DEFAULT_RULESET
 from .options import cap_workers, check_writable, parse_rule_options
 
 
 @click.command("tournament")
-@click.option("--ruleset", "-r", default=None, metavar="NAME", help="feskot, tekka, satat or shengji [feskot].")
+@click.option(
+    "--ruleset", "-r", default=None, metavar="NAME", help=f"A ruleset (see `tekkasim rules`) [{DEFAULT_RULESET}]."
+)
 @click.option(
     "--bots",
     "-b",

@@ -7,11 +7,12 @@ import math
 
 import click
 
+from ..rulesets import DEFAULT_RULESET
 from .options import parse_rule_options
 
 
 @click.command("tune")
-@click.option("--ruleset", "-r", default="feskot", show_default=True, metavar="NAME")
+@click.option("--ruleset", "-r", default=DEFAULT_RULESET, show_default=True, metavar="NAME")
 @click.option("--bot", required=True, help="The bot to tune (NAME or NAME:param=value,...).")
 @click.option("--param", required=True, help="Its numeric parameter to move, e.g. mistake_rate.")
 @click.option("--target-elo", type=float, required=True, help="The Elo wanted against --against (e.g. -100).")

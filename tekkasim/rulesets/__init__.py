@@ -29,8 +29,9 @@ from ..errors import OptionError
 
 ENTRY_POINT_GROUP = "tekkasim.rulesets"
 
-# The built-in packages, in the order commands list them.
+# The built-in packages, in the order commands list them; the first is the commands' default.
 BUILTIN = ("feskot", "tekka", "satat", "shengji")
+DEFAULT_RULESET = BUILTIN[0]
 
 
 # Seats whose deals compile a full ladder's kernels (``Ruleset.warm``): heuristic, then search and ORACLE.
@@ -62,11 +63,14 @@ class Ruleset:
     ``bots``: named bots, ``NAME -> "module:Class"`` (the ladder, GREEDY, personalities); generic bots
     (RANDOM, PIMC, ISMCTS, LEVEL, ORACLE where ``search`` exists) play it without being named here.
     ``loop``: the module of its compiled whole-deal loop (``play_tables(game, px, py, seeds, table)``,
-    ``RANDOM_FORM``). ``blocks``: the module of its tournament block player and codecs
-    (``tekkasim.tournament.play``'s hooks). ``search``: ORACLE's adapter, ``"module:Adapter"``.
-    ``engine_loop``: the engine host's deal loop (``bots.engines``). ``analyses``: ``name ->
-    "module:function"`` (e.g. ``"bidding"``). ``warm``: seats that compile its kernels (``bots.warm``).
-    ``source``: where it came from (``"built-in"`` or the distribution and entry point).
+    ``RANDOM_FORM``). ``blocks``: the module of its tournament block codecs (``tekkasim.tournament.play``'s
+    hooks). ``search``: ORACLE's adapter, ``"module:Adapter"``. ``engine_loop``: a module whose
+    ``play_deal(state, bots, seed, table)`` plays deals with engine seats faster (``bots.loop``);
+    ``engine_messages``: a module keeping engines' observations up to date (``bots.engines.protocol``).
+    ``analyses``: ``name -> "module:function"`` (e.g. ``"bidding"``). ``warm``: seat lists whose deals
+    compile its kernels (``bots.warm``). ``notation``: how a person types its actions (help lines at the
+    table, beyond rank-then-suit cards). ``source``: ``"built-in"`` or the plug-in's distribution and
+    entry point.
     """
 
     name: str
@@ -76,8 +80,10 @@ class Ruleset:
     blocks: str | None = None
     search: str | None = None
     engine_loop: str | None = None
+    engine_messages: str | None = None
     analyses: Mapping[str, str] = field(default_factory=dict)
     warm: tuple[tuple[str, ...], ...] = ()
+    notation: str = ""
     source: str = "built-in"
 
     def game_class(self) -> type:
@@ -212,6 +218,7 @@ def unregister(name: str) -> None:
 
 __all__ = [
     "BUILTIN",
+    "DEFAULT_RULESET",
     "ENTRY_POINT_GROUP",
     "LADDER_WARM",
     "Ruleset",

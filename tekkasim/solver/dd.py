@@ -20,7 +20,7 @@ Two trick rules (``ruleset``):
 
 * ``"feskot"`` and ``"tekka"`` (the standard rules): counter-clockwise play bottom -> right -> top -> left;
   follow suit if able, else any card; highest trump wins, else highest card of the led suit.
-* ``"satat"``: clockwise play bottom -> left -> top -> right. 2♥ beats everything and may be played at
+* ``"troupe"`` (Satat): clockwise play bottom -> left -> top -> right. 2♥ beats everything and may be played at
   any time; it is never a heart for following (a player whose only heart is 2♥ is void in hearts).
   A 2♥ lead asks for Troupe (trump): everyone who holds Troupe must play it; when Troupe is hearts this
   is an ordinary Troupe lead. 2♥ played later does not change the suit to follow. Only legal plays are
@@ -76,9 +76,10 @@ from ..cards import SEATS, card_name, cards_of, mask_of, parse_cards, parse_seat
 from ..errors import CardError, IllegalAction, OptionError, RecordError, TekkasimError, shorten
 from ..rules import get_game
 from ..rules.base import State
+from ..rulesets import DEFAULT_RULESET
 from . import _dd_kernels as K
 
-_VARIANTS = {"standard": K.STANDARD, "satat": K.SATAT}  # Game.trick_rules -> the kernels' trick rules
+_VARIANTS = {"standard": K.STANDARD, "troupe": K.SATAT}  # Game.trick_rules -> the kernels' trick rules
 
 
 @lru_cache(maxsize=1)
@@ -193,7 +194,7 @@ class Position:
         "n_left",
     )
 
-    def __init__(self, hands, trump, leader, table=(), ruleset: str = "feskot", won=(0, 0)):
+    def __init__(self, hands, trump, leader, table=(), ruleset: str = DEFAULT_RULESET, won=(0, 0)):
         self.variant = _variant(ruleset)
         self.ruleset = str(ruleset).strip().lower()
         if isinstance(hands, dict):
@@ -450,7 +451,7 @@ class Solver:
         self.out = np.zeros(52, dtype=np.int64)
 
     @staticmethod
-    def position(where, trump=None, leader=None, table=(), ruleset: str = "feskot") -> Position:
+    def position(where, trump=None, leader=None, table=(), ruleset: str = DEFAULT_RULESET) -> Position:
         """``where`` as a validated :class:`Position` (see the class docstring); raises ``CardError``/
         ``SeatError``/``OptionError``/``IllegalAction`` with one line on bad input."""
         if isinstance(where, Position):
@@ -458,7 +459,9 @@ class Solver:
         if isinstance(where, State):
             return Position.from_state(where)
         if trump is None or leader is None:
-            raise OptionError("give a Position, a feskot/tekka/satat State, or four hands with trump and leader")
+            raise OptionError(
+                "give a Position, a State of a ruleset the solver plays, or four hands with trump and leader"
+            )
         return Position(where, trump, leader, table, ruleset)
 
     def _load(self, p: Position) -> None:
@@ -493,7 +496,7 @@ class Solver:
         """Tricks of ``side`` in the deal from team A's tricks among those left."""
         return p.won[side] + (team_a_left if side == 0 else p.n_left - team_a_left)
 
-    def solve(self, where, trump=None, leader=None, table=(), ruleset: str = "feskot", *, side=None) -> int:
+    def solve(self, where, trump=None, leader=None, table=(), ruleset: str = DEFAULT_RULESET, *, side=None) -> int:
         """The tricks ``side`` (default: the side to move) takes in the deal with perfect play from here:
         those already won plus those it takes among the tricks left (current one included)."""
         p = self.position(where, trump, leader, table, ruleset)
@@ -520,7 +523,7 @@ class Solver:
         # team B takes `need`  <=>  team A cannot take n_left - need + 1
         return not bool(K.search(self.state, self.moves, *args, p.n_left - need + 1) & K.RESULT)
 
-    def card_values(self, where, trump=None, leader=None, table=(), ruleset: str = "feskot") -> dict[int, int]:
+    def card_values(self, where, trump=None, leader=None, table=(), ruleset: str = DEFAULT_RULESET) -> dict[int, int]:
         """For each legal card (0..51, signals aside) of the seat to move: the tricks its side takes in
         the deal (won ones included) if it plays that card and everyone plays perfectly afterwards."""
         p = self.position(where, trump, leader, table, ruleset)
@@ -540,7 +543,7 @@ def default_solver() -> Solver:
     return _default_solver
 
 
-def solve(where, trump=None, leader=None, table: Sequence = (), ruleset: str = "feskot", *, side=None) -> int:
+def solve(where, trump=None, leader=None, table: Sequence = (), ruleset: str = DEFAULT_RULESET, *, side=None) -> int:
     """Tricks of ``side`` (default: the side to move) in the deal with perfect play (:meth:`Solver.solve`)."""
     return default_solver().solve(where, trump, leader, table, ruleset, side=side)
 
@@ -551,14 +554,14 @@ def can_reach(where, target: int, side=None) -> bool:
     return default_solver().can_reach(where, target, side)
 
 
-def card_values(where, trump=None, leader=None, table: Sequence = (), ruleset: str = "feskot") -> dict[int, int]:
+def card_values(where, trump=None, leader=None, table: Sequence = (), ruleset: str = DEFAULT_RULESET) -> dict[int, int]:
     """Per legal card, the tricks of the side to move in the deal (:meth:`Solver.card_values`)."""
     return default_solver().card_values(where, trump, leader, table, ruleset)
 
 
 def trick_table(
     hands,
-    ruleset: str = "feskot",
+    ruleset: str = DEFAULT_RULESET,
     trumps: Iterable = (3, 2, 1, 0),
     leaders: Iterable = (0, 1, 2, 3),
     solver: Solver | None = None,

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BotError, TekkasimError, shorten
+from ..rulesets import DEFAULT_RULESET
 
 SCHEDULES = ("round-robin", "gauntlet")
 UNITS = ("deal", "match")
@@ -195,7 +196,7 @@ def _settings(spec, ruleset: str) -> dict:
 class Config:
     """Everything that defines a tournament's results, plus how to run it."""
 
-    ruleset: str = "feskot"
+    ruleset: str = DEFAULT_RULESET
     teams: list[Team] = field(default_factory=list)
     boards: int = 100
     seed: int = 1

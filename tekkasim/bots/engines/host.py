@@ -39,11 +39,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-from tekkasim.rulesets.trick52.game import Trick52State
-
 from ...errors import BotError, shorten
+from ...rules.base import State
 from ..base import Bot, Param, View
-from .protocol import PROTOCOL, call_decide_message, decide_message, play_decide_message, prime_decide_message
+from .protocol import PROTOCOL, decide_message
 
 HELLO_TIMEOUT = 10.0  # seconds for the hello answer (engine.md)
 QUIT_TIMEOUT = 2.0  # seconds an engine has to exit after quit (engine.md)
@@ -404,51 +403,15 @@ class EngineBot(Bot):
         )
         return self._exchange(line, allowed, ident, view.optional, state, view.seat)
 
-    def play_decision(self, state: Trick52State, seat: int, seed: int, legal: int, raises: int) -> int | None:
-        """The engine's decision for ``seat``, to move in the play of a Feskot or Tekka deal (``table52``'s
-        loop): a card of the mask ``legal`` or one of the ``raises`` raise requests it may ask for, or in
-        phase ``raise`` its answer. The decision ``act`` makes, by the same message, made without a
-        ``View``. None when only ``act`` will do."""
-        time_ms = self.params["time_ms"]
-        game = state.game
-        built = play_decide_message(
-            self._observations,
-            state,
-            seat,
-            legal,
-            self._ident + 1,
-            game.name,
-            game.options,
-            time_ms,
-            seed,
-            self.world,
-            raises,
-        )
+    def decide_built(self, build, state: State, seat: int) -> Any:
+        """A decision whose message a ruleset's deal loop builds without a ``View`` (``Ruleset.engine_loop``):
+        ``build(ident, time_ms, world, observations)`` gives the decide line and the allowed actions (the
+        bytes ``act`` would send), or None when only ``act`` will do (then None here too)."""
+        built = build(self._ident + 1, self.params["time_ms"], self.world, self._observations)
         if built is None:
             return None
         self._ident += 1
         return self._exchange(built[0], built[1], self._ident, False, state, seat)
-
-    def choose_prime(self, state: Trick52State, seat: int, seed: int) -> int:
-        """The engine's Prime for ``seat``, to choose it in a Feskot or Tekka deal (``table52``'s loop): the
-        decision ``act`` makes, by the same message, made without a ``View``."""
-        self._ident += 1
-        game = state.game
-        line, allowed = prime_decide_message(
-            state, self._ident, game.name, game.options, self.params["time_ms"], seed, self.world
-        )
-        self._observations.pop(seat, None)  # as a full build out of the play does
-        return self._exchange(line, allowed, self._ident, False, state, seat)
-
-    def auction_call(self, state: Trick52State, seat: int, seed: int) -> int:
-        """The engine's call for ``seat``, to move in Tekka's auction (``table52``'s loop): the decision
-        ``act`` makes, by the same message, made without a ``View``."""
-        self._ident += 1
-        game = state.game
-        line, allowed = call_decide_message(
-            state, self._ident, game.name, game.options, self.params["time_ms"], seed, self.world
-        )
-        return self._exchange(line, allowed, self._ident, False, state, seat)
 
     def _exchange(self, line: bytes, allowed: Mapping[str, Any], ident: int, optional: bool, state, seat: int) -> Any:
         """Send one decide line, read the answer and return its action (one line on a fault)."""

@@ -21,14 +21,17 @@ from ..base import Bot, View
 from .protocol import decide_message
 
 HELP = """Type one of the actions listed, as written (case does not matter), or its number: #1, #2 ...
-  cards: rank then suit, 7H, TS (or 10S), QD; jokers SJ and BJ. A Feskot/Tekka card may carry a signal
-  if one is listed: TS:slam (lead this suit, partner), TS:drop (I have no more of it).
-  calls: pass, 8 .. 13, D13 (Tekka; with raises also 'raise 9', accept, reject); a suit letter
-  C D H S to choose Prime/Troupe; 'redeal' (Satat); Shengji declarations and plays as listed (5H 5H).
-  Satat: 'collect' ends a full trick; an accusation is the accused opponent's card on the table;
-  a card that does not follow is a Renonce (allowed, but an opponent may accuse you).
-  An empty line declines an optional decision (an accusation you are offered).
+  cards: rank then suit, 7H, TS (or 10S), QD.{notation}
+  An empty line declines an optional decision (one you are offered out of turn).
   ?  this help."""
+
+
+def help_text(ruleset: str) -> str:
+    """The help for a person at ``ruleset``'s table: the common lines and the ruleset's own notation."""
+    from ...rulesets import get_ruleset
+
+    notation = get_ruleset(ruleset).notation
+    return HELP.format(notation=("\n  " + notation.strip().replace("\n", "\n  ")) if notation else "")
 
 
 _LETTERS = str.maketrans(dict(zip(SUIT_SYMBOLS, SUITS, strict=True)))  # a suit's symbol -> its letter
@@ -156,7 +159,7 @@ class Person(Bot):
                 if not text:
                     return None
                 if text == "?":
-                    self._say(HELP + "\n")
+                    self._say(help_text(view.game.name) + "\n")
                     continue
                 pick = self._match(text, choices, cards)
                 if pick is not None:
@@ -175,7 +178,7 @@ class Person(Bot):
         while True:
             text = self._ask("your action> ")
             if text == "?":
-                self._say(HELP + "\n")
+                self._say(help_text(view.game.name) + "\n")
                 continue
             pick = self._match(text, choices, cards) if text else None
             if pick is not None:

@@ -29,6 +29,10 @@ RULESET = Ruleset(
     loop=f"{P}.bots",
     blocks=f"{P}.blocks",
     search=f"{P}.bots:SatatAdapter",
+    engine_messages=f"{P}.engine_messages",
     analyses={"deals": f"{P}.stats:satat_deals"},
     warm=LADDER_WARM,
+    notation="A suit letter C D H S chooses Troupe; 'redeal' asks for a new deal. 'collect' ends a full trick;\n"
+    "an accusation is the accused opponent's card on the table; a card that does not follow is a Renonce\n"
+    "(allowed, but an opponent may accuse you).",
 )

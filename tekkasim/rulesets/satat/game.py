@@ -895,7 +895,7 @@ class Satat(Game):
     trump_name = "Troupe"
     action_kinds = ("redeal", "troupe", "card", "collect", "accusation")
     out_of_turn = True
-    trick_rules = "satat"
+    trick_rules = "troupe"
     possible_are_fouls = True  # a Renonce: not following when able
 
     _CONTEXT = ("dealer", "caller", "score", "exchange", "deal_no", "match")

@@ -29,4 +29,5 @@ RULESET = Ruleset(
     search=f"{P}.bots:ShengjiAdapter",
     analyses={"deals": f"{P}.stats:shengji_deals"},
     warm=LADDER_WARM,
+    notation="Jokers SJ and BJ. Declarations and plays as listed (5H 5H).",
 )

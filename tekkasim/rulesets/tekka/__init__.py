@@ -8,6 +8,9 @@ RULESET = Ruleset(
     name="tekka",
     game="tekkasim.rulesets.tekka.game:Tekka",
     bots={**BOTS, "TANA": f"{P}.bots:TanaTekka"},  # fewer mistakes in the auction
-    analyses={"bidding": "tekkasim.rulesets.tekka.bidding:bidding_report"},
-    **FAMILY,
+    analyses={"bidding": "tekkasim.rulesets.tekka.bidding"},
+    **{
+        **FAMILY,
+        "notation": FAMILY["notation"] + "\ncalls: pass, 8 .. 13, D13; with raises also 'raise 9', accept, reject.",
+    },
 )

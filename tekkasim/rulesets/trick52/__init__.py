@@ -27,5 +27,8 @@ FAMILY = {
     "blocks": f"{P}.blocks",
     "search": f"{P}.search:Trick52Adapter",
     "engine_loop": f"{P}.engine_loop",
+    "engine_messages": f"{P}.engine_messages",
     "warm": LADDER_WARM,
+    "notation": "A card may carry a signal if one is listed: TS:slam (lead this suit, partner), TS:drop (I have\n"
+    "no more of it). A suit letter C D H S chooses Prime.",
 }

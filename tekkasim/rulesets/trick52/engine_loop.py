@@ -8,10 +8,10 @@ decisions of the compiled seats (``Bot.compiled_form``, as ``_policy_kernels.pla
 with the same decision seeds) until a seat without one is to move, and logs every action; the state keeps
 them (``Trick52State.note_applied``), so its record, returns and history are those of the State API loop.
 An engine to move in the play (a card; with Tekka's option raises also a raise request, or the answer to
-one) gets its message from ``protocol.play_decide_message`` (the bytes of a full build: the observation
+one) gets its message from ``engine_messages.play_decide_message`` (the bytes of a full build: the observation
 kept up to date, the legal cards from the kernel's mask, the raise requests from their number) and its
 answer is checked against the same allowed actions; its action is the first of the next kernel call. An
-engine's Prime choice and its Tekka calls are messaged from the record (``protocol.prime_decide_message``,
+engine's Prime choice and its Tekka calls are messaged from the record (``engine_messages.prime_decide_message``,
 ``call_decide_message``). Should none of these serve, the decision goes through ``bots.base.decide`` on
 the state as usual; a deal with a seat whose bot is neither an engine nor compiled is left to the State API
 loop. The twin of :func:`_advance` is that loop itself (tests/test_engines.py plays the same deals both
@@ -31,6 +31,7 @@ from tekkasim.bots.compiled import compiled_form
 from tekkasim.bots.engines.host import EngineBot
 from tekkasim.rulesets.trick52 import _kernels as k
 from tekkasim.rulesets.trick52 import _policy as pk
+from tekkasim.rulesets.trick52 import engine_messages as em
 from tekkasim.rulesets.trick52.game import Trick52State
 
 _MASK64 = (1 << 64) - 1
@@ -96,7 +97,7 @@ def _advance(hand, dealt, plays, signal, leader, winner, info, forms, control, l
             a = pk.decide(p, v, m, buf, pk.legal_list(d, buf), drng)
 
 
-def play_deal52(state: Trick52State, bots: Sequence[Bot], seed: int, table: int = 0) -> bool:
+def play_deal(state: Trick52State, bots: Sequence[Bot], seed: int, table: int = 0) -> bool:
     """Play ``state`` to its end as ``bots.loop.play_deal`` does (the same actions, seeds and faults) when
     it is a Feskot or Tekka deal with an engine at some seat and a compiled form at every other; return
     False, having done nothing, otherwise."""
@@ -139,11 +140,11 @@ def play_deal52(state: Trick52State, bots: Sequence[Bot], seed: int, table: int 
         if now[C_FIRST]:
             control[C_FIRST] = 0
         if now[C_PLAY]:
-            action = bot.play_decision(state, seat, decision_seed, now[C_LEGAL], now[C_RAISES])
+            action = em.play_decision(bot, state, seat, decision_seed, now[C_LEGAL], now[C_RAISES])
         elif phase == k.PH_PRIME:
-            action = bot.choose_prime(state, seat, decision_seed)
+            action = em.choose_prime(bot, state, seat, decision_seed)
         elif phase == k.PH_AUCTION:
-            action = bot.auction_call(state, seat, decision_seed)
+            action = em.auction_call(bot, state, seat, decision_seed)
         else:
             action = None
         if action is None:  # anything else: the State API path
