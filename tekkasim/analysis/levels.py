@@ -1,7 +1,7 @@
 """LEVEL's calibration table and its accuracy check (``tekkasim levels table`` / ``tekkasim levels check``).
 
-The table (:func:`level_table`, written to ``tekkasim/data/levels.json``) holds, per ruleset, the Elo
-against RANDOM of points of the ladder path (``bots.level``): the nine ladder bots (u = 0 .. 8) and
+The table (:func:`level_table`, written to a ruleset's ``tekkasim/rulesets/<name>/levels.json``) holds,
+per ruleset, the Elo against RANDOM of points of the ladder path (``bots.level``): the nine ladder bots (u = 0 .. 8) and
 ``points`` evenly spaced points within each step (u = k + j / (points + 1)). It is measured the way
 ``analysis.calibrate`` measures the ladder: duplicate pairs of
 
@@ -330,7 +330,7 @@ def accuracy_markdown(rows: list[dict], commands: str | list[str], table: dict) 
         f"{shown_met} of {len(rows)} 95% intervals lie wholly inside E +- 40 (the goal shown at 95%). An interval "
         "wider than +-40 cannot show the goal met either way: more pairs are needed there.",
     ]
-    lines += ["", "The table the check used (tekkasim/data/levels.json):", ""]
+    lines += ["", "The tables the check used (tekkasim/rulesets/<name>/levels.json):", ""]
     for rs, entry in (table.get("rulesets") or {}).items():
         lines.append(
             f"- {rs}: {entry.get('pairs')} pairs per heuristic pairing, {entry.get('search_pairs')} per search "

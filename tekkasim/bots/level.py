@@ -22,7 +22,7 @@ stronger), made by :func:`at_position` in one of two ways:
 
 The calibration table
 ---------------------
-``tekkasim/data/levels.json`` (written by ``tekkasim levels table``, ``analysis.levels``) holds, per
+Each ruleset's ``levels.json`` (``Ruleset.levels``; written by ``tekkasim levels table``) holds, per
 ruleset, the Elo against RANDOM measured at points of the path: the ladder bots (integer u) and a few
 points within each step. :func:`curve` makes those Elo values non-decreasing in u (weighted isotonic
 regression, pool-adjacent-violators, each point weighted by its interval's precision: a measured dip is
@@ -56,12 +56,21 @@ TABLE_FILE = "levels.json"
 
 @cache
 def shipped_table() -> dict:
-    """The calibration table shipped in the package (``tekkasim/data/levels.json``); {} if it is absent."""
-    path = resources.files("tekkasim").joinpath("data", TABLE_FILE)
-    try:
-        return json.loads(path.read_text())
-    except FileNotFoundError:
-        return {}
+    """The calibration tables shipped with the rulesets, as one table: each ruleset's own
+    (``Ruleset.levels``, a ``levels.json`` in its package holding its entry); {} when none has one."""
+    from ..rulesets import rulesets
+
+    entries: dict = {}
+    for rs in rulesets():
+        if rs.levels:
+            package, _, name = rs.levels.partition(":")
+            try:
+                table = json.loads(resources.files(package).joinpath(name or TABLE_FILE).read_text())
+            except FileNotFoundError:
+                continue
+            if rs.name in (table.get("rulesets") or {}):
+                entries[rs.name] = table["rulesets"][rs.name]
+    return {"rulesets": entries} if entries else {}
 
 
 def table_rulesets(table: dict | None = None) -> list[str]:
@@ -225,7 +234,7 @@ class LevelBot(Bot):
     rulesets: ClassVar[tuple[str, ...] | None] = tuple(table_rulesets())
     description = (
         "any strength on request: LEVEL:elo=E plays at E Elo above RANDOM, between KADO's and ZELZELA's "
-        "ratings, by interpolating the ladder (calibration table tekkasim/data/levels.json)"
+        "ratings, by interpolating the ladder (each ruleset's calibration table, levels.json in its package)"
     )
     # the range is each ruleset's (its class below); here any number, checked once the ruleset is known
     params_spec: ClassVar[tuple[Param, ...]] = (Param("elo", 0.0, ELO_DOC + " [the middle]", -1e6, 1e6),)

@@ -60,7 +60,7 @@ def levels():
     "--out",
     type=click.Path(dir_okay=False),
     default=None,
-    help="The table file to write (e.g. tekkasim/data/levels.json); its other rulesets are kept.",
+    help="The table file to write (a ruleset's shipped one: levels.json in its package); other rulesets are kept.",
 )
 @click.option("--option", "-o", "rule_opts", multiple=True, metavar="KEY=VALUE", help="A ruleset option.")
 @pairs_workers_option

@@ -69,8 +69,8 @@ class Ruleset:
     ``engine_messages``: a module keeping engines' observations up to date (``bots.engines.protocol``).
     ``analyses``: ``name -> "module:function"`` (e.g. ``"bidding"``). ``warm``: seat lists whose deals
     compile its kernels (``bots.warm``). ``notation``: how a person types its actions (help lines at the
-    table, beyond rank-then-suit cards). ``source``: ``"built-in"`` or the plug-in's distribution and
-    entry point.
+    table, beyond rank-then-suit cards). ``levels``: LEVEL's calibration table, ``"package:levels.json"``.
+    ``source``: ``"built-in"`` or the plug-in's distribution and entry point.
     """
 
     name: str
@@ -84,6 +84,7 @@ class Ruleset:
     analyses: Mapping[str, str] = field(default_factory=dict)
     warm: tuple[tuple[str, ...], ...] = ()
     notation: str = ""
+    levels: str | None = None
     source: str = "built-in"
 
     def game_class(self) -> type:

@@ -9,5 +9,6 @@ RULESET = Ruleset(
     game="tekkasim.rulesets.feskot.game:Feskot",
     bots={**BOTS, "TANA": f"{P}.bots:Tana"},
     analyses={"deals": "tekkasim.rulesets.feskot.stats:feskot_deals"},
+    levels="tekkasim.rulesets.feskot:levels.json",
     **FAMILY,
 )

@@ -32,6 +32,7 @@ RULESET = Ruleset(
     engine_messages=f"{P}.engine_messages",
     analyses={"deals": f"{P}.stats:satat_deals"},
     warm=LADDER_WARM,
+    levels=f"{P}:levels.json",
     notation="A suit letter C D H S chooses Troupe; 'redeal' asks for a new deal. 'collect' ends a full trick;\n"
     "an accusation is the accused opponent's card on the table; a card that does not follow is a Renonce\n"
     "(allowed, but an opponent may accuse you).",

@@ -29,5 +29,6 @@ RULESET = Ruleset(
     search=f"{P}.bots:ShengjiAdapter",
     analyses={"deals": f"{P}.stats:shengji_deals"},
     warm=LADDER_WARM,
+    levels=f"{P}:levels.json",
     notation="Jokers SJ and BJ. Declarations and plays as listed (5H 5H).",
 )

@@ -9,6 +9,7 @@ RULESET = Ruleset(
     game="tekkasim.rulesets.tekka.game:Tekka",
     bots={**BOTS, "TANA": f"{P}.bots:TanaTekka"},  # fewer mistakes in the auction
     analyses={"bidding": "tekkasim.rulesets.tekka.bidding"},
+    levels="tekkasim.rulesets.tekka:levels.json",
     **{
         **FAMILY,
         "notation": FAMILY["notation"] + "\ncalls: pass, 8 .. 13, D13; with raises also 'raise 9', accept, reject.",
