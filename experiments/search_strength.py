@@ -19,11 +19,8 @@ are arguments: fix them before playing. The same arguments give the same file fo
     python experiments/search_strength.py --ruleset feskot --ruleset tekka --pairs 300 --top-pairs 100 \\
         --oracle-pairs 100 --contracts 50 --workers 2 --out docs/search-strength.md
 
-The Satat rows use report boards 3,250,000 .. 3,299,999 (``--seed 3250000``: its three steps on
-3,280,000 .., 3,285,000 .. and 3,290,000 ..), tuning boards 2,000,000 .. 2,999,999:
-
-    python experiments/search_strength.py --ruleset satat --pairs 300 --top-pairs 200 --oracle-pairs 0 \\
-        --contracts 0 --seed 3250000 --workers 1 --update --out docs/search-strength.md
+The other rulesets' rows are added with ``--update`` and a ``--seed`` of their own (3,300,000, 3,600,000,
+3,900,000 ..): the command behind each ruleset's rows is at the top of ``docs/search-strength.md``.
 """
 
 from __future__ import annotations
