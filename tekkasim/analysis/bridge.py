@@ -13,8 +13,8 @@ Each of the side's two players is solved as declarer in notrump, the opening lea
 left-hand opponent, which is the next seat in play order: ``solver.solve(hands, trump=4,
 leader=(d + 1) % 4, side=d)`` (``trump=4`` is the solver's no trump). The solver plays counter-clockwise
 (bottom, right, top, left); a bridge table plays clockwise, and a deal seen in a mirror has the same
-double-dummy results, so bottom, right, top, left are North, East, South, West (``experiments/bridge_hcp.py
---dds`` checks the counts against DDS, Bo Haglund's solver, through ``endplay``).
+double-dummy results, so bottom, right, top, left are North, East, South, West
+(``tests/test_analysis_bridge.py`` checks the counts against DDS, Bo Haglund's solver, through ``endplay``).
 
 Which declarer
 --------------

@@ -786,7 +786,7 @@ LEAD_FEATURES = (
     "partner_void",  # partner known void in it and not in trumps (``infer``)
     "short_side",  # a side suit of at most two cards
 )
-# weights in card points, one per feature, by experiments/shengji_slip_fit.py on tuning boards (the
+# weights in card points, one per feature, by a fit on tuning boards (experiments/README.md) (the
 # command and its figures: experiments/README.md)
 # fmt: off
 W_FOLLOW = np.array([0.343, -0.012, 0.346, -0.135, -0.543, 0.464, 0.029, 0.427, 0.080, -0.263, 0.922, 1.726,

@@ -33,7 +33,7 @@ Parameters of the heuristic family (:class:`ShengjiHeuristic`)
                   table and its own, trumps, side masters and other cards spent, pairs and tractors split;
                   on lead: a master, a trump lead, the suit's length, a suit an opponent or partner is
                   known void in), weighted as fitted to JANGARA-policy rollouts of the true deal on tuning
-                  boards (``experiments/shengji_slip_fit.py``); the 16 cheapest plays are drawn from.
+                  boards (experiments/README.md); the 16 cheapest plays are drawn from.
 ``mistake_temperature``  that softmax's temperature, in tens of card points (0: always the cheapest
                   alternative; large: nearly uniform among the alternatives rated no better than the meant
                   action).

@@ -1,7 +1,7 @@
 """Pure-Python twin of the Shengji policy's estimate of a play (``bots._shengji_policy.play_value``), the
 price of a play mistake: the features it weighs (``FOLLOW_FEATURES`` / ``LEAD_FEATURES``) computed with
 Counters and the list-based rules of ``reference.shengji``, no masks. The tests compare the two on random
-positions; ``experiments/shengji_slip_fit.py`` fits the weights on these features.
+positions; the weights were fitted on these features (experiments/README.md).
 
 Arguments are the compiled policy's own: the parameter vector ``p``, the table scalars ``st`` (``S_*``),
 the seat, its hand and burial as ``(one, two)`` masks of a multiset (the burial is the dealer's own, else

@@ -854,7 +854,7 @@ def _slip_features(v, m, lm, c, gone, voids, chosen):
 
 # The weights of ``_slip_features`` in a card's estimated cost (tricks lost double dummy, against the
 # decision's other cards), one set per kind of decision (a lead, following suit, not following): fitted by
-# ``python -m experiments.slip_weights --range 4100000:40 --range 4200000:40`` over 14,662 card decisions
+# a fit (git history of experiments/slip_weights.py; conclusion in experiments/README.md) over 14,662 card decisions
 # of KADO .. TANA in Feskot on tuning boards (a ridge least-squares fit of the costs, then refined to the
 # lowest expected cost of the softmax draw at temperature 0.1, held near the least-squares weights; that
 # draw was then over every other card). The same command now collects 14,640 decisions (the ladder's play

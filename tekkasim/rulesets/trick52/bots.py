@@ -65,7 +65,7 @@ card is legal (``State.possible_actions``, offered to bots as ``View.possible``)
 the same signals as the Python path (``view52.signals_accepted``).
 
 ``unblock`` and ``give_count`` are off in every preset: neither gained on duplicate boards, and the
-ladder's steps are measured by ``experiments/heuristic_ladder.py`` (figures: ``experiments/README.md``).
+ladder's steps are measured by duplicate tournaments (figures: ``experiments/README.md``).
 
 The whole-deal loop of these bots (:func:`play_tables`, through ``compiled.play_tables``) plays one deal
 per board seed with the decision seeds of ``bots.loop``: the same actions as the State API path.

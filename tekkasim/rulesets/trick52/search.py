@@ -59,7 +59,7 @@ Every decision goes the same way:
    one, while with many worlds the best call over the worlds is worth more than JANGARA's.
    Two options refine the calls (and the Prime, which reads the same opening rollouts): ``call_fit``
    reads a rollout's trick count r as the chance ``sigmoid(A + B (r - k))`` that the world's double-dummy
-   count reaches k (``CALL_FIT``, a logistic fit by ``experiments/tekka_call_fit.py`` on tuning deals:
+   count reaches k (``CALL_FIT``, a logistic fit by a fit on tuning deals (experiments/README.md):
    a JANGARA rollout takes about half a trick less than double dummy where contracts are called, and a
    single rollout is a noisy count); ``call_stand`` values a pass as the contract that stands if the later
    seats pass too (the high call, or the first-asked seat's mandatory 8, whose failure costs 8, not 16),
@@ -80,7 +80,7 @@ The worlds, the budget (``worlds``, ``time_ms``), the resampling and ``mistake_r
 is only a softer prior. ORACLE (``oracle.py``) runs the same double-dummy scoring on the one true world
 (:meth:`Trick52Adapter.oracle`).
 
-Measured by ``experiments/ladder_strength.py``; the figures behind the presets and the choices above, with
+Measured by duplicate tournaments; the figures behind the presets and the choices above, with
 their seeds and sizes, are in ``experiments/README.md``.
 """
 
@@ -114,7 +114,7 @@ CALL_FLOOR = 0.02  # no call is ruled out entirely (bots make mistakes)
 EXACT_CARDS = 7  # from this many cards in hand the solver's exact card values score the cards
 TRICK_WEIGHT = 0.1  # with exact card values: score per trick beside the target terms
 # call_fit: P(double-dummy tricks >= t) = sigmoid(A + B (r - t)) for a JANGARA rollout's r team tricks at the
-# opening (the declarer leading trick 1 with its Prime); a logistic fit by experiments/tekka_call_fit.py
+# opening (the declarer leading trick 1 with its Prime); a logistic fit on tuning deals (experiments/README.md)
 CALL_FIT = (1.62, 1.53)
 
 _solver: Solver | None = None
@@ -884,7 +884,7 @@ class Zelzela(SearchBot):
 
     256 worlds: the time per decision allows it within the 100 ms goal, and more worlds closed more of
     GREEDY's gap to ORACLE on tuning boards, while twice as many did not close clearly more. The figures,
-    with their seeds and sizes: ``experiments/README.md`` (ladder_strength.py)."""
+    with their seeds and sizes: ``experiments/README.md``."""
 
     name = "ZELZELA"
     rank = 8
