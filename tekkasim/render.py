@@ -52,7 +52,7 @@ def render_state(state, index: int | None = None, error: str | None = None, sour
     lines = [_header(record, game, index)]
     # the first five cards dealt, where they decide something (Prime, Troupe, a Satat redeal)
     lines += _hands(record.get("hands") or {}, game.first_five)
-    lines += _calls(record)
+    lines += _calls(record, game.public_record_fields)
     trump = record.get("trump")
     lines.append(f"trump: {_suit_text(trump) if trump else 'not chosen yet'}")
     lines += _tricks(state, record)
@@ -122,9 +122,9 @@ def _by_suit(kinds: list[int]) -> str:
     return "  ".join(groups)
 
 
-def _calls(record: dict) -> list[str]:
+def _calls(record: dict, more: tuple[str, ...] = ()) -> list[str]:
     lines = []
-    for key in _CALLS:
+    for key in dict.fromkeys((*_CALLS, *more)):
         value = record.get(key)
         if value in (None, [], {}):
             continue

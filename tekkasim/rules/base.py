@@ -270,6 +270,9 @@ class Game(ABC):
     # what State.possible_actions adds to the legal ones: False, other forms of legal actions (signalled
     # plays); True, fouls a player may still commit at a risk (Satat's Renonces)
     possible_are_fouls: ClassVar[bool] = False
+    # record fields of the ruleset's own (beyond records.md's) that hold nothing hidden, in the order a deal
+    # meets them: engines' and people's observations keep them, renderings show them (a plug-in's bids)
+    public_record_fields: ClassVar[tuple[str, ...]] = ()
 
     @property
     def takes_signals(self) -> bool:

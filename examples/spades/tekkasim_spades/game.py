@@ -633,6 +633,7 @@ class Spades(Game):
     has_matches = True
     first_seat = "dealer"
     first_seat_label = "dealer"
+    public_record_fields = ("bids", "bags_before")  # shown to engines and people, rendered
     first_five = False
     trump_name = "trump"
     action_kinds = ("bid", "card")

@@ -633,3 +633,21 @@ def test_cli_engine_bot_in_a_tournament_plays_as_in_process(site, tmp_path):
         table = 0 if record["bots"]["bottom"] == "GREEDY" else 1
         state = play_deal(game.new_deal(record["seed"]), seat_bots, record["seed"], table)
         assert state.to_record()["tricks"] == record["tricks"] and state.result() == record["result"]
+
+
+def test_engines_people_and_renderings_see_the_bids():
+    """``public_record_fields``: the bids reach an engine's decide message (and so a person at the table)
+    and ``deal``/``replay``'s rendering; the other seats' hands never do."""
+    from tekkasim.bots.base import View
+    from tekkasim.bots.engines.protocol import decide_message
+    from tekkasim.render import render_state
+
+    state = get_game("spades").new_deal(5)
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    seat = state.current_player()
+    line, _allowed = decide_message(View(state, seat), 1, "spades", {}, 0, 7)
+    obs = json.loads(line)["observation"]
+    assert len(obs["record"]["bids"]) == 3 and "bags_before" in obs["record"]
+    assert list(obs["record"]["hands"]) == [SEATS[seat]]
+    assert "bids: " in render_state(state)

@@ -45,7 +45,7 @@ def hand_text(hand: Any) -> list[str]:
 def _visible_record(view: View, record: dict) -> dict:
     obs = view.observation
     seat = SEATS[view.seat]
-    out = {k: record[k] for k in _PUBLIC_KEYS if k in record}
+    out = {k: record[k] for k in (*_PUBLIC_KEYS, *view.game.public_record_fields) if k in record}
     own = record.get("hands", {}).get(seat, [])
     if isinstance(obs.hand, int):  # 52-card rulesets: own cards held or played (Feskot: first five first)
         seen = obs.hand
