@@ -27,10 +27,11 @@ run: $(STAMP)
 	@echo "report: $(RUN_DIR)/plots/summary.md (PNGs beside it), $(RUN_DIR)/report.json; records: $(RUN_DIR)/records.jsonl.gz"
 
 # Both cores (pytest-xdist); tests/conftest.py first compiles numba's cache in two processes
-# (tekkasim.bots.warm) so that the test workers load it instead of each compiling it. A clean clone on the
-# two-core machine, idle: 3 min 42 s in all (1108 tests in 150 s; the rest install and cache).
+# (tekkasim.bots.warm) so that the test workers load it instead of each compiling it. Then the Spades
+# plug-in's own tests (examples/spades: its rules, and every generic command through its entry point).
 test: $(STAMP)
 	$(PY) -m pytest -n auto tests tekkasim
+	cd examples/spades && ../../$(PY) -m pytest -n auto tests
 
 bench: $(STAMP)
 	$(PY) -m benchmarks --doc docs/benchmarks.md
