@@ -4,7 +4,6 @@ bad input. Fake engines are small Python scripts in tmp_path."""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess

@@ -27,7 +27,11 @@ from .options import parse_rule_options
 @click.option("--seed", "-s", type=int, default=None, help="The first deal's seed [from the clock, printed].")
 @click.option("--deals", "-n", type=int, default=1, show_default=True, help="Deals to play (a match continues).")
 @click.option(
-    "--out", "-O", default=None, type=click.Path(dir_okay=False), help="Records file, .jsonl or .jsonl.gz [table-RULESET-SEED.jsonl]."
+    "--out",
+    "-O",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Records file, .jsonl or .jsonl.gz [table-RULESET-SEED.jsonl].",
 )
 @click.option("--option", "-o", "rule_opts", multiple=True, metavar="KEY=VALUE", help="A ruleset option (repeatable).")
 def table(ruleset, bots, seat, seed, deals, out, rule_opts):
