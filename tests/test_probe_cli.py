@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
 
@@ -44,3 +46,17 @@ def test_table_out_gz_is_gzipped_and_verifies(tmp_path):
     assert len(records) == 1 and not records[0].get("unfinished")
     checked = cli("verify", out)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [("[1, 2]", "a JSON list"), ('{"rulesets": 5}', "'rulesets' is not an object"), ('{"a": 1}', "no 'rulesets'")],
+)
+def test_levels_table_refuses_a_json_file_of_another_shape_before_playing(tmp_path, text, words):
+    out = tmp_path / "f.json"
+    out.write_text(text)
+    done = cli("levels", "table", "--pairs", "2", "--search-pairs", "2", "--points", "0", "--out", out)
+    one_line_error(done, "is not a LEVEL table", words)
+    assert " vs " not in done.stderr  # refused before any pair was played
+    assert out.read_text() == text
+
