@@ -60,3 +60,35 @@ def test_levels_table_refuses_a_json_file_of_another_shape_before_playing(tmp_pa
     assert " vs " not in done.stderr  # refused before any pair was played
     assert out.read_text() == text
 
+
+def test_blunders_doc_is_checked_before_the_work(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory\n")
+    done = cli("blunders", "--bot", "KADO", "--deals", "1", "--doc", blocker / "x.md")
+    one_line_error(done, "--doc")
+    assert "deals" not in done.stderr  # refused before any deal was priced
+
+
+def test_blunders_doc_refuses_a_foreign_markdown_file(tmp_path):
+    notes = tmp_path / "notes.md"
+    notes.write_text("# My notes\n\nNothing about blunders here.\n")
+    done = cli("blunders", "--bot", "KADO", "--deals", "1", "--doc", notes)
+    one_line_error(done, "--doc", "not a blunders doc")
+    assert "deals" not in done.stderr
+    assert notes.read_text() == "# My notes\n\nNothing about blunders here.\n"
+
+
+def test_blunders_doc_writes_its_own_file_again_and_leaves_no_lock_file(tmp_path):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    doc = tmp_path / "b.md"
+    for _ in range(2):  # a file it made is its own kind of doc
+        done = cli("blunders", "--bot", "KADO", "--deals", "1", "--doc", doc, env={"TMPDIR": str(tmp)})
+        assert done.returncode == 0, done.stderr
+        assert "<!-- blunders:feskot:begin" in doc.read_text()
+    assert list(tmp.glob("tekkasim-blunders-*.lock")) == []
+    shipped = tmp_path / "shipped.md"  # docs/blunders.md, the doc the option is for
+    shipped.write_text((ROOT / "docs" / "blunders.md").read_text())
+    done = cli("blunders", "--bot", "KADO", "--deals", "1", "--doc", shipped, "--doc-key", "probe")
+    assert done.returncode == 0, done.stderr
+    assert "<!-- blunders:probe-feskot:begin" in shipped.read_text()
