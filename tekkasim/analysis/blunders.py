@@ -683,20 +683,43 @@ def _markers(key: str) -> tuple[str, str]:
     )
 
 
+DOC_HEADING = "# Blunder profiles"  # docs/blunders.md's first line, and a new --doc file's
+
+
+def is_doc(text: str) -> bool:
+    """Whether ``text`` (a Markdown file's) is a blunders doc that ``--doc`` may write into: empty, headed
+    :data:`DOC_HEADING`, or holding a section of its own (a file made by ``--doc`` before)."""
+    return not text.strip() or text.lstrip().startswith(DOC_HEADING) or "<!-- blunders:" in text
+
+
 def write_doc(path: str, report: dict, command: str, key: str | None = None) -> None:
     """Put each ruleset's tables into the Markdown file ``path`` between the markers of its section, with
     the command that made them; the rest of the file (the definitions) and other sections are kept. A
     section is named by the ruleset, or ``KEY-ruleset`` with ``key`` (so that runs of other bots or
-    sizes keep their own sections); one without markers yet is appended. Runs writing the same file
-    at once take turns (a lock file in the temporary directory, named by the file's path)."""
+    sizes keep their own sections); one without markers yet is appended; a new file starts with
+    :data:`DOC_HEADING`. Runs writing the same file at once take turns (a lock file in the temporary
+    directory, named by the file's path, removed by its holder when done: a run that waited on a removed
+    one takes a new one)."""
     import fcntl
     import hashlib
     import tempfile
 
     name = hashlib.sha1(os.path.abspath(path).encode()).hexdigest()[:16]
-    with open(os.path.join(tempfile.gettempdir(), f"tekkasim-blunders-{name}.lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        _write_doc(path, report, command, key)
+    lock_path = os.path.join(tempfile.gettempdir(), f"tekkasim-blunders-{name}.lock")
+    while True:
+        with open(lock_path, "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                held = os.stat(lock_path)
+            except FileNotFoundError:
+                continue
+            if (held.st_dev, held.st_ino) != (os.fstat(lock.fileno()).st_dev, os.fstat(lock.fileno()).st_ino):
+                continue  # removed (and maybe made anew) by the run before: lock the file there now
+            try:
+                _write_doc(path, report, command, key)
+            finally:
+                os.unlink(lock_path)  # while held: a run waiting on it finds it gone and locks anew
+            return
 
 
 def _write_doc(path: str, report: dict, command: str, key: str | None) -> None:
@@ -705,6 +728,8 @@ def _write_doc(path: str, report: dict, command: str, key: str | None) -> None:
             text = f.read()
     except FileNotFoundError:
         text = ""
+    if not text.strip():
+        text = DOC_HEADING + "\n"
     for ruleset, profiles in _by_ruleset(report).items():
         begin, end = _markers(f"{key}-{ruleset}" if key else ruleset)
         title = f"{ruleset} ({key})" if key else ruleset

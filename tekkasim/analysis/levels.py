@@ -32,6 +32,7 @@ import numpy as np
 
 from ..bots import get_bot
 from ..bots.level import LADDER_NAMES, at_position, curve, elo_range, entry_for, position
+from ..errors import shorten
 from ..ratings import Pairs, fit_elo, interval_text, json_number
 from ..rules import get_game
 from .duplicate import AnalysisError, pair_margins
@@ -121,6 +122,22 @@ def level_table(
             }
         )
     return {"points": out, "pairs": pairs, "search_pairs": search_pairs, "points_per_step": points, "seed": seed}
+
+
+def table_problem(doc) -> str | None:
+    """Why ``doc``, a JSON value read from a file, is not a LEVEL table (``{"rulesets": {NAME: {"points":
+    [...], ...}}}``, as :func:`level_table`'s entries are written), in a few words; None if it is one."""
+    if not isinstance(doc, dict):
+        kinds = {list: "list", str: "string", bool: "true/false", int: "number", float: "number"}
+        return f"a JSON {kinds.get(type(doc), 'null')}, not an object"
+    if "rulesets" not in doc:
+        return "no 'rulesets'"
+    if not isinstance(doc["rulesets"], dict):
+        return "'rulesets' is not an object"
+    for name, entry in doc["rulesets"].items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("points"), list):
+            return f"its entry {shorten(name, 20)!r} has no list of points"
+    return None
 
 
 def _round(x: float) -> float | None:
@@ -352,4 +369,5 @@ __all__ = [
     "level_pairings",
     "level_table",
     "point_name",
+    "table_problem",
 ]

@@ -59,7 +59,7 @@ def blunders(rulesets, bots, seed, deals, rule_opts, workers, as_json, doc, doc_
     or more, per kind (lead, follow, discard, ruff, prime, bid); slips against a random other option;
     Tekka's unmakeable Double 13 calls; then each pair of neighbouring bots (in the order given) compared
     on the same deals, first minus second, with paired 95% intervals and the kinds that make the step."""
-    from ..analysis.blunders import LADDER, blunder_profiles, check_ruleset, text_tables, write_doc
+    from ..analysis.blunders import LADDER, blunder_profiles, check_ruleset, is_doc, text_tables, write_doc
     from ..errors import OptionError
 
     seed = _check_seed(None, None, seed)
@@ -71,6 +71,8 @@ def blunders(rulesets, bots, seed, deals, rule_opts, workers, as_json, doc, doc_
     names = [check_ruleset(r) for r in (rulesets or (DEFAULT_RULESET,))]
     bots = list(bots) or list(LADDER)
     options = parse_rule_options(rule_opts)
+    if doc:  # before the deals are priced, not after
+        _check_doc(doc, is_doc)
 
     def progress(ruleset, bot, n):
         if not as_json:
@@ -94,3 +96,25 @@ def blunders(rulesets, bots, seed, deals, rule_opts, workers, as_json, doc, doc_
         click.echo(json.dumps(report))
         return
     click.echo(text_tables(report), nl=False)
+
+
+def _check_doc(doc: str, is_doc) -> None:
+    """``--doc`` can be written, and an existing file is a blunders doc (its sections are put in and the
+    rest kept: another Markdown file would get them appended)."""
+    import os
+
+    from ..errors import OptionError, shorten
+    from .options import check_writable
+
+    check_writable(doc, "--doc")
+    if os.path.isfile(doc):
+        try:
+            with open(doc, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise OptionError(f"--doc {shorten(doc)} cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
+        if not is_doc(text):
+            raise OptionError(
+                f"--doc {shorten(doc)} is not a blunders doc (no '# Blunder profiles' heading or blunders section); "
+                "remove it or name another"
+            )

@@ -72,7 +72,7 @@ def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts, workers):
     the mixtures) and 18 with one (--search-pairs each; a pair with ZELZELA takes seconds, so these set
     the time). Few search pairs leave the search points' Elo wide open: docs/levels.md names the shipped
     tables' sizes and what their check measured."""
-    from ..analysis.levels import SEEDS_PER_PAIRING, level_pairings, level_table
+    from ..analysis.levels import SEEDS_PER_PAIRING, level_pairings, level_table, table_problem
     from ..errors import OptionError
     from ..rules.base import MAX_SEED
     from .options import _check_seed, check_writable
@@ -108,7 +108,9 @@ def table(rulesets, pairs, search_pairs, points, seed, out, rule_opts, workers):
             raise OptionError(
                 f"--out {out} is not a LEVEL table ({type(exc).__name__}); remove it or name another"
             ) from None
-        doc.setdefault("rulesets", {})
+        problem = table_problem(doc)
+        if problem:  # its other rulesets are kept and this one's entry put in: refuse another file before play
+            raise OptionError(f"--out {out} is not a LEVEL table ({problem}); remove it or name another")
     for g in games:
         click.echo(f"{g}:", err=True)
         entry = level_table(g, pairs, search_pairs, points, seed, options, progress, workers=local_workers(workers))

@@ -28,7 +28,11 @@ from .options import parse_rule_options
 @click.option("--seed", "-s", type=int, default=None, help="The first deal's seed [from the clock, printed].")
 @click.option("--deals", "-n", type=int, default=1, show_default=True, help="Deals to play (a match continues).")
 @click.option(
-    "--out", "-O", default=None, type=click.Path(dir_okay=False), help="Records file [table-RULESET-SEED.jsonl]."
+    "--out",
+    "-O",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Records file, .jsonl or .jsonl.gz [table-RULESET-SEED.jsonl].",
 )
 @click.option("--option", "-o", "rule_opts", multiple=True, metavar="KEY=VALUE", help="A ruleset option (repeatable).")
 def table(ruleset, bots, seat, seed, deals, out, rule_opts):
@@ -38,6 +42,7 @@ def table(ruleset, bots, seat, seed, deals, out, rule_opts):
     from ..bots.engines.person import fits, with_letters
     from ..cards import SEATS, parse_seat
     from ..errors import Interrupted, TekkasimError
+    from ..records import _open_text
     from ..rules import get_game
     from ..rules.base import check_seed
     from ..tournament.config import split_bots
@@ -73,7 +78,7 @@ def table(ruleset, bots, seat, seed, deals, out, rule_opts):
     )
     context: dict = {}
     Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
+    with _open_text(Path(path), "wt") as f:  # gzipped for a .gz name, as play and export write
         for j in range(deals):
             deal_seed = seed + j
             state = game.new_deal(deal_seed, **context)

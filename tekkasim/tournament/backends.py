@@ -33,6 +33,7 @@ from collections import deque
 from collections.abc import Callable
 
 from ..bots.engines import affinity
+from ..bots.engines.host import stop_engines, watch_sessions
 from ..errors import BotError, TekkasimError
 from .config import TournamentError
 from .play import SEAT_NAMES, Job, context, play_block
@@ -62,8 +63,11 @@ WORKER_NICE = 10
 # Where a worker is, in memory it shares with the parent (written without a syscall, read by the parent
 # when the worker dies or the watchdog fires): the block it plays, the board and table it started last (-1
 # in a compiled block, which plays without stopping between tables), and the bot deciding now (team,
-# member, seat, since when; team -1 between decisions).
+# member, seat, since when; team -1 between decisions). Then the pids of the engines it runs (0: none), each
+# its engine's session: the parent ends them after the worker, with whatever they started (a killed worker's
+# engines die with it, PR_SET_PDEATHSIG, but not their own children).
 BLOCK, BOARD, TABLE, TEAM, MEMBER, SEAT, SINCE = range(7)
+ENGINES, ENGINE_SLOTS = 7, 8
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
 _KEEP_BYTES = 64 << 20  # blocks' arrays below this come from (and go back to) the worker's heap
@@ -163,6 +167,12 @@ def _worker_main(job: Job, conn, parent_pid: int, where, core: int | None = None
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the handler the parent's runner installed
     signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     _follow_parent(parent_pid)
+
+    def sessions(pids: list[int]) -> None:
+        for i in range(ENGINE_SLOTS):
+            where[ENGINES + i] = pids[i] if i < len(pids) else 0
+
+    watch_sessions(sessions)
     _drop_locks()
     _reuse_freed_memory()
     try:
@@ -182,6 +192,13 @@ def _worker_main(job: Job, conn, parent_pid: int, where, core: int | None = None
             last[0] = now
             _send(conn, ("beat", board, table))
 
+    try:
+        _serve(job, conn, where, beat)
+    finally:
+        stop_engines()  # a worker's exit runs no atexit hook (multiprocess ends it with os._exit)
+
+
+def _serve(job: Job, conn, where, beat) -> None:
     watched = False
     while True:
         try:
@@ -230,7 +247,7 @@ class _Worker:
     def __init__(self, ctx, job: Job, index: int = 0, cores: list[int] | None = None):
         parent, child = ctx.Pipe(duplex=True)
         self.conn = parent
-        self.where = ctx.RawArray("d", 7)
+        self.where = ctx.RawArray("d", ENGINES + ENGINE_SLOTS)
         self.where[BLOCK] = -1
         self.where[TEAM] = -1
         self.index = index  # its place in the pool (a replacement takes the same): its core, with engines
@@ -286,6 +303,14 @@ class _Worker:
             self.proc.kill()
             self.proc.join(timeout=5)
         self.conn.close()
+        if not self.proc.is_alive():  # the sessions of the engines it left running, with all they started
+            for i in range(ENGINE_SLOTS):
+                pid, self.where[ENGINES + i] = int(self.where[ENGINES + i]), 0
+                if pid > 0:
+                    try:
+                        os.killpg(pid, signal.SIGKILL)
+                    except (ProcessLookupError, PermissionError):
+                        pass
 
 
 def run_local(

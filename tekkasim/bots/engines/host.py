@@ -61,6 +61,24 @@ def set_log_dir(path: str | Path) -> None:
         proc.stop()
 
 
+_SESSION_HOOKS: list = []  # called with running_engine_pids() whenever an engine of this process starts or stops
+
+
+def watch_sessions(hook) -> None:
+    """Call ``hook(pids)`` with the pids of this process's running engines (each also the id of the engine's
+    session and process group) whenever one starts or stops: a process that may be killed before it can
+    stop its engines (a tournament worker) leaves them where its parent can end their sessions, whatever
+    the engines started included."""
+    _SESSION_HOOKS.append(hook)
+
+
+def _sessions_changed() -> None:
+    if _SESSION_HOOKS:
+        pids = running_engine_pids()
+        for hook in _SESSION_HOOKS:
+            hook(pids)
+
+
 def _log_dir() -> Path:
     return Path(os.environ.get(LOG_ENV) or Path(tempfile.gettempdir()) / "tekkasim-engines")
 
@@ -180,6 +198,7 @@ class EngineProcess:
             except OSError as exc:
                 raise BotError(f"engine {shorten(self.command)!r} cannot start: {exc.strerror or exc}") from None
         self.pid_owner = _PID[0]
+        _sessions_changed()
         self._buf = b""
         self._in, self._out = self.proc.stdin.fileno(), self.proc.stdout.fileno()
         self.late = False
@@ -294,6 +313,7 @@ class EngineProcess:
         except (ProcessLookupError, PermissionError):
             pass
         proc.wait()
+        _sessions_changed()
 
 
 def _parse(line: bytes) -> Any:

@@ -1,0 +1,94 @@
+"""Issue 39, the new-user probe: command-line cases a new user met (bad input is one line and a non-zero
+exit, before any work; nothing is lost; nothing is left behind)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PY = sys.executable
+
+
+def cli(*args, cwd=None, env=None, stdin: str | bytes = b"", timeout=600):
+    done = subprocess.run(
+        [PY, "-m", "tekkasim", *map(str, args)],
+        input=stdin.encode() if isinstance(stdin, str) else stdin,
+        capture_output=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+        timeout=timeout,
+    )
+    done.stdout, done.stderr = done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
+    return done
+
+
+def one_line_error(done, *words) -> None:
+    assert done.returncode != 0, done.stdout
+    assert "Traceback" not in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    for w in words:
+        assert w in done.stderr, done.stderr
+
+
+def test_table_out_gz_is_gzipped_and_verifies(tmp_path):
+    out = tmp_path / "t.jsonl.gz"
+    done = cli("table", "-b", "RANDOM", "--seed", "3", "--out", out, stdin="#1\n" * 40)
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes()[:2] == b"\x1f\x8b"
+    records = [json.loads(line) for line in gzip.open(out, "rt")]
+    assert len(records) == 1 and not records[0].get("unfinished")
+    checked = cli("verify", out)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [("[1, 2]", "a JSON list"), ('{"rulesets": 5}', "'rulesets' is not an object"), ('{"a": 1}', "no 'rulesets'")],
+)
+def test_levels_table_refuses_a_json_file_of_another_shape_before_playing(tmp_path, text, words):
+    out = tmp_path / "f.json"
+    out.write_text(text)
+    done = cli("levels", "table", "--pairs", "2", "--search-pairs", "2", "--points", "0", "--out", out)
+    one_line_error(done, "is not a LEVEL table", words)
+    assert " vs " not in done.stderr  # refused before any pair was played
+    assert out.read_text() == text
+
+
+def test_blunders_doc_is_checked_before_the_work(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory\n")
+    done = cli("blunders", "--bot", "KADO", "--deals", "1", "--doc", blocker / "x.md")
+    one_line_error(done, "--doc")
+    assert "deals" not in done.stderr  # refused before any deal was priced
+
+
+def test_blunders_doc_refuses_a_foreign_markdown_file(tmp_path):
+    notes = tmp_path / "notes.md"
+    notes.write_text("# My notes\n\nNothing about blunders here.\n")
+    done = cli("blunders", "--bot", "KADO", "--deals", "1", "--doc", notes)
+    one_line_error(done, "--doc", "not a blunders doc")
+    assert "deals" not in done.stderr
+    assert notes.read_text() == "# My notes\n\nNothing about blunders here.\n"
+
+
+def test_blunders_doc_writes_its_own_file_again_and_leaves_no_lock_file(tmp_path):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    doc = tmp_path / "b.md"
+    for _ in range(2):  # a file it made is its own kind of doc
+        done = cli("blunders", "--bot", "KADO", "--deals", "1", "--doc", doc, env={"TMPDIR": str(tmp)})
+        assert done.returncode == 0, done.stderr
+        assert "<!-- blunders:feskot:begin" in doc.read_text()
+    assert list(tmp.glob("tekkasim-blunders-*.lock")) == []
+    shipped = tmp_path / "shipped.md"  # docs/blunders.md, the doc the option is for
+    shipped.write_text((ROOT / "docs" / "blunders.md").read_text())
+    done = cli("blunders", "--bot", "KADO", "--deals", "1", "--doc", shipped, "--doc-key", "probe")
+    assert done.returncode == 0, done.stderr
+    assert "<!-- blunders:probe-feskot:begin" in shipped.read_text()

@@ -1,0 +1,148 @@
+"""Issue 39, the new-user probe: engines' own child processes never outlive a tournament or an sprt (its
+workers end normally or are stopped by Ctrl-C), and the engine host's and ``tekkasim engine``'s answers to
+bad input. Fake engines are small Python scripts in tmp_path."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PY = sys.executable
+
+
+def _env():
+    return {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def _spawner(tmp_path: Path, pids: Path, pause: float = 0.0) -> str:
+    """An engine that starts ``sleep 299`` (its pid appended to ``pids``) and then plays the first legal
+    action, ``pause`` seconds a decision."""
+    script = tmp_path / "spawner.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""\
+            import json, subprocess, sys, time
+            child = subprocess.Popen(["sleep", "299"])
+            with open({str(pids)!r}, "a") as f:
+                f.write(f"{{child.pid}}\\n")
+            for line in sys.stdin:
+                m = json.loads(line)
+                if m["type"] == "hello":
+                    print(json.dumps({{"type": "hello", "protocol": 1, "name": "SPAWNER",
+                                       "rulesets": ["feskot", "tekka", "satat", "shengji"]}}), flush=True)
+                elif m["type"] == "quit":
+                    break
+                elif m["type"] == "decide":
+                    time.sleep({pause})
+                    action = None if m["optional"] else m["legal"][0]
+                    print(json.dumps({{"type": "action", "id": m["id"], "action": action}}), flush=True)
+            """
+        )
+    )
+    return f"engine:{PY} {script}"
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie left unreaped by a container's init counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
+
+
+def _read_pids(path: Path) -> list[int]:
+    try:
+        return [int(x) for x in path.read_text().split()]
+    except FileNotFoundError:
+        return []
+
+
+def _all_gone(pids: list[int], wait: float = 10.0) -> list[int]:
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        left = [p for p in pids if _alive(p)]
+        if not left:
+            return []
+        time.sleep(0.1)
+    return [p for p in pids if _alive(p)]
+
+
+def _kill_strays(pids: list[int]) -> None:
+    for pid in pids:
+        if _alive(pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+@pytest.mark.parametrize("command", ["tournament", "sprt"])
+def test_an_engines_children_do_not_outlive_a_run_that_ends_normally(tmp_path, command):
+    pids = tmp_path / "pids"
+    engine = _spawner(tmp_path, pids)
+    if command == "tournament":
+        args = ["tournament", "-r", "feskot", "-b", f"{engine},RANDOM", "-n", "4", "--block", "1"]
+    else:
+        args = ["sprt", "--bot", engine, "--bot", "RANDOM", "--elo0", "0", "--elo1", "50", "--max-pairs", "4"]
+    try:
+        done = subprocess.run(
+            [PY, "-m", "tekkasim", *args, "-w", "2", "-q", "-O", str(tmp_path / "run")],
+            capture_output=True,
+            text=True,
+            env=_env(),
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        started = _read_pids(pids)
+        assert len(started) >= 2  # the parent's engine (its hello) and at least one worker's
+        assert _all_gone(started) == []
+    finally:
+        _kill_strays(_read_pids(pids))
+
+
+@pytest.mark.parametrize("command", ["tournament", "sprt"])
+def test_an_engines_children_do_not_outlive_a_run_stopped_by_ctrl_c(tmp_path, command):
+    pids = tmp_path / "pids"
+    engine = _spawner(tmp_path, pids, pause=0.02)
+    if command == "tournament":
+        args = ["tournament", "-r", "feskot", "-b", f"{engine},RANDOM", "-n", "400", "--block", "1"]
+    else:
+        args = ["sprt", "--bot", engine, "--bot", "RANDOM", "--elo0", "0", "--elo1", "5", "--max-pairs", "400"]
+    run = subprocess.Popen(
+        [PY, "-m", "tekkasim", *args, "-w", "2", "-q", "-O", str(tmp_path / "run")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_env(),
+        start_new_session=True,  # its own process group, as a terminal's job: Ctrl-C goes to the group
+    )
+    try:
+        end = time.monotonic() + 120
+        while len(_read_pids(pids)) < 3 and time.monotonic() < end and run.poll() is None:
+            time.sleep(0.1)  # the parent's engine and both workers' have started
+        assert len(_read_pids(pids)) >= 3, run.stderr.read() if run.poll() is not None else "not started"
+        time.sleep(0.5)
+        os.killpg(run.pid, signal.SIGINT)
+        _out, err = run.communicate(timeout=60)
+        assert run.returncode != 0 and "interrupted" in err, err
+        assert _all_gone(_read_pids(pids)) == []
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+        _kill_strays(_read_pids(pids))
