@@ -17,7 +17,6 @@ from tekkasim.analysis.blunders import (
     blunder_profiles,
     card_costs,
     card_kind,
-    finish_auction,
     paired_difference,
     profile_deal,
     step,
@@ -29,6 +28,7 @@ from tekkasim.cards import parse_card
 from tekkasim.cli import cli
 from tekkasim.ratings import Z95
 from tekkasim.rules import get_game
+from tekkasim.rulesets.tekka.blunders import finish_auction
 from tekkasim.solver import Position
 from tekkasim.tournament.play import play_deal_state
 

@@ -16,7 +16,7 @@ decision of every seat with at least two options is priced with the double-dummy
   the same bots would call it with the same seeds; the resulting contract is played double dummy with
   the Prime best for its declarer; the call's value is the deal's score for the deciding side (its
   points minus the opponents'). D13 counts as made only when the declarer can win all 13 tricks
-  personally (``analysis.bidding.declarer_takes_all``).
+  personally (``rulesets.tekka.bidding.declarer_takes_all``; the auction is priced by ``rulesets.tekka.blunders``).
 
 Not priced (counted in ``unmeasured`` by reason): forced decisions, Satat redeals (chance), Satat
 Renonces and accusations, collects, Tekka raises and their answers. docs/blunders.md holds the
@@ -42,34 +42,28 @@ from __future__ import annotations
 import math
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 
 import numpy as np
 
-from tekkasim.rulesets.satat import game as S
-from tekkasim.rulesets.tekka.bidding import declarer_takes_all
-from tekkasim.rulesets.trick52 import _kernels as T
-
-from ..bots import decide, get_bot, mix_seed
+from ..bots import get_bot
 from ..bots.base import Bot, View
-from ..cards import parse_card
 from ..errors import OptionError, shorten
 from ..files import put_section, write_whole
 from ..ratings import Z95
 from ..rules import get_game
+from ..rulesets import DEFAULT_RULESET, RulesetError, get_ruleset, rulesets
 from ..solver.dd import Position, Solver, default_solver
 from ..tournament.play import play_deal_state
 from .duplicate import AnalysisError
 
-RULESETS = ("feskot", "tekka", "satat")
 CARD_KINDS = ("lead", "follow", "discard", "ruff")
 KINDS = (*CARD_KINDS, "prime", "bid")
 UNITS = {kind: "points" if kind == "bid" else "tricks" for kind in KINDS}
 LADDER = ("KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA", "JANGARA")
-TWO_HEARTS = parse_card("2H")
 TABLE = 0  # every seat holds the same bot, so both duplicate tables play alike: table 0's seeds
 
 
@@ -80,7 +74,7 @@ def card_kind(position: Position, card: int) -> str:
     else ``discard``. Judged by the card played, as a bridge player names a ruff or a discard."""
     if not position.table:
         return "lead"
-    if position.ruleset == "satat" and card == TWO_HEARTS:
+    if card in getattr(hooks(position.ruleset), "RUFF_ANYWHERE", ()):  # Satat's 2♥
         return "ruff"
     suit = card // 13
     if suit == position.lead:
@@ -97,25 +91,17 @@ def card_costs(where, solver: Solver | None = None) -> dict[int, int]:
     return {c: best - v for c, v in values.items()}
 
 
-def _option(ruleset: str, action: int) -> tuple[str, int | None]:
-    """``(category, option)`` of an action: a card (signals dropped), a Prime/Troupe suit, a Tekka call
-    code, or a category that is not priced (``raise``, ``redeal``, ``collect``, ``accusation``)."""
-    a = int(action)
-    if ruleset == "satat":
-        if a < 52:
-            return "card", a
-        if a < S.REDEAL:
-            return "prime", a - S.TROUPE
-        if a == S.REDEAL:
-            return "redeal", None
-        return ("collect", None) if a == S.COLLECT else ("accusation", None)
-    if a < T.PRIME_BASE:
-        return "card", a % T.SIGNAL_MULT
-    if a < T.CALL_BASE:
-        return "prime", a - T.PRIME_BASE
-    if a < T.RAISE_BASE:
-        return "bid", a - T.CALL_BASE
-    return "raise", None
+def hooks(ruleset: str):
+    """``ruleset``'s blunder-profile module (``Ruleset.analyses["blunders"]``): ``option(action) ->
+    (category, option)`` (a ``card`` with signals dropped, a ``prime`` suit, a ``bid`` code, or a category
+    that is not priced); optionally ``RUFF_ANYWHERE`` (cards that ruff wherever they are played, Satat's
+    2♥) and ``Bids`` (a deal's auction priced double dummy, with its own summary and report column)."""
+    return get_ruleset(ruleset).analysis("blunders")
+
+
+def profiled_rulesets() -> list[str]:
+    """The rulesets that have blunder profiles."""
+    return [rs.name for rs in rulesets() if "blunders" in rs.analyses]
 
 
 @dataclass
@@ -143,46 +129,6 @@ class DealResult:
     inexact: int = 0  # D13 searches that ran out of nodes (the side's 13 tricks stood in)
 
 
-class _Contracts:
-    """Double-dummy values of one Tekka deal's contracts, from its hands as dealt (cached per Prime and
-    declarer: every declarer leads trick 1)."""
-
-    def __init__(self, hands: Sequence[int], solver: Solver):
-        self.hands, self.solver = list(hands), solver
-        self.tricks: dict[tuple[int, int], int] = {}
-        self.alone: dict[tuple[int, int], bool] = {}
-        self.inexact = 0
-
-    def side_tricks(self, prime: int, declarer: int) -> int:
-        key = (prime, declarer)
-        if key not in self.tricks:
-            self.tricks[key] = self.solver.solve(Position(self.hands, prime, declarer, (), "tekka"))
-        return self.tricks[key]
-
-    def d13(self, declarer: int) -> bool:
-        """Whether ``declarer`` can win all 13 tricks personally with some Prime."""
-        for prime in range(4):
-            if self.side_tricks(prime, declarer) < 13:
-                continue
-            key = (prime, declarer)
-            if key not in self.alone:
-                found = declarer_takes_all(self.hands, prime, declarer)
-                if found is None:
-                    self.inexact += 1
-                self.alone[key] = True if found is None else found
-            if self.alone[key]:
-                return True
-        return False
-
-    def score(self, contract: dict) -> int:
-        """The declaring side's score (its points, or minus the opponents') with the Prime best for it."""
-        d, target = contract["declarer"], contract["target"]
-        if target == "D13":
-            return 26 if self.d13(d) else -52
-        made = max(self.side_tricks(p, d) for p in range(4)) >= target
-        return target if made else (-8 if contract["mandatory"] else -2 * target)
-
-
 class _Pricer:
     """Prices the decisions of one deal; the probe bot calls :meth:`price` at each decision."""
 
@@ -190,17 +136,19 @@ class _Pricer:
         self.game, self.bot, self.calm, self.solver = game, bot, calm, solver
         self.deal, self.seed = deal, seed
         self.result = DealResult()
-        self.contracts: _Contracts | None = None
+        self.hooks = hooks(game.name)
+        bids = getattr(self.hooks, "Bids", None)
+        self.bids = None if bids is None else bids(game, bot, seed, solver)
 
     def price(self, state, seat: int, action, rng_before: np.ndarray) -> None:
-        name = self.game.name
-        category, chosen = _option(name, action)
+        option = self.hooks.option
+        category, chosen = option(action)
         if category not in ("card", "prime", "bid"):
             self.result.unmeasured[category] += 1
             return
         options: dict[int, int] = {}
         for a in View(state, seat).legal:
-            cat, opt = _option(name, a)
+            cat, opt = option(a)
             if cat == category:
                 options.setdefault(opt, a)
         if chosen not in options:  # a Satat Renonce: not a rule-following card
@@ -216,14 +164,14 @@ class _Pricer:
             values = {opt: self._after(state, a, seat) for opt, a in options.items()}
             kind = "prime"
         else:
-            values = self.call_values(state, seat, options)
+            values = self.bids.values(state, seat, options)
             kind = "bid"
         best = max(values[o] for o in options)
         cost = {o: float(best - values[o]) for o in options}
         d = Decision(self.deal, seat, kind, cost[chosen])
         if self.calm is not None:
             calm_action = self.calm.act(View(state, seat), rng_before)
-            cat, calm_opt = _option(name, calm_action)
+            cat, calm_opt = option(calm_action)
             if cat == category and calm_opt in options and calm_opt != chosen:
                 d.slip = True
                 d.other = float(np.mean([c for o, c in cost.items() if o != calm_opt]))
@@ -236,46 +184,11 @@ class _Pricer:
         after.apply_action(action)
         return self.solver.solve(Position.from_state(after), side=seat)
 
-    def call_values(self, state, seat: int, options: dict[int, int]) -> dict[int, float]:
-        """Per call code: the deal's double-dummy score for ``seat``'s side once the lap is finished by
-        the same bots with the seeds the tournament gives those decisions."""
-        if self.contracts is None:
-            self.contracts = _Contracts([state.hand(s) for s in range(4)], self.solver)
-        out = {}
-        for code, action in options.items():
-            contract = finish_auction(state, action, self.bot, self.seed)
-            v = self.contracts.score(contract)
-            out[code] = float(v if contract["declarer"] % 2 == seat % 2 else -v)
-        return out
-
     def finish(self, state) -> DealResult:
-        """Tekka: whether some Double 13 call of the deal could not be made by its caller's side."""
-        res = self.result
-        if self.game.name == "tekka":
-            callers = [(state.first + j) % 4 for j, code in enumerate(state.calls()) if code == T.D13]
-            if callers:
-                res.d13_called = True
-                if self.contracts is None:
-                    dealt = self.game.new_deal(self.seed)
-                    self.contracts = _Contracts([dealt.hand(s) for s in range(4)], self.solver)
-                res.d13_unmakeable = not all(self.contracts.d13(s) for s in callers)
-            if self.contracts is not None:
-                res.inexact = self.contracts.inexact
-        return res
-
-
-def finish_auction(state, action: int, bot: Bot, seed: int) -> dict:
-    """The Tekka contract (``state.contract()``) that the lap ends in when the seat to move in ``state``
-    calls ``action`` and ``bot`` makes the calls after it, each with the seed a tournament gives that
-    decision at table 0 of deal seed ``seed``; ``state`` is left as it is."""
-    after = state.clone()
-    k = len(state.history())  # play_deal_state's decision number: one per action applied
-    after.apply_action(action)
-    k += 1
-    while after.phase() == "auction":
-        after.apply_action(decide(bot, after, after.current_player(), mix_seed(seed, TABLE, k)))
-        k += 1
-    return after.contract()
+        """The deal's result, with what its auction's pricing adds (Tekka: its Double 13 calls)."""
+        if self.bids is not None:
+            self.bids.finish(state, self.result)
+        return self.result
 
 
 class _Probe(Bot):
@@ -320,14 +233,17 @@ def profile_deal(game, bot: Bot, seed: int, deal: int = 0, solver: Solver | None
 
 
 def check_ruleset(ruleset: str) -> str:
-    key = str(ruleset).strip().lower()
-    if key == "shengji":
+    """``ruleset``'s name when it has blunder profiles; else one line saying why not."""
+    try:
+        rs = get_ruleset(ruleset)
+    except RulesetError as exc:
+        raise OptionError(f"{exc} for blunder profiles") from None
+    if "blunders" not in rs.analyses:
         raise OptionError(
-            "blunder profiles need the double-dummy solver, which plays feskot, tekka and satat, not shengji"
+            f"ruleset {rs.name} has no blunder profiles (they need the double-dummy solver: "
+            f"{', '.join(profiled_rulesets())})"
         )
-    if key not in RULESETS:
-        raise OptionError(f"unknown ruleset {shorten(repr(ruleset))} for blunder profiles (feskot, tekka or satat)")
-    return key
+    return rs.name
 
 
 # --- playing many deals ---------------------------------------------------------------------------------
@@ -345,7 +261,7 @@ def _task(ruleset: str, options: dict, spec: str, seed: int, start: int, stop: i
 
 
 def blunder_profiles(
-    rulesets: Iterable[str] = ("feskot",),
+    rulesets: Iterable[str] = (DEFAULT_RULESET,),
     bots: Iterable[str] = LADDER,
     seed: int = 1,
     deals: int = 100,
@@ -531,7 +447,7 @@ def summarize(results: list[DealResult], ruleset: str, bot: str, mistakes: bool 
     kinds = {}
     for kind in KINDS:
         sub = [d for d in ds if d.kind == kind]
-        if kind == "bid" and ruleset != "tekka":
+        if kind == "bid" and not hasattr(hooks(ruleset), "Bids"):
             continue
         kinds[kind] = {
             "unit": UNITS[kind],
@@ -552,15 +468,9 @@ def summarize(results: list[DealResult], ruleset: str, bot: str, mistakes: bool 
         "mistakes": _slip_stats(card_ds, n) if mistakes else None,
         "d13": None,
     }
-    if ruleset == "tekka":
-        called = sum(r.d13_called for r in results)
-        bad = sum(r.d13_unmakeable for r in results)
-        out["d13"] = {
-            "deals_called": called,
-            "unmakeable": bad,
-            "unmakeable_per_200": 200.0 * bad / n if n else None,
-            "inexact": sum(r.inexact for r in results),
-        }
+    bids = getattr(hooks(ruleset), "Bids", None)
+    if bids is not None:
+        out["d13"] = bids.summary(results)
     return out
 
 
@@ -620,8 +530,9 @@ def ruleset_tables(profiles: list[dict], steps: list[dict] = ()) -> str:
     ruleset = profiles[0]["ruleset"]
     head = "| bot | deals | decisions | tricks lost per decision [95%] | share ≥ 1 [95%] | share ≥ 2 [95%] |"
     head += " slips: cost vs a random other option [95%] (slips) |"
-    if ruleset == "tekka":
-        head += " unmakeable D13 per 200 deals (deals) |"
+    bids = getattr(hooks(ruleset), "Bids", None)
+    if bids is not None:
+        head += bids.COLUMN
     lines = [head, "|" + "---|" * (head.count("|") - 1)]
     for p in profiles:
         m = p["mistakes"]
@@ -636,12 +547,11 @@ def ruleset_tables(profiles: list[dict], steps: list[dict] = ()) -> str:
             f"| {_interval(p['share_ge1'], p['share_ge1_lo'], p['share_ge1_hi'])} "
             f"| {_interval(p['share_ge2'], p['share_ge2_lo'], p['share_ge2_hi'])} | {slip} |"
         )
-        if ruleset == "tekka":
-            d = p["d13"]
-            row += f" {_num(d['unmakeable_per_200'], '{:.1f}')} ({d['unmakeable']} of {d['deals_called']} with a D13) |"
+        if bids is not None:
+            row += bids.cell(p)
         lines.append(row)
     kinds = [k for k in KINDS if k in profiles[0]["kinds"]]
-    note = " (bid: in Tekka points)" if "bid" in kinds else ""
+    note = f" (bid: in {get_game(ruleset).returns_unit})" if "bid" in kinds else ""
     lines += ["", f"Per decision kind: decisions / mean lost / share ≥ 2 / slip ratio{note}.", ""]
     lines += ["| bot | " + " | ".join(kinds) + " |", "|" + "---|" * (len(kinds) + 1)]
     for p in profiles:

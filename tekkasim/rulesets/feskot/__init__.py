@@ -8,7 +8,7 @@ RULESET = Ruleset(
     name="feskot",
     game="tekkasim.rulesets.feskot.game:Feskot",
     bots={**BOTS, "TANA": f"{P}.bots:Tana"},
-    analyses={"deals": "tekkasim.rulesets.feskot.stats:feskot_deals"},
+    analyses={"blunders": "tekkasim.rulesets.trick52.blunders", "deals": "tekkasim.rulesets.feskot.stats:feskot_deals"},
     levels="tekkasim.rulesets.feskot:levels.json",
     **FAMILY,
 )

@@ -8,7 +8,7 @@ RULESET = Ruleset(
     name="tekka",
     game="tekkasim.rulesets.tekka.game:Tekka",
     bots={**BOTS, "TANA": f"{P}.bots:TanaTekka"},  # fewer mistakes in the auction
-    analyses={"bidding": "tekkasim.rulesets.tekka.bidding"},
+    analyses={"blunders": "tekkasim.rulesets.tekka.blunders", "bidding": "tekkasim.rulesets.tekka.bidding"},
     levels="tekkasim.rulesets.tekka:levels.json",
     **{
         **FAMILY,
