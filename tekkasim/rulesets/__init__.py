@@ -70,7 +70,8 @@ class Ruleset:
     ``analyses``: ``name -> "module:function"`` (e.g. ``"bidding"``). ``warm``: seat lists whose deals
     compile its kernels (``bots.warm``). ``notation``: how a person types its actions (help lines at the
     table, beyond rank-then-suit cards). ``levels``: LEVEL's calibration table, ``"package:levels.json"``.
-    ``source``: ``"built-in"`` or the plug-in's distribution and entry point.
+    ``legacy``: ``old module -> new module`` for its bots' classes that moved, so that runs stored before
+    read as the same configuration. ``source``: ``"built-in"`` or the plug-in's distribution and entry point.
     """
 
     name: str
@@ -85,6 +86,7 @@ class Ruleset:
     warm: tuple[tuple[str, ...], ...] = ()
     notation: str = ""
     levels: str | None = None
+    legacy: Mapping[str, str] = field(default_factory=dict)
     source: str = "built-in"
 
     def game_class(self) -> type:

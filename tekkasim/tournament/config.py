@@ -169,6 +169,28 @@ def checked_bot(spec: Any, ruleset: str | None = None):
         ) from None
 
 
+def upgrade_identity(identity: dict) -> dict:
+    """A stored identity with the bot classes of modules that have moved since (a ruleset's ``legacy``
+    names) under their modules of now: a run stored before a move is the same configuration after it."""
+    from ..rulesets import rulesets
+
+    moved = {old: new for rs in rulesets() for old, new in rs.legacy.items()}
+
+    def fix(obj):
+        if isinstance(obj, dict):
+            out = {k: fix(v) for k, v in obj.items()}
+            cls = out.get("class")
+            if isinstance(cls, str) and cls.partition(":")[0] in moved:
+                module, _, name = cls.partition(":")
+                out["class"] = f"{moved[module]}:{name}"
+            return out
+        if isinstance(obj, list):
+            return [fix(v) for v in obj]
+        return obj
+
+    return fix(identity) if moved else identity
+
+
 def _settings(spec, ruleset: str) -> dict:
     """A seat's bot as the identity keeps it: its class and its parameter values (plain JSON values)."""
     from ..bots import get_bot

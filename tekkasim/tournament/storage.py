@@ -33,7 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from ..rules import get_game
-from .config import TournamentError, check_extension, first_difference, identity_pairings
+from .config import TournamentError, check_extension, first_difference, identity_pairings, upgrade_identity
 from .play import BlockRows, block_margins, decode_block, decode_columns, encode_block, pack, unpack
 
 DB_NAME = "run.sqlite"
@@ -85,7 +85,7 @@ def _read_config(path: Path) -> dict:
         raise TournamentError(f"{path} is unreadable: {exc}") from None
     if not isinstance(data, dict) or data.get("format") not in READABLE or not isinstance(data.get("identity"), dict):
         raise TournamentError(f"{path} is not a tekkasim run configuration")
-    return data["identity"]
+    return upgrade_identity(data["identity"])
 
 
 class Store:
@@ -186,7 +186,7 @@ class Store:
         conn.executescript(SCHEMA)
         row = conn.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone()
         if row is not None:
-            stored = json.loads(row[0])
+            stored = upgrade_identity(json.loads(row[0]))
             if stored != self.identity and not _grows(stored, self.identity):
                 raise TournamentError(
                     f"{self.directory}: the database holds a run of another configuration "
@@ -214,7 +214,7 @@ class Store:
         try:
             names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             row = conn.execute("SELECT value FROM meta WHERE key = 'identity'").fetchone() if "meta" in names else None
-            stored = json.loads(row[0]) if row is not None else None
+            stored = upgrade_identity(json.loads(row[0])) if row is not None else None
             if stored is None and not names:  # a run stopped while starting: its database was never made
                 raise TournamentError(f"{d} holds no stored results yet (its database is empty)")
             if stored is None or (stored != identity and not _grows(stored, identity)):

@@ -30,6 +30,7 @@ RULESET = Ruleset(
     blocks=f"{P}.blocks",
     search=f"{P}.bots:SatatAdapter",
     engine_messages=f"{P}.engine_messages",
+    legacy={"tekkasim.bots.satat": f"{P}.bots"},
     analyses={"blunders": "tekkasim.rulesets.satat.blunders", "deals": f"{P}.stats:satat_deals"},
     warm=LADDER_WARM,
     levels=f"{P}:levels.json",

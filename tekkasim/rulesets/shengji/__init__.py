@@ -30,5 +30,6 @@ RULESET = Ruleset(
     analyses={"deals": f"{P}.stats:shengji_deals"},
     warm=LADDER_WARM,
     levels=f"{P}:levels.json",
+    legacy={"tekkasim.bots.shengji": f"{P}.bots"},
     notation="Jokers SJ and BJ. Declarations and plays as listed (5H 5H).",
 )

@@ -29,6 +29,8 @@ FAMILY = {
     "engine_loop": f"{P}.engine_loop",
     "engine_messages": f"{P}.engine_messages",
     "warm": LADDER_WARM,
+    # where the family's bots lived before the rulesets had packages (runs stored then resume)
+    "legacy": {"tekkasim.bots.heuristic": f"{P}.bots", "tekkasim.bots.search": f"{P}.search"},
     "notation": "A card may carry a signal if one is listed: TS:slam (lead this suit, partner), TS:drop (I have\n"
     "no more of it). A suit letter C D H S chooses Prime.",
 }
