@@ -40,6 +40,7 @@ COMMANDS = {
     "blunders": ("blunders:blunders", "What a bot's decisions cost against the double-dummy best, by kind."),
     "engine": ("engine:engine", "Serve a bot as an engine on stdin/stdout (JSON lines, docs/engines.md)."),
     "table": ("table:table", "Sit at the table: play a deal against bots at the terminal."),
+    "check-ruleset": ("check:check_ruleset", "Check a ruleset (built-in or plug-in) against the Game/State contract."),
 }
 
 
