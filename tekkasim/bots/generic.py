@@ -53,6 +53,7 @@ from .base import Bot, Param, RandomBot, View
 from .loop import run
 from .pimc import TIME_MS, WORLDS, Limit, Worlds
 
+
 def margin(state: State, seat: int) -> float:
     """A finished deal's value to ``seat``: its team's return less the other team's."""
     r = state.returns()
