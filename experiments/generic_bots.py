@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import shlex
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 PIMC = "PIMC"
@@ -93,12 +96,38 @@ def tekkasim(args: list[str], check: bool = True) -> subprocess.CompletedProcess
 
 
 def report(run: Path) -> dict | None:
+    """``tekkasim report RUN --json``; for a run stopped before every pairing met (the runner cannot rate
+    groups that never met) the pairs played so far from the store, with no Elo (``"partial"``)."""
     if not run.exists():
         return None
     out = tekkasim(["report", str(run), "--json"], check=False)
-    if out.returncode != 0:
+    if out.returncode == 0:
+        return json.loads(out.stdout)
+    try:
+        from tekkasim.tournament.report import pairing_margins
+
+        margins = pairing_margins(run)
+    except Exception:
         return None
-    return json.loads(out.stdout)
+    rows = []
+    for (a, b), m in margins.items():
+        x = np.asarray(m, dtype=float)
+        half = 1.959964 * x.std(ddof=1) / math.sqrt(len(x)) if len(x) > 1 else math.nan
+        rows.append(
+            {
+                "a": a,
+                "b": b,
+                "pairs": len(x),
+                "wins": int((x > 0).sum()),
+                "draws": int((x == 0).sum()),
+                "losses": int((x < 0).sum()),
+                "margin": float(x.mean()),
+                "margin_lo": float(x.mean() - half),
+                "margin_hi": float(x.mean() + half),
+            }
+        )
+    anchor = next(iter(margins))[0] if margins else "?"
+    return {"pairs": sum(r["pairs"] for r in rows), "anchor": anchor, "bots": [], "crosstable": rows, "partial": True}
 
 
 def _num(x: float | None, sign: bool = True) -> str:
@@ -140,7 +169,13 @@ def render(runs: Path, sizes: dict[str, int], command: str) -> str:
             f"## {stage.ruleset.capitalize()}: {stage.what}",
             "",
             f"Stage `{stage.name}`: seed {stage.seed}, {sizes.get(stage.name, stage.boards)} boards per pairing "
-            f"asked, {data['pairs']} pairs played in all; anchor {data['anchor']}.",
+            f"asked, {data['pairs']} pairs played in all; anchor {data['anchor']}."
+            + (
+                " Stopped before every pairing had played: no Elo (the runner rates only groups that met);"
+                " margin intervals are plain normal ones over the pairs."
+                if data.get("partial")
+                else ""
+            ),
             "",
             "| bot | against | pairs | W-D-L | margin [95%] | Elo [95%] |",
             "|---|---|---:|---:|---:|---:|",
