@@ -165,15 +165,21 @@ def render(runs: Path, sizes: dict[str, int], command: str) -> str:
             missing.append(stage)
             continue
         anchor = stage.bots[0]
+        asked = sizes.get(stage.name, stage.boards)
         lines += [
             f"## {stage.ruleset.capitalize()}: {stage.what}",
             "",
-            f"Stage `{stage.name}`: seed {stage.seed}, {sizes.get(stage.name, stage.boards)} boards per pairing "
+            f"Stage `{stage.name}`: seed {stage.seed}, {asked} boards per pairing "
             f"asked, {data['pairs']} pairs played in all; anchor {data['anchor']}."
             + (
                 " Stopped before every pairing had played: no Elo (the runner rates only groups that met);"
                 " margin intervals are plain normal ones over the pairs."
                 if data.get("partial")
+                else ""
+            )
+            + (
+                f" Stopped at {data['pairs']} of {asked * (len(stage.bots) - 1)} pairs (rerun the command to go on)."
+                if data["pairs"] < asked * (len(stage.bots) - 1)
                 else ""
             ),
             "",
