@@ -38,6 +38,8 @@ _GENERIC: dict[str, str] = {
     "RANDOM": "tekkasim.bots.base:RandomBot",
     "ORACLE": "tekkasim.bots.oracle:Oracle",
     "LEVEL": "tekkasim.bots.level:LevelBot",
+    "PIMC": "tekkasim.bots.generic:Pimc",
+    "ISMCTS": "tekkasim.bots.generic:Ismcts",
 }
 
 

@@ -1,0 +1,262 @@
+"""The strength of the generic bots PIMC and ISMCTS (issue 38, item 3), written to docs/generic-bots.md.
+
+Each stage is one duplicate tournament played by the tournament runner (``python -m tekkasim tournament``;
+runs.md) in its own run directory under ``--runs`` and read back with ``python -m tekkasim report DIR
+--json``. The runner resumes, so this script is its own checkpoint: stop it and run it again and only
+what is missing is played; ``--render`` writes the file from what the run directories hold now, without
+playing (a stage not begun is listed as not measured).
+
+The report boards are fresh: seeds 8,000,000 and up (nobody tuned on them; the ladder's tuning used
+2,000,000 .. 2,999,999 and its reports 3,000,000 ..). Budgets are fixed numbers of worlds or iterations
+(``time_ms=0``), so every stored result is reproducible whatever the machine's load.
+
+    python experiments/generic_bots.py --workers 1                      # every stage, then the file
+    python experiments/generic_bots.py --only feskot-tanoor-pimc-jangara --boards 120   # one stage, larger
+    python experiments/generic_bots.py --render                         # the file from the runs as they are
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+PIMC = "PIMC"
+ISMCTS = "ISMCTS:iterations=200"
+PIMC_J = "PIMC:rollout=jangara,worlds=8"
+
+
+@dataclass(frozen=True)
+class Stage:
+    name: str
+    ruleset: str
+    bots: tuple[str, ...]  # the first plays every other (gauntlet)
+    boards: int
+    seed: int
+    what: str
+
+
+STAGES = (
+    Stage(
+        "feskot-random", "feskot", ("RANDOM", PIMC, ISMCTS, PIMC_J), 16, 8_000_000, "the generic bots against RANDOM"
+    ),
+    Stage("feskot-tanoor", "feskot", ("TANOOR", PIMC, ISMCTS), 20, 8_100_000, "random-rollout bots against TANOOR"),
+    Stage(
+        "feskot-tanoor-pimc-jangara", "feskot", ("TANOOR", PIMC_J), 60, 8_200_000, "PIMC:rollout=jangara against TANOOR"
+    ),
+    Stage("tekka-random", "tekka", ("RANDOM", PIMC, ISMCTS), 20, 8_300_000, "the generic bots against RANDOM"),
+    Stage("satat-random", "satat", ("RANDOM", PIMC, ISMCTS), 20, 8_400_000, "the generic bots against RANDOM"),
+    Stage(
+        "shengji-random",
+        "shengji",
+        ("RANDOM", "PIMC:worlds=4", "ISMCTS:iterations=50"),
+        6,
+        8_500_000,
+        "small budgets against RANDOM (a Shengji deal is long: ~100 actions)",
+    ),
+)
+
+
+def tournament_args(stage: Stage, boards: int, workers: int, runs: Path) -> list[str]:
+    return [
+        "tournament",
+        "--ruleset",
+        stage.ruleset,
+        "--bots",
+        ",".join(stage.bots),
+        "--boards",
+        str(boards),
+        "--seed",
+        str(stage.seed),
+        "--schedule",
+        "gauntlet",
+        "--workers",
+        str(workers),
+        "--block",
+        "2",
+        "--timeout",
+        "3600",
+        "--out",
+        str(runs / stage.name),
+        "--quiet",
+    ]
+
+
+def tekkasim(args: list[str], check: bool = True) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "tekkasim", *args]
+    return subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=check)
+
+
+def report(run: Path) -> dict | None:
+    """``tekkasim report RUN --json``; for a run stopped before every pairing met (the runner cannot rate
+    groups that never met) the pairs played so far from the store, with no Elo (``"partial"``)."""
+    if not run.exists():
+        return None
+    out = tekkasim(["report", str(run), "--json"], check=False)
+    if out.returncode == 0:
+        return json.loads(out.stdout)
+    try:
+        from tekkasim.tournament.report import pairing_margins
+
+        margins = pairing_margins(run)
+    except Exception:
+        return None
+    rows = []
+    for (a, b), m in margins.items():
+        x = np.asarray(m, dtype=float)
+        half = 1.959964 * x.std(ddof=1) / math.sqrt(len(x)) if len(x) > 1 else math.nan
+        rows.append(
+            {
+                "a": a,
+                "b": b,
+                "pairs": len(x),
+                "wins": int((x > 0).sum()),
+                "draws": int((x == 0).sum()),
+                "losses": int((x < 0).sum()),
+                "margin": float(x.mean()),
+                "margin_lo": float(x.mean() - half),
+                "margin_hi": float(x.mean() + half),
+            }
+        )
+    anchor = next(iter(margins))[0] if margins else "?"
+    return {"pairs": sum(r["pairs"] for r in rows), "anchor": anchor, "bots": [], "crosstable": rows, "partial": True}
+
+
+def _num(x: float | None, sign: bool = True) -> str:
+    if x is None:
+        return "–"
+    return f"{x:+.0f}" if sign else f"{x:.0f}"
+
+
+def render(runs: Path, sizes: dict[str, int], command: str) -> str:
+    lines = [
+        "# The generic bots PIMC and ISMCTS: measured strength",
+        "",
+        "<!-- generated by experiments/generic_bots.py: edit the script, not this file -->",
+        "",
+        f"Made by `{command}` (then `python -m tekkasim report DIR --json` on each run directory).",
+        "",
+        "PIMC and ISMCTS play every ruleset through the Game/State contract alone (`tekkasim/bots/generic.py`).",
+        "Every row is a duplicate gauntlet of the tournament runner (runs.md): the first bot of the stage",
+        "against each other, board i on seed S + i, fresh report seeds (8,000,000 and up, tuned on by",
+        "nobody). Budgets are fixed (`time_ms=0`): PIMC 16 worlds with one random rollout per option and",
+        "world; `ISMCTS:iterations=200` (its default is 500: 200 to fit the time); `PIMC:rollout=jangara,",
+        "worlds=8` (JANGARA plays the rollouts from every seat's view through the play loop, in Python: about",
+        "ten times a random rollout's cost, hence 8 worlds).",
+        "",
+        "Elo is the runner's: relative to the stage's first bot (0), with a 95% interval for the schedule;",
+        "`–` where the data cannot bound it (a bot that won every pair). W-D-L counts pairs from the generic",
+        "bot's side; margin is its mean margin per pair (the ruleset's unit: tricks in Feskot, points in Tekka",
+        "and Satat, levels in Shengji) with a 95% interval.",
+        "",
+    ]
+    missing = []
+    for stage in STAGES:
+        data = report(runs / stage.name)
+        if data is None or not data.get("pairs"):
+            missing.append(stage)
+            continue
+        anchor = stage.bots[0]
+        asked = sizes.get(stage.name, stage.boards)
+        lines += [
+            f"## {stage.ruleset.capitalize()}: {stage.what}",
+            "",
+            f"Stage `{stage.name}`: seed {stage.seed}, {asked} boards per pairing "
+            f"asked, {data['pairs']} pairs played in all; anchor {data['anchor']}."
+            + (
+                " Stopped before every pairing had played: no Elo (the runner rates only groups that met);"
+                " margin intervals are plain normal ones over the pairs."
+                if data.get("partial")
+                else ""
+            )
+            + (
+                f" Stopped at {data['pairs']} of {asked * (len(stage.bots) - 1)} pairs (rerun the command to go on)."
+                if data["pairs"] < asked * (len(stage.bots) - 1)
+                else ""
+            ),
+            "",
+            "| bot | against | pairs | W-D-L | margin [95%] | Elo [95%] |",
+            "|---|---|---:|---:|---:|---:|",
+        ]
+        elo = {b["name"]: b for b in data["bots"]}
+        for row in data["crosstable"]:
+            a, b = row["a"], row["b"]
+            sign = 1.0
+            if a.upper().startswith(anchor):  # from the generic bot's side
+                a, b, sign = b, a, -1.0
+            w, lo_, l_ = (
+                (row["wins"], row["draws"], row["losses"]) if sign > 0 else (row["losses"], row["draws"], row["wins"])
+            )
+            m = row["margin"] * sign
+            mlo, mhi = sorted((row["margin_lo"] * sign, row["margin_hi"] * sign))
+            e = elo.get(a, {})
+            lines.append(
+                f"| {a} | {b} | {row['pairs']} | {w}-{lo_}-{l_} | {m:+.2f} [{mlo:+.2f}, {mhi:+.2f}] | "
+                f"{_num(e.get('elo'))} [{_num(e.get('lo'))}, {_num(e.get('hi'))}] |"
+            )
+        lines.append("")
+    lines += ["## Not measured", ""]
+    if missing:
+        for stage in missing:
+            lines.append(
+                f"- {stage.ruleset}: {stage.what} (stage `{stage.name}`, {', '.join(stage.bots)}): not played."
+            )
+    lines += [
+        "- ISMCTS at its default 500 iterations, PIMC with `time_ms` budgets, and PIMC:rollout=jangara outside Feskot.",
+        "- Match play (`--unit match`): every stage is `--unit deal`.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--only", action="append", default=[], help="play only this stage (repeatable)")
+    ap.add_argument("--boards", type=int, default=None, help="boards per pairing for the stages played")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--runs", type=Path, default=ROOT / "runs" / "generic-bots")
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "generic-bots.md")
+    ap.add_argument("--render", action="store_true", help="write the file from the runs as they are; play nothing")
+    args = ap.parse_args(argv)
+    sizes = {}
+    sizes_file = args.runs / "sizes.json"
+    if sizes_file.exists():
+        sizes = json.loads(sizes_file.read_text())
+    if not args.render:
+        args.runs.mkdir(parents=True, exist_ok=True)
+        for stage in STAGES:
+            if args.only and stage.name not in args.only:
+                continue
+            boards = max(args.boards or stage.boards, sizes.get(stage.name, 0))
+            cmd = tournament_args(stage, boards, args.workers, args.runs)
+            print("python -m tekkasim " + shlex.join(cmd), flush=True)
+            out = tekkasim(cmd, check=False)
+            if out.returncode != 0:
+                print(out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "failed", flush=True)
+                return out.returncode
+            if sizes_file.exists():  # another process of this script may have played other stages meanwhile
+                sizes = json.loads(sizes_file.read_text()) | {k: v for k, v in sizes.items() if k == stage.name}
+            sizes[stage.name] = boards
+            sizes_file.write_text(json.dumps(sizes, indent=1, sort_keys=True))
+            args.out.write_text(render(args.runs, sizes, _command(argv)))
+    args.out.write_text(render(args.runs, sizes, _command(argv)))
+    print(f"wrote {args.out}")
+    return 0
+
+
+def _command(argv: list[str] | None) -> str:
+    parts = list(sys.argv[1:] if argv is None else argv)
+    parts = [p for p in parts if p != "--render"]
+    return "python experiments/generic_bots.py " + shlex.join(parts)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
