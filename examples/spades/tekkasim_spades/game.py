@@ -431,6 +431,8 @@ class SpadesState(State):
             cards = pool.copy()
             bits.shuffle(rng, cards)
             hands = _split(cards.tolist(), caps)
+        if len(pool) < 2:  # nothing was drawn: the contract advances rng on every call all the same
+            bits.next_u64(rng)
         new = self.clone()
         new.seed = None
         for s, row in zip(others, hands, strict=True):

@@ -651,3 +651,21 @@ def test_engines_people_and_renderings_see_the_bids():
     assert len(obs["record"]["bids"]) == 3 and "bags_before" in obs["record"]
     assert list(obs["record"]["hands"]) == [SEATS[seat]]
     assert "bids: " in render_state(state)
+
+
+def test_cli_check_ruleset_and_the_generic_search_bots(site, tmp_path):
+    """Through its entry point, Spades passes the conformance check, and the generic search bots PIMC and
+    ISMCTS play it in a tournament with RANDOM and its own GREEDY (a few boards at small budgets)."""
+    run = tmp_path / "search"
+    check, tournament, report = tekkasim_batch(
+        site,
+        ["check-ruleset", "spades", "--deals", "6", "--seed", "11"],
+        ["tournament", "-r", "spades", "-b", "RANDOM,GREEDY,PIMC:worlds=2,ISMCTS:iterations=24", "-n", "2",
+         "-s", "5", "--out", str(run), "-w", "1", "-q"],
+        ["report", str(run), "--json"],
+    )  # fmt: skip
+    assert check["code"] == 0 and "no violation" in check["stderr"]
+    assert tournament["code"] == 0
+    names = {b["name"] for b in json.loads(report["stdout"])["bots"]}
+    assert {"RANDOM", "GREEDY"} <= names and any(n.startswith("PIMC") for n in names)
+    assert any(n.startswith("ISMCTS") for n in names)
