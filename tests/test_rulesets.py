@@ -105,3 +105,21 @@ def test_the_layout_check_catches_a_name(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text('"""Feskot is fine here."""\nfrom tekkasim.rulesets.satat import game\nX = "tekka"\n')
     assert len(_naming(bad)) == 2
+
+
+def test_help_reads_no_plugin():
+    """``tekkasim --help`` lists the commands without asking the entry points (so without loading or even
+    finding a plug-in): here finding one would end the process."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, importlib.metadata as m\n"
+        "def refuse(**kw):\n    sys.exit(99)\n"
+        "m.entry_points = refuse\n"
+        "sys.argv = ['tekkasim', '--help']\n"
+        "from tekkasim.__main__ import run\nrun()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "check-ruleset" in done.stdout and "tournament" in done.stdout
