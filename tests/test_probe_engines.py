@@ -4,6 +4,7 @@ bad input. Fake engines are small Python scripts in tmp_path."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -146,3 +147,45 @@ def test_an_engines_children_do_not_outlive_a_run_stopped_by_ctrl_c(tmp_path, co
             os.killpg(run.pid, signal.SIGKILL)
             run.wait()
         _kill_strays(_read_pids(pids))
+
+
+def _engine(tmp_path: Path, name: str, hello: dict | None = None, body: str = "") -> str:
+    """A tiny engine that says ``hello`` (named ``name`` by default), runs ``body`` for each decide message
+    ``m`` and plays the first legal action."""
+    hello = hello or {"type": "hello", "protocol": 1, "name": name, "rulesets": ["feskot", "tekka", "satat", "shengji"]}
+    script = tmp_path / f"{name.strip() or 'engine'}.py".replace("\n", "_")
+    script.write_text(
+        textwrap.dedent(
+            """\
+            import json, sys
+            for line in sys.stdin:
+                m = json.loads(line)
+                if m["type"] == "hello":
+                    print(%r, flush=True)
+                elif m["type"] == "quit":
+                    break
+                elif m["type"] == "decide":
+            %s
+                    action = None if m["optional"] else m["legal"][0]
+                    print(json.dumps({"type": "action", "id": m["id"], "action": action}), flush=True)
+            """
+        )
+        % (json.dumps(hello), textwrap.indent(textwrap.dedent(body or "pass"), " " * 8))
+    )
+    return f"engine:{PY} {script}"
+
+
+@pytest.mark.parametrize(
+    "name, words",
+    [("RANDOM", "built-in bot"), ("greedy", "built-in bot"), ("TWO\nLINES", "control character"), ("A\tB", "control")],
+)
+def test_an_engine_may_not_take_a_built_in_bots_name_or_put_control_characters_in_its_name(tmp_path, name, words):
+    from tekkasim.bots import get_bot
+    from tekkasim.bots.engines import stop_engines
+    from tekkasim.errors import BotError
+
+    spec = _engine(tmp_path, "engine", hello={"type": "hello", "protocol": 1, "name": name, "rulesets": ["feskot"]})
+    with pytest.raises(BotError) as err:
+        get_bot(spec, ruleset="feskot")
+    assert "\n" not in str(err.value) and words in str(err.value)
+    stop_engines()

@@ -330,6 +330,15 @@ def _hello_problem(hello: Any) -> str | None:
         return f"protocol {hello.get('protocol')!r}, expected {PROTOCOL}"
     if not isinstance(hello.get("name"), str) or not hello["name"].strip():
         return "no name"
+    name = hello["name"]
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in name):  # a newline would split a report's line
+        return f"its name {shorten(repr(name), 40)} has a control character"
+    from .. import bot_names
+
+    # reports would take it for that bot (RANDOM: the ratings' anchor); `tekkasim engine BOT` (author
+    # tekkasim) names itself by the label of the built-in bot it serves, which it plays as in process
+    if name.split(":")[0].strip().upper() in bot_names() and hello.get("author") != "tekkasim":
+        return f"its name {shorten(repr(name), 40)} is a built-in bot's name"
     rulesets = hello.get("rulesets")
     if not isinstance(rulesets, list) or not rulesets or not all(isinstance(r, str) for r in rulesets):
         return "no list of rulesets"
