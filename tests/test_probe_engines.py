@@ -189,3 +189,39 @@ def test_an_engine_may_not_take_a_built_in_bots_name_or_put_control_characters_i
         get_bot(spec, ruleset="feskot")
     assert "\n" not in str(err.value) and words in str(err.value)
     stop_engines()
+
+
+def test_an_engines_time_ms_is_a_parameter_of_its_spec_on_the_command_line_and_in_toml(tmp_path):
+    from tekkasim.bots import get_bot
+    from tekkasim.bots.engines import stop_engines
+    from tekkasim.errors import BotError
+
+    seen = tmp_path / "time_ms"
+    spec = _engine(tmp_path, "TIMED", body=f'open({str(seen)!r}, "a").write(str(m["time_ms"]) + "\\n")')
+    bot = get_bot(spec + ",time_ms=250", ruleset="feskot")
+    assert bot.params["time_ms"] == 250 and bot.command == spec.split(":", 1)[1]
+    with pytest.raises(BotError, match="time_ms"):
+        get_bot(spec + ",time_ms=0", ruleset="feskot")
+    stop_engines()
+    out = tmp_path / "run"
+    done = subprocess.run(
+        [PY, "-m", "tekkasim", "tournament", "-b", f"{spec},time_ms=250,RANDOM", "-n", "1", "-w", "1", "-q", "-O", out],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert set(seen.read_text().split()) == {"250"}
+    seen.unlink()
+    toml = tmp_path / "run.toml"
+    toml.write_text(f"ruleset = 'feskot'\nboards = 1\nbots = [{json.dumps(spec + ',time_ms=300')}, 'RANDOM']\n")
+    done = subprocess.run(
+        [PY, "-m", "tekkasim", "tournament", "--config", toml, "-w", "1", "-q", "-O", tmp_path / "run2"],
+        capture_output=True,
+        text=True,
+        env=_env(),
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert set(seen.read_text().split()) == {"300"}

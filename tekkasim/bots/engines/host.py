@@ -351,6 +351,22 @@ _PROCESSES: dict[str, EngineProcess] = {}
 _NAMES: dict[str, str] = {}
 
 
+def split_spec(text: str) -> tuple[str, dict[str, str]]:
+    """``engine:COMMAND``'s COMMAND, as ``--bots`` and a config file give it: the command, then parameters of
+    :class:`EngineBot` as trailing comma-separated ``name=value`` pieces (``engine:./my_engine,time_ms=200``).
+    Returns the command and those parameters; a command's own commas (from a config file) stay."""
+    names = {p.name for p in EngineBot.params_spec}
+    pieces = text.split(",")
+    params: dict[str, str] = {}
+    while len(pieces) > 1:
+        key, eq, value = pieces[-1].partition("=")
+        if not eq or key.strip() not in names:
+            break
+        params.setdefault(key.strip(), value.strip())  # read from the end: the last one given wins
+        pieces.pop()
+    return ",".join(pieces), params
+
+
 def engine_process(command: str) -> EngineProcess:
     """The running engine for ``command`` in this process, started (and its hello checked) if need be."""
     command = command.strip()
@@ -389,7 +405,8 @@ def stop_engines() -> None:
 class EngineBot(Bot):
     """A bot whose decisions an engine program makes (``engine:COMMAND``). Labelled by its hello's name.
 
-    ``time_ms`` is the time given for each decision (sent in every decide message)."""
+    ``time_ms`` is the time given for each decision (sent in every decide message); on the command line and
+    in a config file ``engine:COMMAND,time_ms=200`` (:func:`split_spec`)."""
 
     kind = "engine"
     description = "an engine program speaking the engine protocol (docs/engines.md)"
