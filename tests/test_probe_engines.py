@@ -225,3 +225,27 @@ def test_an_engines_time_ms_is_a_parameter_of_its_spec_on_the_command_line_and_i
     )
     assert done.returncode == 0, done.stderr
     assert set(seen.read_text().split()) == {"300"}
+
+
+@pytest.mark.parametrize("command", ["tournament", "sprt"])
+def test_the_log_of_an_engine_that_fails_to_start_is_kept_in_the_run_directory(tmp_path, command):
+    broken = tmp_path / "broken.py"
+    broken.write_text("import sys\nprint('cannot load my model', file=sys.stderr)\nsys.exit(2)\n")
+    spec = f"engine:{PY} {broken}"
+    if command == "tournament":
+        args = ["tournament", "-b", f"{spec},RANDOM", "-n", "1"]
+    else:
+        args = ["sprt", "--bot", spec, "--bot", "RANDOM", "--elo0", "0", "--elo1", "50", "--max-pairs", "2"]
+    # -O run, relative: the log's path in the one line is short enough not to be cut
+    command_line = [PY, "-m", "tekkasim", *args, "-w", "1", "-q", "-O", "run"]
+    done = subprocess.run(command_line, capture_output=True, text=True, env=_env(), timeout=300, cwd=tmp_path)
+    assert done.returncode != 0 and "cannot load my model" in done.stderr, done.stderr
+    logs = list((tmp_path / "run" / "engines").glob("broken.py-*.log"))
+    assert len(logs) == 1 and f"(log: run/engines/{logs[0].name})" in done.stderr, done.stderr
+    broken.write_text(_spawner_free_engine())  # fixed: the same command plays into the same directory
+    done = subprocess.run(command_line, capture_output=True, text=True, env=_env(), timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+
+
+def _spawner_free_engine() -> str:
+    return (ROOT / "examples" / "engine_first_legal.py").read_text()

@@ -180,7 +180,12 @@ class EngineProcess:
         """Start the program and exchange hellos; return the engine's hello."""
         self.stop()
         log_dir = _log_dir()
-        log_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            log_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BotError(
+                f"engine {shorten(self.command)!r}: cannot make its log directory {log_dir}: {exc.strerror}"
+            ) from None
         slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(self.argv[-1]).name)[:40] or "engine"
         self.log_path = log_dir / f"{slug}-{os.getpid()}-{int(time.time() * 1000) % 10**8}.log"
         with open(self.log_path, "ab") as log:
