@@ -249,3 +249,47 @@ def test_the_log_of_an_engine_that_fails_to_start_is_kept_in_the_run_directory(t
 
 def _spawner_free_engine() -> str:
     return (ROOT / "examples" / "engine_first_legal.py").read_text()
+
+
+def _served(lines: list[str]) -> list[dict]:
+    import io
+
+    from tekkasim.bots.engines import serve
+
+    out = io.BytesIO()
+    serve("RANDOM", io.BytesIO("".join(line + "\n" for line in lines).encode()), out)
+    return [json.loads(x) for x in out.getvalue().splitlines()]
+
+
+def test_tekkasim_engine_answers_each_bad_message_with_one_clear_error():
+    from tekkasim.rules import get_game
+
+    good = {
+        "type": "decide",
+        "id": 1,
+        "ruleset": "feskot",
+        "seat": "bottom",
+        "world": get_game("feskot").new_deal(3).to_record(),
+        "seed": 1,
+    }
+    cases = [
+        ("5", "not a JSON object"),
+        ('"decide"', "not a JSON object"),
+        ("null", "not a JSON object"),
+        ("[1, 2]", "not a JSON object"),
+        ('{"type": "decide"}', "needs 'ruleset'"),
+        (json.dumps(good | {"ruleset": 7}), "'ruleset'"),
+        (json.dumps(good | {"seed": "12"}), "'seed' must be an integer"),
+        (json.dumps(good | {"seed": 1.5}), "'seed' must be an integer"),
+        (json.dumps(good | {"seed": True}), "'seed' must be an integer"),
+        (json.dumps(good | {"seed": -1}), "0 .. 2**63-1"),
+        (json.dumps(good | {"seed": 2**63}), "0 .. 2**63-1"),
+    ]
+    answers = _served([line for line, _ in cases] + [json.dumps(good)])
+    assert len(answers) == len(cases) + 1
+    for (line, words), answer in zip(cases, answers, strict=False):
+        assert answer["type"] == "error", line
+        message = answer["message"]
+        assert words in message and "\n" not in message, (line, message)
+        assert "ValueError" not in message and "None" not in message, (line, message)
+    assert answers[-1]["type"] == "action" and answers[-1]["action"] in "CDHS"  # and it goes on
