@@ -92,3 +92,21 @@ def test_blunders_doc_writes_its_own_file_again_and_leaves_no_lock_file(tmp_path
     done = cli("blunders", "--bot", "KADO", "--deals", "1", "--doc", shipped, "--doc-key", "probe")
     assert done.returncode == 0, done.stderr
     assert "<!-- blunders:probe-feskot:begin" in shipped.read_text()
+
+
+def test_an_interrupted_round_robin_names_how_to_rate_each_group_and_report_bots_does(tmp_path):
+    bot = tmp_path / "broken.py"
+    bot.write_text(
+        "from tekkasim.bots import Bot\n\n\nclass Broken(Bot):\n    name = 'BROKEN'\n    params_spec = ()\n\n"
+        "    def act(self, view, rng):\n        raise RuntimeError('broken')\n"
+    )
+    out = "run"  # relative (cwd tmp_path): the command in the one line is short enough not to be cut
+    bots = f"GREEDY,RANDOM,{bot}:Broken"
+    done = cli("tournament", "-b", bots, "-n", "2", "--block", "2", "-w", "1", "-q", "-O", out, cwd=tmp_path)
+    assert done.returncode != 0  # stopped by BROKEN, with GREEDY vs RANDOM stored
+    done = cli("report", out, cwd=tmp_path)
+    one_line_error(done, "groups that never met", f"tekkasim report {out} --bots GREEDY,RANDOM")
+    done = cli("report", out, "--bots", "GREEDY,RANDOM", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "GREEDY" in done.stdout and "BROKEN" not in done.stdout
+    one_line_error(cli("report", out, "--bots", "GREEDY,NOPE", cwd=tmp_path), "NOPE", "did not play")

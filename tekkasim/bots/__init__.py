@@ -136,8 +136,10 @@ def get_bot(spec: str | Bot | type, ruleset: str | None = None, **params: Any) -
     head, _, rest = text.partition(":")
     if head.strip().lower() == "engine":  # engine:COMMAND, a program speaking spec/engine.md's protocol
         from .engines import engine_bot
+        from .engines.host import split_spec
 
-        return engine_bot(rest, ruleset, **params)
+        command, given = split_spec(rest)  # engine:COMMAND,time_ms=200
+        return engine_bot(command, ruleset, **{**given, **params})
     attr_text = rest.partition(":")[0]
     is_path = not _known(head.strip().upper()) and attr_text.strip() and "=" not in attr_text
     if "." in head or "/" in head or is_path:  # an import path (module:Name[:params]) or a file (f.py:Name)

@@ -29,15 +29,29 @@ from .options import writable_dir
     "board-clustered intervals either way].",
 )
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the bootstrap.")
-def report(directory, as_json, plots, anchor, bootstrap, seed):
+@click.option(
+    "--bots",
+    "only",
+    default=None,
+    metavar="A,B,...",
+    help="Rate only these bots, from the pairs in which every seat is one of them (e.g. one group of an "
+    "interrupted round robin) [all].",
+)
+def report(directory, as_json, plots, anchor, bootstrap, seed, only):
     """Rate the bots of a stored tournament run and print the tables."""
+    from ..tournament.config import split_bots
     from ..tournament.report import BOOTSTRAP, build_report, pairing_margins, render_text, write_plots
 
-    data = build_report(directory, anchor=anchor, bootstrap=BOOTSTRAP if bootstrap is None else bootstrap, seed=seed)
+    if only is not None and not split_bots(only):
+        raise click.UsageError("--bots is empty (give the bots to rate, e.g. --bots GREEDY,RANDOM)")
+    boot = BOOTSTRAP if bootstrap is None else bootstrap
+    data = build_report(directory, anchor=anchor, bootstrap=boot, seed=seed, only=only and split_bots(only))
     if as_json:
         click.echo(json.dumps(data, indent=1))
     else:
         click.echo(render_text(data))
     if plots:
-        paths = write_plots(data, plots, pairing_margins(directory))
+        shown = {(c["a"], c["b"]) for c in data["crosstable"]}  # with --bots, its pairings only
+        margins = {k: v for k, v in pairing_margins(directory).items() if k in shown}
+        paths = write_plots(data, plots, margins)
         click.echo(f"plots and summary: {', '.join(str(p) for p in paths)}", err=as_json)

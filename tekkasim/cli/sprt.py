@@ -81,6 +81,11 @@ def sprt(
         raise click.UsageError(f"give exactly two bots (--bot A --bot B), not {len(bots)}")
     test = check_test(elo0, elo1, alpha, beta)
     check_pairs("--max-pairs", max_pairs)
+    if out is not None:
+        from ..tournament.runner import keep_start_logs
+
+        check_writable(out, "--out", directory=True)
+        keep_start_logs(out)  # an engine that fails to start (its hello is read now) logs there
     cfg = sprt_config(
         ruleset,
         bots[0],

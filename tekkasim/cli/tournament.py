@@ -81,6 +81,7 @@ def tournament(
     from ..tournament import Config, default_out, read_config_file, run_tournament, split_bots, to_toml
     from ..tournament.config import check_anchor, inseparable_bots
     from ..tournament.report import build_report, render_text
+    from ..tournament.runner import keep_start_logs
 
     values = read_config_file(config_file) if config_file else {}
     options = dict(values.pop("options", {}) or {})
@@ -104,6 +105,9 @@ def tournament(
         flags["bots"] = [b for text in bots for b in split_bots(text)]
     values.update({k: v for k, v in flags.items() if v is not None})
     out_dir, anchor, quiet = values.pop("out", None), values.pop("anchor", None), values.pop("quiet", False)
+    if out_dir is not None and not dump_config:
+        check_writable(out_dir, "--out", directory=True)
+        keep_start_logs(out_dir)  # an engine that fails to start (its hello is read now) logs there
     cfg = Config.build(options=options, **values)
     anchor = check_anchor(cfg, anchor)  # before the run, not after it
     if dump_config:

@@ -14,21 +14,37 @@ import math
 import os
 from pathlib import Path
 
-from ..ratings import RatingError, crosstable, fit_elo, interval_text
+from ..ratings import Pairs, RatingError, crosstable, fit_elo, groups, interval_text
 from .results import pair_arrays, pairings, team_names
 
 BOOTSTRAP = 0  # resamples of the default report: none, the clustered interval needs no random draws
 
 
 def build_report(
-    directory: str | os.PathLike, anchor: str | None = None, bootstrap: int = BOOTSTRAP, seed: int = 0
+    directory: str | os.PathLike,
+    anchor: str | None = None,
+    bootstrap: int = BOOTSTRAP,
+    seed: int = 0,
+    only: list[str] | None = None,
 ) -> dict:
     """runs.md's report JSON, plus ``se`` and ``note`` per bot (``note`` says why a bound is null),
     ``interval`` (how ``lo``/``hi`` were made), ``los``, ``dispersion`` and, with ``bootstrap`` > 0
-    resamples of the boards, bootstrap bounds ``boot_lo``/``boot_hi``."""
+    resamples of the boards, bootstrap bounds ``boot_lo``/``boot_hi``. ``only``: the bots (labels) to rate,
+    from the pairs in which every seat is one of them (``report --bots``; the rest of the run is left out)."""
     identity, data, pairing = pair_arrays(directory)
+    total = identity["boards"] * _n_pairings(identity)
+    if only is not None:
+        data, pairing, total = _only(identity, data, pairing, only)
     if not len(data):
         raise RatingError(f"{directory} holds no complete pair yet (run the tournament first)")
+    comps = groups(data)
+    if len(comps) > 1:  # an interrupted round robin, say: rated one group at a time (fit_elo cannot join them)
+        shown = " and ".join("{" + ", ".join(c[:4]) + (", ..." if len(c) > 4 else "") + "}" for c in comps[:3])
+        biggest = max(comps, key=len)
+        raise RatingError(
+            f"the results fall into {len(comps)} groups that never met ({shown}): their ratings cannot be "
+            f"compared; rate each group on its own, e.g. tekkasim report {directory} --bots {','.join(biggest)}"
+        )
     bots = data.bots
     if anchor is None:
         anchor = "RANDOM" if "RANDOM" in bots else bots[0]
@@ -66,8 +82,31 @@ def build_report(
         "dispersion": fit.dispersion,
         "bootstrap": bootstrap,
         "options": identity["options"],
-        "complete": len(data) == identity["boards"] * _n_pairings(identity),
-    }
+        "complete": len(data) == total,
+    } | ({"only": list(data.bots)} if only is not None else {})
+
+
+def _only(identity: dict, data: Pairs, pairing, only: list[str]):
+    """The pairs (and their pairings' indices) in which every seat is one of the bots ``only`` (matched
+    case-insensitively), those bots as the only ones, and the pairs the run has for them when complete."""
+    import numpy as np
+
+    chosen = []
+    for name in only:
+        match = [b for b in data.bots if b.upper() == name.strip().upper()]
+        if not match:
+            raise RatingError(f"--bots: {name.strip()!r} did not play (bots: {', '.join(data.bots)})")
+        chosen += [m for m in match if m not in chosen]
+    keep = np.array([b in chosen for b in data.bots])
+    rows = keep[data.xa] & keep[data.xb] & keep[data.ya] & keep[data.yb]
+    bots = [b for b in data.bots if b in chosen]
+    new = np.full(len(data.bots), -1, np.int64)
+    new[keep] = np.arange(len(bots))
+    cut = data.subset(rows)
+    pairs = Pairs(bots, new[cut.xa], new[cut.xb], new[cut.ya], new[cut.yb], cut.board, cut.margin)
+    inside = [all(lab in chosen for lab in t) for t in identity["teams"]]
+    n = sum(inside[x] and inside[y] for x, y in pairings(identity))
+    return pairs, pairing[rows], identity["boards"] * n
 
 
 def _n_pairings(identity: dict) -> int:

@@ -300,6 +300,16 @@ def keep_engine_logs(directory: Path, cluster: DaskCluster | None) -> None:
         cluster.client.run(set_log_dir, str(directory / "engines"))
 
 
+def keep_start_logs(directory: str | Path) -> None:
+    """Before the bots are made (an engine is started then to read its hello): the stderr of the engines
+    this process starts goes to ``directory/engines`` too, so that the log of one that fails to start is
+    with the run. Only where a run may be kept: a new directory, or one that is empty or holds a run."""
+    d = Path(directory)
+    if d.exists() and not (d.is_dir() and Store.may_hold_run(d)):
+        return  # refused later, in its own words: nothing of the run's is written there
+    set_log_dir(d / "engines")
+
+
 def _run(
     cfg: Config, job: Job, directory: Path, workers: int, cluster, quiet: bool, t0: float, stops: _StopSignals
 ) -> RunSummary:

@@ -65,6 +65,7 @@ PAGE_SIZE = 16384
 CHECKPOINT_BYTES = 1000 * PAGE_SIZE
 # the files a directory may hold before its identity is written (a run killed while starting)
 _STARTING = {LOCK_NAME, DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", f"{DB_NAME}-journal", f".{CONFIG_NAME}.part"}
+_STARTING |= {"engines"}  # the logs of engines started before the run (runner.keep_start_logs)
 
 
 def read_identity(directory: str | Path) -> dict:
@@ -116,6 +117,14 @@ class Store:
         self._index = {p: i for i, p in enumerate(self._pairings)}
 
     # --- opening --------------------------------------------------------------------------------
+    @staticmethod
+    def may_hold_run(directory: Path) -> bool:
+        """Whether the existing directory ``directory`` holds a run or may start one (nothing else in it)."""
+        try:
+            return (directory / CONFIG_NAME).exists() or all(p.name in _STARTING for p in directory.iterdir())
+        except OSError:
+            return False
+
     @classmethod
     def create_or_resume(cls, directory: str | Path, identity: dict) -> Store:
         """Open DIR to write ``identity``'s results: a new run, the same run (resume), or a stored run it

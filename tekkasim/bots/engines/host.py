@@ -180,7 +180,12 @@ class EngineProcess:
         """Start the program and exchange hellos; return the engine's hello."""
         self.stop()
         log_dir = _log_dir()
-        log_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            log_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BotError(
+                f"engine {shorten(self.command)!r}: cannot make its log directory {log_dir}: {exc.strerror}"
+            ) from None
         slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(self.argv[-1]).name)[:40] or "engine"
         self.log_path = log_dir / f"{slug}-{os.getpid()}-{int(time.time() * 1000) % 10**8}.log"
         with open(self.log_path, "ab") as log:
@@ -330,6 +335,15 @@ def _hello_problem(hello: Any) -> str | None:
         return f"protocol {hello.get('protocol')!r}, expected {PROTOCOL}"
     if not isinstance(hello.get("name"), str) or not hello["name"].strip():
         return "no name"
+    name = hello["name"]
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 for c in name):  # a newline would split a report's line
+        return f"its name {shorten(repr(name), 40)} has a control character"
+    from .. import bot_names
+
+    # reports would take it for that bot (RANDOM: the ratings' anchor); `tekkasim engine BOT` (author
+    # tekkasim) names itself by the label of the built-in bot it serves, which it plays as in process
+    if name.split(":")[0].strip().upper() in bot_names() and hello.get("author") != "tekkasim":
+        return f"its name {shorten(repr(name), 40)} is a built-in bot's name"
     rulesets = hello.get("rulesets")
     if not isinstance(rulesets, list) or not rulesets or not all(isinstance(r, str) for r in rulesets):
         return "no list of rulesets"
@@ -340,6 +354,22 @@ def _hello_problem(hello: Any) -> str | None:
 # name: reports tell engines apart by it)
 _PROCESSES: dict[str, EngineProcess] = {}
 _NAMES: dict[str, str] = {}
+
+
+def split_spec(text: str) -> tuple[str, dict[str, str]]:
+    """``engine:COMMAND``'s COMMAND, as ``--bots`` and a config file give it: the command, then parameters of
+    :class:`EngineBot` as trailing comma-separated ``name=value`` pieces (``engine:./my_engine,time_ms=200``).
+    Returns the command and those parameters; a command's own commas (from a config file) stay."""
+    names = {p.name for p in EngineBot.params_spec}
+    pieces = text.split(",")
+    params: dict[str, str] = {}
+    while len(pieces) > 1:
+        key, eq, value = pieces[-1].partition("=")
+        if not eq or key.strip() not in names:
+            break
+        params.setdefault(key.strip(), value.strip())  # read from the end: the last one given wins
+        pieces.pop()
+    return ",".join(pieces), params
 
 
 def engine_process(command: str) -> EngineProcess:
@@ -380,7 +410,8 @@ def stop_engines() -> None:
 class EngineBot(Bot):
     """A bot whose decisions an engine program makes (``engine:COMMAND``). Labelled by its hello's name.
 
-    ``time_ms`` is the time given for each decision (sent in every decide message)."""
+    ``time_ms`` is the time given for each decision (sent in every decide message); on the command line and
+    in a config file ``engine:COMMAND,time_ms=200`` (:func:`split_spec`)."""
 
     kind = "engine"
     description = "an engine program speaking the engine protocol (docs/engines.md)"

@@ -16,10 +16,16 @@ import sys
 from typing import IO, Any
 
 from ...cards import parse_seat
-from ...errors import TekkasimError
+from ...errors import TekkasimError, shorten
 from ...rules import get_game, ruleset_names
+from ...rules.base import MAX_SEED
 from .. import decide, get_bot
 from .protocol import PROTOCOL
+
+
+def _shown(value: Any) -> str:
+    """A value of a message as JSON, cut when long."""
+    return shorten(json.dumps(value), 40)
 
 
 class _Server:
@@ -58,9 +64,19 @@ class _Server:
         return game
 
     def decide(self, msg: dict) -> str | None:
-        ruleset = msg.get("ruleset")
-        if ruleset not in self.bots:
-            raise TekkasimError(f"this engine does not play {ruleset!r} (it plays {', '.join(self.bots)})")
+        plays = ", ".join(self.bots)
+        if "ruleset" not in msg:
+            raise TekkasimError(f"a decide message needs 'ruleset' (this engine plays {plays})")
+        ruleset = msg["ruleset"]
+        if not isinstance(ruleset, str) or ruleset not in self.bots:
+            raise TekkasimError(f"'ruleset' {_shown(ruleset)} is not one this engine plays ({plays})")
+        if "seat" not in msg:
+            raise TekkasimError("a decide message needs 'seat' (bottom, right, top or left)")
+        seed = msg.get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise TekkasimError(f"'seed' must be an integer in 0 .. 2**63-1, not {_shown(seed)}")
+        if not isinstance(msg.get("options") or {}, dict):
+            raise TekkasimError(f"'options' must be an object of the ruleset's options, not {_shown(msg['options'])}")
         world = msg.get("world")
         if not isinstance(world, dict):
             raise TekkasimError(
@@ -75,7 +91,7 @@ class _Server:
             raise TekkasimError("the deal in 'world' is over: there is no decision to make")
         if seat not in state.actors():  # else the bot's answer would be refused as illegal, a puzzle
             raise TekkasimError(f"seat {msg.get('seat')} is not to move in 'world' (next: {state.where()})")
-        action = decide(self.bots[ruleset], state, seat, int(msg.get("seed", 0)))
+        action = decide(self.bots[ruleset], state, seat, seed)
         return None if action is None else state.action_to_string(action)
 
 
@@ -96,7 +112,11 @@ def serve(spec: str, stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = 
             sys.stderr.write(f"tekkasim engine: not JSON: {line[:80]!r}\n")
             write({"type": "error", "id": None, "message": "not a JSON line"})
             continue
-        kind = msg.get("type") if isinstance(msg, dict) else None
+        if not isinstance(msg, dict):
+            sys.stderr.write(f"tekkasim engine: not a JSON object: {line[:80]!r}\n")
+            write({"type": "error", "id": None, "message": 'not a JSON object: a message is {"type": ..., ...}'})
+            continue
+        kind = msg.get("type")
         if kind == "hello":
             write(server.hello)
         elif kind == "decide":
