@@ -110,3 +110,21 @@ def test_an_interrupted_round_robin_names_how_to_rate_each_group_and_report_bots
     assert done.returncode == 0, done.stderr
     assert "GREEDY" in done.stdout and "BROKEN" not in done.stdout
     one_line_error(cli("report", out, "--bots", "GREEDY,NOPE", cwd=tmp_path), "NOPE", "did not play")
+
+
+def test_leaving_the_table_says_where_the_unfinished_deal_was_saved(tmp_path):
+    out = tmp_path / "t.jsonl"  # given as t.jsonl (cwd tmp_path): the path in the one line is not cut
+    eof = cli("table", "-b", "RANDOM", "--seed", "3", "--out", "t.jsonl", stdin="#1\n", cwd=tmp_path)
+    one_line_error(eof, "left the table", "saved in t.jsonl", "unfinished")
+    assert json.loads(out.read_text())["unfinished"] is True
+    out.unlink()
+    quit_ = cli("table", "-b", "RANDOM", "--seed", "3", "--out", "t.jsonl", stdin="#1\nquit\n", cwd=tmp_path)
+    assert quit_.returncode == 0, quit_.stderr
+    assert "you left the table (quit); what was played is saved in t.jsonl" in quit_.stdout
+    assert json.loads(out.read_text())["unfinished"] is True
+
+
+def test_a_bad_entry_at_the_table_is_echoed_cut(tmp_path):
+    done = cli("table", "-b", "RANDOM", "--seed", "3", "--out", tmp_path / "t.jsonl", stdin="x" * 200_000 + "\n")
+    line = next(x for x in done.stdout.splitlines() if "is not an action" in x)
+    assert len(line) < 160 and "..." in line
