@@ -128,3 +128,25 @@ def test_a_bad_entry_at_the_table_is_echoed_cut(tmp_path):
     done = cli("table", "-b", "RANDOM", "--seed", "3", "--out", tmp_path / "t.jsonl", stdin="x" * 200_000 + "\n")
     line = next(x for x in done.stdout.splitlines() if "is not an action" in x)
     assert len(line) < 160 and "..." in line
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["table", "-b", "RANDOM", "--out", "-"],
+        ["calibrate", "--bots", "KADO", "--out", "-"],
+        ["levels", "table", "--out", "-"],
+        ["levels", "check", "--out", "-"],
+        ["blunders", "--bot", "KADO", "--doc", "-"],
+        ["export", "RUN", "--csv", "-"],
+        ["tournament", "-b", "GREEDY,RANDOM", "-n", "1", "--out", "-"],
+    ],
+)
+def test_a_dash_for_an_output_that_cannot_be_standard_output_is_refused(tmp_path, args):
+    if "RUN" in args:
+        run = tmp_path / "run"
+        assert cli("tournament", "-b", "GREEDY,RANDOM", "-n", "1", "-q", "-O", run).returncode == 0
+        args = [str(run) if a == "RUN" else a for a in args]
+    done = cli(*args, cwd=tmp_path)
+    one_line_error(done, "standard output")
+    assert not (tmp_path / "-").exists()
