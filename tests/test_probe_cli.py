@@ -150,3 +150,21 @@ def test_a_dash_for_an_output_that_cannot_be_standard_output_is_refused(tmp_path
     done = cli(*args, cwd=tmp_path)
     one_line_error(done, "standard output")
     assert not (tmp_path / "-").exists()
+
+
+def test_sprt_refuses_a_reused_directory_naming_its_own_options(tmp_path):
+    out = tmp_path / "s"
+    base = ["sprt", "--elo0", "0", "--elo1", "50", "-w", "1", "-q", "-O", out]
+    assert cli(*base, "--bot", "GREEDY", "--bot", "RANDOM", "--max-pairs", "4").returncode == 0
+    for extra, words in (
+        (["--bot", "RANDOM", "--bot", "GREEDY", "--max-pairs", "4"], "--bot"),
+        (["--bot", "KADO", "--bot", "RANDOM", "--max-pairs", "4"], "--bot"),
+        (["--bot", "GREEDY", "--bot", "RANDOM", "--max-pairs", "2"], "--max-pairs"),
+        (["--bot", "GREEDY", "--bot", "RANDOM", "--max-pairs", "4", "--seed", "5"], "--seed"),
+        (["--bot", "GREEDY", "--bot", "RANDOM", "--max-pairs", "4", "-r", "tekka"], "--ruleset"),
+        (["--bot", "GREEDY", "--bot", "RANDOM", "--max-pairs", "4", "-o", "play_out=true"], "--option play_out"),
+    ):
+        done = cli(*base, *extra)
+        one_line_error(done, words, "use another --out DIR")
+        for field in ("boards", "teams", "options."):
+            assert f"{field}:" not in done.stderr and f"({field}" not in done.stderr, done.stderr
