@@ -110,3 +110,61 @@ def test_an_interrupted_round_robin_names_how_to_rate_each_group_and_report_bots
     assert done.returncode == 0, done.stderr
     assert "GREEDY" in done.stdout and "BROKEN" not in done.stdout
     one_line_error(cli("report", out, "--bots", "GREEDY,NOPE", cwd=tmp_path), "NOPE", "did not play")
+
+
+def test_leaving_the_table_says_where_the_unfinished_deal_was_saved(tmp_path):
+    out = tmp_path / "t.jsonl"  # given as t.jsonl (cwd tmp_path): the path in the one line is not cut
+    eof = cli("table", "-b", "RANDOM", "--seed", "3", "--out", "t.jsonl", stdin="#1\n", cwd=tmp_path)
+    one_line_error(eof, "left the table", "saved in t.jsonl", "unfinished")
+    assert json.loads(out.read_text())["unfinished"] is True
+    out.unlink()
+    quit_ = cli("table", "-b", "RANDOM", "--seed", "3", "--out", "t.jsonl", stdin="#1\nquit\n", cwd=tmp_path)
+    assert quit_.returncode == 0, quit_.stderr
+    assert "you left the table (quit); what was played is saved in t.jsonl" in quit_.stdout
+    assert json.loads(out.read_text())["unfinished"] is True
+
+
+def test_a_bad_entry_at_the_table_is_echoed_cut(tmp_path):
+    done = cli("table", "-b", "RANDOM", "--seed", "3", "--out", tmp_path / "t.jsonl", stdin="x" * 200_000 + "\n")
+    line = next(x for x in done.stdout.splitlines() if "is not an action" in x)
+    assert len(line) < 160 and "..." in line
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["table", "-b", "RANDOM", "--out", "-"],
+        ["calibrate", "--bots", "KADO", "--out", "-"],
+        ["levels", "table", "--out", "-"],
+        ["levels", "check", "--out", "-"],
+        ["blunders", "--bot", "KADO", "--doc", "-"],
+        ["export", "RUN", "--csv", "-"],
+        ["tournament", "-b", "GREEDY,RANDOM", "-n", "1", "--out", "-"],
+    ],
+)
+def test_a_dash_for_an_output_that_cannot_be_standard_output_is_refused(tmp_path, args):
+    if "RUN" in args:
+        run = tmp_path / "run"
+        assert cli("tournament", "-b", "GREEDY,RANDOM", "-n", "1", "-q", "-O", run).returncode == 0
+        args = [str(run) if a == "RUN" else a for a in args]
+    done = cli(*args, cwd=tmp_path)
+    one_line_error(done, "standard output")
+    assert not (tmp_path / "-").exists()
+
+
+def test_sprt_refuses_a_reused_directory_naming_its_own_options(tmp_path):
+    out = tmp_path / "s"
+    base = ["sprt", "--elo0", "0", "--elo1", "50", "-w", "1", "-q", "-O", out]
+    assert cli(*base, "--bot", "GREEDY", "--bot", "RANDOM", "--max-pairs", "4").returncode == 0
+    for extra, words in (
+        (["--bot", "RANDOM", "--bot", "GREEDY", "--max-pairs", "4"], "--bot"),
+        (["--bot", "KADO", "--bot", "RANDOM", "--max-pairs", "4"], "--bot"),
+        (["--bot", "GREEDY", "--bot", "RANDOM", "--max-pairs", "2"], "--max-pairs"),
+        (["--bot", "GREEDY", "--bot", "RANDOM", "--max-pairs", "4", "--seed", "5"], "--seed"),
+        (["--bot", "GREEDY", "--bot", "RANDOM", "--max-pairs", "4", "-r", "tekka"], "--ruleset"),
+        (["--bot", "GREEDY", "--bot", "RANDOM", "--max-pairs", "4", "-o", "play_out=true"], "--option play_out"),
+    ):
+        done = cli(*base, *extra)
+        one_line_error(done, words, "use another --out DIR")
+        for field in ("boards", "teams", "options."):
+            assert f"{field}:" not in done.stderr and f"({field}" not in done.stderr, done.stderr

@@ -54,6 +54,8 @@ def _check_outputs(directory: str, out: str | None, table: str | None) -> None:
 
     if out and not _is_special(out) and not (out.endswith(".jsonl") or out.endswith(".jsonl.gz")):
         raise OptionError(f"--out {shorten(out)}: deal records go to FILE.jsonl or FILE.jsonl.gz")
+    if table == "-":  # the table is written beside its target and renamed: never to standard output
+        raise OptionError("--csv -: the table is written to a file (FILE.csv or FILE.parquet), not standard output")
     if table and not _is_special(table) and Path(table).suffix not in (".csv", ".parquet"):
         raise OptionError(f"--csv {shorten(table)}: the table is written as FILE.csv or FILE.parquet")
     run = Path(os.path.realpath(directory))

@@ -37,8 +37,10 @@ def check_writable(path, option: str, directory: bool = False) -> None:
     """Before any work runs, that ``path`` can be written: a file (``directory=False``; written beside its
     target under a longer temporary name, then renamed) or a directory (created if missing). Every name
     must fit the filesystem, and the nearest existing ancestor must be a directory this process can create
-    files in (probed, so that a read-only filesystem or a path under a file is caught even as root). A FIFO,
-    a device or ``-`` is written directly and passes."""
+    files in (probed, so that a read-only filesystem or a path under a file is caught even as root). A FIFO
+    or a device is written directly and passes. ``-`` is refused: the commands that check here do not write
+    to standard output (``play --out -`` and ``export --out -`` do, without this check), and a file or
+    directory named ``-`` is not what was meant (``./-`` names one)."""
     import os
     import tempfile
     from pathlib import Path
@@ -46,6 +48,11 @@ def check_writable(path, option: str, directory: bool = False) -> None:
     text = str(path)
     if not text.strip():
         raise OptionError(f"{option} is empty")
+    if text == "-":
+        what = "directory" if directory else "file"
+        raise OptionError(
+            f"{option} -: this command writes a {what}, not standard output; give a name (./- for one named -)"
+        )
     # names first, before anything is looked up (a stat of an over-long name fails too)
     extra = 0 if directory else 16  # a file is first written under a longer temporary name beside it
     for name in Path(text).parts:
@@ -53,9 +60,7 @@ def check_writable(path, option: str, directory: bool = False) -> None:
             raise OptionError(f"{option}: the name {shorten(name)} is too long for the filesystem (255 bytes at most)")
     if len(os.fsencode(os.path.abspath(text))) >= 4096:
         raise OptionError(f"{option}: the path is too long for the filesystem (4096 bytes at most)")
-    if not directory and (
-        text == "-" or (os.path.exists(text) and not os.path.isdir(text) and not os.path.isfile(text))
-    ):
+    if not directory and os.path.exists(text) and not os.path.isdir(text) and not os.path.isfile(text):
         return
     p = Path(os.path.realpath(text))  # through a symlink: its target is what gets written
     if not directory and p.is_dir():

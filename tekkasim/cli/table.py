@@ -39,7 +39,7 @@ def table(ruleset, bots, seat, seed, deals, out, rule_opts):
     """Sit at the table: you play one seat, bots the others; '?' at any prompt for help."""
     from ..bots import get_bot
     from ..bots.engines import Person
-    from ..bots.engines.person import fits, with_letters
+    from ..bots.engines.person import LeftTable, fits, with_letters
     from ..cards import SEATS, parse_seat
     from ..errors import Interrupted, TekkasimError
     from ..records import _open_text
@@ -77,6 +77,7 @@ def table(ruleset, bots, seat, seed, deals, out, rule_opts):
         + ", ".join(f"{SEATS[i]} {b.label}" for i, b in enumerate(seats) if i != me)
     )
     context: dict = {}
+    left = None  # how the person left the table, with where the deals were saved
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     with _open_text(Path(path), "wt") as f:  # gzipped for a .gz name, as play and export write
         for j in range(deals):
@@ -90,6 +91,11 @@ def table(ruleset, bots, seat, seed, deals, out, rule_opts):
                     raise
                 where = f"what was played is saved in {path} (the last deal unfinished)"
                 raise Interrupted(f"interrupted: you left the table (Ctrl-C); {where}", signal.SIGINT) from None
+            except LeftTable as exc:  # quit, or the end of the input (saved first, by the finally below)
+                left = f"{exc}; what was played is saved in {path} (the last deal unfinished)"
+                if exc.how != "quit":
+                    raise TekkasimError(left) from None
+                break
             finally:  # the deal so far is kept even when the person leaves (an unfinished record)
                 record = state.to_record() | {
                     "seed": deal_seed,
@@ -104,4 +110,7 @@ def table(ruleset, bots, seat, seed, deals, out, rule_opts):
                 show(f"team {'AB'[state.match_winner()]} wins the match")
                 break
             context = state.next_deal_context()
+    if left is not None:
+        show(left)
+        return
     show(f"saved to {path} (tekkasim verify {path}; tekkasim replay {path})")

@@ -25,10 +25,10 @@ from ..errors import OptionError
 from ..ratings import SPRT
 from ..rules import get_game
 from .backends import DaskCluster, default_workers, run_dask, run_local
-from .config import Config, Team, make_team
+from .config import Config, Team, TournamentError, _shown, _team_key, first_difference, make_team
 from .play import Job
 from .runner import _warm_up, keep_engine_logs, missing_blocks
-from .storage import Store
+from .storage import CONFIG_NAME, Store, _read_config
 
 SECOND = "#2"  # the label suffix of B's bots when both sides play the same bot
 # Beyond this difference the expected pair score is 1 - 1e-10 and the test's likelihood cannot be computed;
@@ -106,8 +106,49 @@ def run_sprt(
     return _run_sprt(cfg, test, out, on_progress, use_compiled, True)
 
 
+def _reuse_problem(stored: dict, given: dict) -> str | None:
+    """What keeps the SPRT of identity ``given`` from continuing the run stored as ``stored``, named by the
+    sprt's own options (the run's fields are a tournament's: boards, teams), or None."""
+    if stored.get("schedule") != "gauntlet" or len(stored.get("teams") or []) != 2:
+        return f"a tournament of {len(stored.get('teams') or [])} teams, not an sprt"
+    for key, option in (("ruleset", "--ruleset"), ("seed", "--seed")):
+        if stored.get(key) != given.get(key):
+            return f"{option}: stored {_shown(stored.get(key))}, given {_shown(given.get(key))}"
+    if stored.get("options") != given.get("options"):
+        return "--option " + first_difference(stored.get("options"), given.get("options"))
+    if stored.get("unit") != given.get("unit"):
+        return f"unit: stored {_shown(stored.get('unit'))}, given {_shown(given.get('unit'))}"
+    sides = [[_team_key(t) for t in x["teams"]] for x in (stored, given)]
+    if sides[0] != sides[1]:
+        (a, b), (c, d) = sides
+        return f"--bot: stored A {a}, B {b}; given A {c}, B {d}"
+    if stored.get("bots") != given.get("bots"):
+        for name, old, new in zip(sides[0], stored["bots"], given["bots"], strict=True):
+            if old != new:
+                return f"--bot {name}, another bot by that name: " + first_difference(old, new)
+    if given["boards"] < stored["boards"]:
+        return f"--max-pairs: stored {stored['boards']}, given {given['boards']} (give {stored['boards']} or more)"
+    return None
+
+
+def _check_reuse(out, identity: dict) -> None:
+    """A run directory holding an SPRT this one cannot continue: one line naming the sprt's option, before
+    the run store's own check (which names a tournament's fields)."""
+    path = Path(out) / CONFIG_NAME
+    if not path.is_file():
+        return
+    try:
+        stored = _read_config(path)
+    except TournamentError:  # the store says what is wrong with it
+        return
+    problem = _reuse_problem(stored, identity)
+    if problem:
+        raise TournamentError(f"{out} holds a run of another sprt ({problem}); use another --out DIR")
+
+
 def _run_sprt(cfg: Config, test: SPRT, out, on_progress, use_compiled: bool, logs: bool) -> SprtRun:
     """:func:`run_sprt` in the run directory ``out``; ``logs``: the engines' stderr kept there too."""
+    _check_reuse(out, cfg.identity())
     job = Job.from_config(cfg, use_compiled)
     workers = cfg.workers or default_workers()
     cluster = DaskCluster(workers, cfg.scheduler) if cfg.backend == "dask" else None

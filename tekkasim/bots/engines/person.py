@@ -16,13 +16,14 @@ import re
 from typing import IO, Any
 
 from ...cards import SEATS, SUIT_SYMBOLS, SUITS
-from ...errors import BotError
+from ...errors import BotError, shorten
 from ..base import Bot, View
 from .protocol import decide_message
 
 HELP = """Type one of the actions listed, as written (case does not matter), or its number: #1, #2 ...
   cards: rank then suit, 7H, TS (or 10S), QD.{notation}
   An empty line declines an optional decision (one you are offered out of turn).
+  quit  leave the table (what was played is saved, the deal unfinished).
   ?  this help."""
 
 
@@ -32,6 +33,14 @@ def help_text(ruleset: str) -> str:
 
     notation = get_ruleset(ruleset).notation
     return HELP.format(notation=("\n  " + notation.strip().replace("\n", "\n  ")) if notation else "")
+
+
+class LeftTable(BotError):
+    """The person left the table: ``how`` is ``quit`` (typed) or ``end of input``."""
+
+    def __init__(self, how: str):
+        super().__init__(f"you left the table ({how})")
+        self.how = how
 
 
 _LETTERS = str.maketrans(dict(zip(SUIT_SYMBOLS, SUITS, strict=True)))  # a suit's symbol -> its letter
@@ -139,7 +148,9 @@ class Person(Bot):
         self.out.flush()
         line = self.inp.readline()
         if not line:
-            raise BotError("the person left the table (end of input)")
+            raise LeftTable("end of input")
+        if line.strip().lower() == "quit":
+            raise LeftTable("quit")
         return line.strip()
 
     def act(self, view: View, rng) -> Any:
@@ -164,7 +175,7 @@ class Person(Bot):
                 pick = self._match(text, choices, cards)
                 if pick is not None:
                     return allowed[pick]
-                self._say(f"{text!r} is not an accusation you can make now ('?' for help)\n")
+                self._say(f"{shorten(text)!r} is not an accusation you can make now ('?' for help)\n")
         plain = [c for c in msg["legal"] if ":" not in c or c.startswith("accuse:")]
         choices = plain + [c for c in choices if c not in plain]
         self._say(f"your turn: {'  '.join(f'#{i + 1} {c}' for i, c in enumerate(plain))}\n")
@@ -183,7 +194,7 @@ class Person(Bot):
             pick = self._match(text, choices, cards) if text else None
             if pick is not None:
                 return allowed[pick]
-            self._say(f"{text!r} is not an action you can take now ('?' for help)\n")
+            self._say(f"{shorten(text)!r} is not an action you can take now ('?' for help)\n")
 
     @staticmethod
     def _match(text: str, choices: list[str], accusations: dict[str, str]) -> str | None:
