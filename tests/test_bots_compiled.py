@@ -205,7 +205,7 @@ _TWIN_SCRIPT = """
 import sys
 import numpy as np
 from tekkasim.bits import new_rng
-from tekkasim.bots import _policy_kernels as pk
+from tekkasim.rulesets.trick52 import _policy as pk
 data = np.load(sys.argv[1])
 out = [int(pk.decide(p, v, m, legal, int(n), new_rng(int(seed))))
        for p, v, m, legal, n, seed in zip(data["p"], data["v"], data["m"], data["legal"], data["n"], data["seed"])]

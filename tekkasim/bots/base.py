@@ -199,7 +199,8 @@ class Bot:
         return cls.rulesets is None or ruleset in cls.rulesets
 
     def supports(self, ruleset: str) -> bool:
-        return self.plays(ruleset)
+        """Whether this bot plays ``ruleset`` (an instance may know more than its class: an engine's hello)."""
+        return self.rulesets is None or ruleset in self.rulesets
 
     def compiled_form(self, ruleset: str) -> np.ndarray | None:
         """The parameter vector with which this bot plays in ``ruleset``'s compiled whole-deal loop

@@ -62,6 +62,9 @@ class Oracle(Bot):
     def plays(cls, ruleset: str) -> bool:
         return ruleset in _searchable()
 
+    def supports(self, ruleset: str) -> bool:
+        return self.plays(ruleset)
+
     def act(self, view: View, rng: np.ndarray) -> Action | None:
         ad = adapter_class(view.game.name)(self.params)
         mistake = slip(view, rng, self.params["mistake_rate"], ad.mistake_actions(view))
