@@ -42,7 +42,7 @@ def _old_package(checkout: Path, into: Path):
     shutil.copytree(checkout / "tekkasim", dest, ignore=shutil.ignore_patterns("__pycache__"))
     for path in dest.rglob("*.py"):
         text = path.read_text()
-        path.write_text(re.sub(r"([\"'])tekkasim\.", r"\1tekkasim_old.", text))
+        path.write_text(re.sub(r"(?<![\w/])tekkasim(?=[.\s])", "tekkasim_old", text))  # imports and names
     sys.path.insert(0, str(into))
     import tekkasim_old.tournament as old
 

@@ -6,8 +6,9 @@ The worker's block is then one pass over the deals: no (boards, 83) action rows 
 allocated, filled and read back by a packing pass (``_legal.legal_pack``). The stream's form depends on
 the whole block (a card is followed by its signal only in a block where some card carries one), so two
 streams are written as the deals are played, the one without signals until the first signalled card ends
-it. The loop is ``_policy_kernels.play_boards_kernel``'s, repeated here rather than shared so that the
-bare loop (``compiled.play_tables``, the benchmarks' reference) stays as it is; the actions and bytes are
+it. The loop is the family's one loop (``_policy.play_table``, which ``play_tables`` runs too), with a
+recorder of its own (:func:`_record_symbol`; numba compiles the loop once per recorder, so the bare loop,
+the benchmarks' reference, is not slowed by what the worker records); the actions and bytes are
 those of ``blocks._legal_block`` of ``play_tables``' outputs (tested on random blocks of the compiled bots
 in every option, with ``_legal.legal_encode_py``, the State API twin, behind that). Also tried, paired per
 block in one process: the bare loop's own kernel into buffers the worker keeps, packed after the block or
@@ -23,7 +24,6 @@ import functools
 import numpy as np
 from numba import njit
 
-from tekkasim.bits import ONE, mix_seed3, popcount
 from tekkasim.rulesets.trick52 import _kernels as k
 from tekkasim.rulesets.trick52 import _policy as pk
 from tekkasim.rulesets.trick52.blocks import _legal_rows
@@ -33,100 +33,74 @@ from tekkasim.tournament._bitstream import finish, put_nb, words, work_array
 from tekkasim.tournament.play import _columns_fill
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _record_symbol(out, st, row, na, a, idx, count, d):
+    """``pk.play_on``'s recorder of :func:`play_legal_fill`: action ``a``'s LEGAL symbol, its index ``idx``
+    among the ``count`` legal actions, appended to both streams ``out = (out0, out1)``; a card is followed
+    in stream 1 by its signal s (0 none, 1 slam, 2 drop) as the bits 0, 10, 11 (first bit lowest), as
+    ``legal_pack`` tells them; stream 0 is given up at the first signalled card (``plain`` False). ``st``
+    is both writers' state and ``plain``."""
+    out0, out1 = out
+    acc0, nacc0, p0, acc1, nacc1, p1, plain = st
+    w = _width(count)
+    if a < k.PRIME_BASE:  # a card
+        s = a // 52
+        acc1, nacc1, p1 = put_nb(out1, acc1, nacc1, p1, idx | ((s | (s >> 1)) << w), w + 1 + min(s, 1))
+        plain = plain and s == 0
+    else:
+        acc1, nacc1, p1 = put_nb(out1, acc1, nacc1, p1, idx, w)
+    if plain:
+        acc0, nacc0, p0 = put_nb(out0, acc0, nacc0, p0, idx, w)
+    return acc0, nacc0, p0, acc1, nacc1, p1, plain
+
+
 @njit(cache=True, _nrt=False)
-def play_legal_fill(d, seeds, ruleset, flags, px, py, work, n_actions, returns, out0, out1):
-    """Play the deal of each board seed at table 0 then table 1 as ``pk.play_boards_kernel`` does (first seat
-    0; team X, ``px``, bottom/top at table 0; ``flags`` = play_all, raises, signals, cansig) and write each
-    action's LEGAL symbol as it is played into ``out0`` (without signals; given up at the first signalled
-    card) and ``out1`` (every card followed by its signal). ``n_actions`` and ``returns`` (team A/B) get each
-    deal's action count and returns, table 0's deals then table 1's. Returns ``(sig, bytes)``: the stream
-    to keep (``out1`` if ``sig``, as ``_legal.legal_packed`` chooses) and its length, or ``(0, -1)`` when a
-    deal runs past ``MAX_DEAL_ACTIONS`` or an action is not among the legal ones (then the block is played
-    by ``play_tables`` and packed as before)."""
+def play_legal_fill(d, seeds, ruleset, flags, forms, work, n_actions, returns, out0, out1):
+    """Play the deal of each board seed at table 0 then table 1 as ``pk.play_boards_kernel`` does, through
+    the same loop (``pk.play_table``; first seat 0; ``forms[t]`` the parameter vectors by seat at table
+    ``t``; ``flags`` = play_all, raises, signals, cansig), and write each action's LEGAL symbol as it is
+    played into ``out0`` (without signals; given up at the first signalled card) and ``out1`` (every card
+    followed by its signal). ``n_actions`` and ``returns`` (team A/B) get each deal's action count and
+    returns, table 0's deals then table 1's. Returns ``(sig, bytes)``: the stream to keep (``out1`` if
+    ``sig``, as ``_legal.legal_packed`` chooses) and its length, or ``(0, -1)`` when a deal runs past
+    ``MAX_DEAL_ACTIONS`` or an action is not among the legal ones (then the block is played by
+    ``play_tables`` and packed as before)."""
     play_all, raises, signals, cansig = flags[0], flags[1], flags[2], flags[3]
-    rng, drng, deck, buf, v, m = work
-    x_draws = px[pk.P_MODE] == pk.MODE_RANDOM or px[pk.P_MISTAKE] > 0.0
-    y_draws = py[pk.P_MODE] == pk.MODE_RANDOM or py[pk.P_MISTAKE] > 0.0
-    acc0 = np.uint64(0)
-    nacc0 = 0
-    p0 = 0
-    acc1 = np.uint64(0)
-    nacc1 = 0
-    p1 = 0
-    plain = True  # no signalled card yet: stream 0 is still the block's
+    st = (np.uint64(0), 0, 0, np.uint64(0), 0, 0, True)  # no signalled card yet: stream 0 is still the block's
     n = seeds.shape[0]
     for table in range(2):
-        tab = np.uint64(table)
-        for b in range(n):
-            k.seeded_deal(d, seeds[b], ruleset, 0, play_all, raises, signals, rng, deck)
-            pk.view_clear(v, m)
-            folded = 0
-            na = 0
-            while d.info[k.I_PHASE] != k.PH_TERMINAL:
-                if na == MAX_DEAL_ACTIONS:
-                    return 0, -1
-                seat = d.info[k.I_TO_MOVE]
-                ours = (seat & 1) == table
-                params = px if ours else py
-                while folded < d.info[k.I_TRICK]:
-                    pk.view_fold_trick(d, folded, v, m)
-                    folded += 1
-                pk.view_refresh(d, seat, cansig, v, m)
-                if x_draws if ours else y_draws:
-                    drng[0] = mix_seed3(seeds[b], tab, np.uint64(na))
-                if d.info[k.I_PHASE] == k.PH_PLAY and k.n_raises(d.info) == 0:
-                    lm = k.current_legal_mask(d)
-                    a = pk.decide_cards(params, v, m, lm, drng)
-                    k.apply_action(d, a)
-                    # a card: its index among the legal cards, then in stream 1 its signal s (0 none, 1
-                    # slam, 2 drop) as the bits 0, 10, 11 (first bit lowest)
-                    idx = popcount(lm & ((ONE << np.uint64(a % 52)) - ONE))
-                    w = _width(popcount(lm))
-                    s = a // 52
-                    acc1, nacc1, p1 = put_nb(out1, acc1, nacc1, p1, idx | ((s | (s >> 1)) << w), w + 1 + min(s, 1))
-                    plain = plain and s == 0
-                    if plain:
-                        acc0, nacc0, p0 = put_nb(out0, acc0, nacc0, p0, idx, w)
-                else:
-                    count = pk.legal_list(d, buf)
-                    a = pk.decide(params, v, m, buf, count, drng)
-                    k.apply_action(d, a)
-                    want = a % 52 if a < k.PRIME_BASE else a
-                    idx = -1
-                    for q in range(count):
-                        if buf[q] == want:
-                            idx = q
-                    if idx < 0:
-                        return 0, -1
-                    w = _width(count)
-                    if a < k.PRIME_BASE:  # a card (here with raise requests allowed), as legal_pack tells them
-                        s = a // 52
-                        acc1, nacc1, p1 = put_nb(out1, acc1, nacc1, p1, idx | ((s | (s >> 1)) << w), w + 1 + min(s, 1))
-                        plain = plain and s == 0
-                    else:
-                        acc1, nacc1, p1 = put_nb(out1, acc1, nacc1, p1, idx, w)
-                    if plain:
-                        acc0, nacc0, p0 = put_nb(out0, acc0, nacc0, p0, idx, w)
-                na += 1
-            i = table * n + b
-            n_actions[i] = na
-            if ruleset == k.FESKOT:
-                returns[i, 0] = d.info[k.I_TEAM_TRICKS]
-                returns[i, 1] = d.info[k.I_TEAM_TRICKS + 1]
-            else:
-                _, ra, rb = k.tekka_score(d.info)
-                returns[i, 0] = ra
-                returns[i, 1] = rb
+        st, ok = pk.play_table(
+            d,
+            seeds,
+            table,
+            ruleset,
+            0,
+            play_all,
+            raises,
+            signals,
+            cansig,
+            forms[table],
+            work,
+            returns,
+            n_actions,
+            table * n,
+            _record_symbol,
+            (out0, out1),
+            st,
+        )
+        if not ok:
+            return 0, -1
+    acc0, nacc0, p0, acc1, nacc1, p1, plain = st
     if plain:
         return 0, finish(out0, acc0, nacc0, p0)
     return 1, finish(out1, acc1, nacc1, p1)
 
 
 @njit(cache=True, _nrt=False)
-def play_legal_block(d, seeds, ruleset, flags, px, py, work, n_actions, returns, out0, out1, raw, score, stats):
+def play_legal_block(d, seeds, ruleset, flags, forms, work, n_actions, returns, out0, out1, raw, score, stats):
     """:func:`play_legal_fill`, then the block's raw columns into ``raw`` (``play._columns_fill``, ``score``
     its pair score), in one call: ``stats`` = (signal flag, stream bytes or -1, column bytes or -1)."""
-    sig, used = play_legal_fill(d, seeds, ruleset, flags, px, py, work, n_actions, returns, out0, out1)
+    sig, used = play_legal_fill(d, seeds, ruleset, flags, forms, work, n_actions, returns, out0, out1)
     stats[0] = sig
     stats[1] = used
     if used >= 0:
@@ -156,10 +130,9 @@ def trick52_play_block(game, px: np.ndarray, py: np.ndarray, seeds: np.ndarray) 
     returns = np.zeros((2 * n, 2), np.float64)
     stats = np.zeros(3, np.int64)
     flags = np.array([*game.options_flags(), int(game.takes_signals)], np.int64)
+    forms = np.stack([pk.seat_forms(px, py, 0), pk.seat_forms(px, py, 1)])
     d, work = _scratch()
-    play_legal_block(
-        d, seeds, game.ruleset_code, flags, px, py, work, n_actions, returns, out0, out1, raw, score, stats
-    )
+    play_legal_block(d, seeds, game.ruleset_code, flags, forms, work, n_actions, returns, out0, out1, raw, score, stats)
     if stats[1] < 0:
         return None
     out = out1 if stats[0] else out0

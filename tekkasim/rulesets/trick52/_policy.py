@@ -1344,68 +1344,173 @@ def signal_for(p, v, m, c):
     return _signal(p, v, m, c, known_played(p, v, m) | m[M_HAND])
 
 
-# --- whole deals --------------------------------------------------------------------------------------
+# --- whole deals: the one compiled loop of the family -------------------------------------------------
+
+MAX_DEAL_ACTIONS = 4 + 1 + 52 + 2 * 13  # calls, Prime, cards, a raise request and answer per declarer turn
+ALL_SEATS = 15  # a ``compiled`` or ``draws`` mask with every seat's bit
+
+
+def seat_forms(px, py, table):
+    """The (4, ``N_P``) parameter vectors by seat of a table: team X's ``px`` at bottom/top at table 0 and
+    right/left at table 1, team Y's ``py`` at the other seats."""
+    forms = np.empty((4, N_P), np.float64)
+    for seat in range(4):
+        forms[seat] = px if (seat & 1) == table else py
+    return forms
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def draws_of(forms):
+    """The seats (a bit each) whose decisions draw from their RNG: those that play at random or make
+    mistakes; the loop seeds a decision's RNG only for them."""
+    draws = 0
+    for s in range(4):
+        if forms[s, P_MODE] == MODE_RANDOM or forms[s, P_MISTAKE] > 0.0:
+            draws |= 1 << s
+    return draws
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def play_on(d, seed, tab, na, limit, forms, draws, compiled, cansig, work, record, out, st, row):
+    """Play the deal ``d`` from its decision ``na`` on, seat ``s`` deciding with ``forms[s]`` (decision
+    ``i`` drawn from ``mix_seed3(seed, tab, i)``, seeded only for the seats of ``draws``), until it ends or
+    a seat not in ``compiled`` is to move (the policy view in ``work``, cleared here, then folds each trick
+    once as it completes). Before each action is applied, ``st = record(out, st,
+    row, i, action, index, count, d)``: ``index`` is the action's among the ``count`` legal ones (its
+    card's, for a signalled card), ``d`` the deal before the action; numba compiles this loop once for
+    each recorder, so what a caller records costs nothing more. Returns ``(na, st, status)``:
+    status 0 at the end of the deal, 1 when a seat not compiled is to move, -1 at decision ``limit`` or an
+    action not among the legal ones."""
+    rng, drng, deck, buf, v, m = work
+    view_clear(v, m)
+    folded = 0  # completed tricks already in the view's history part
+    while d.info[k.I_PHASE] != k.PH_TERMINAL:
+        seat = d.info[k.I_TO_MOVE]
+        if not (compiled >> seat) & 1:
+            return na, st, 1
+        if na == limit:
+            return na, st, -1
+        params = forms[seat]
+        while folded < d.info[k.I_TRICK]:
+            view_fold_trick(d, folded, v, m)
+            folded += 1
+        view_refresh(d, seat, cansig, v, m)
+        if (draws >> seat) & 1:
+            drng[0] = mix_seed3(seed, tab, np.uint64(na))
+        if d.info[k.I_PHASE] == k.PH_PLAY and k.n_raises(d.info) == 0:
+            lm = k.current_legal_mask(d)
+            a = decide_cards(params, v, m, lm, drng)
+            idx = popcount(lm & ((ONE << np.uint64(a % 52)) - ONE))
+            count = popcount(lm)
+        else:
+            count = legal_list(d, buf)
+            a = decide(params, v, m, buf, count, drng)
+            want = a % 52 if a < k.PRIME_BASE else a
+            idx = -1
+            for q in range(count):
+                if buf[q] == want:
+                    idx = q
+            if idx < 0:
+                return na, st, -1
+        st = record(out, st, row, na, a, idx, count, d)
+        k.apply_action(d, a)
+        na += 1
+    return na, st, 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def play_table(
+    d,
+    seeds,
+    table,
+    ruleset,
+    first,
+    play_all,
+    raises,
+    signals,
+    cansig,
+    forms,
+    work,
+    returns,
+    n_actions,
+    row0,
+    record,
+    out,
+    st,
+):
+    """Play one deal per seed at ``table`` with the parameter vectors by seat ``forms`` (:func:`play_on`,
+    every seat compiled, at most ``MAX_DEAL_ACTIONS`` decisions), the deal of ``seeds[b]`` recorded as row
+    ``row0 + b``: its actions through ``record`` and ``out``, its number of actions and team A/B returns
+    into ``n_actions`` and ``returns``. Returns ``(st, ok)``; ok is False when a deal could not be played
+    within the limit (the rows after it are not written)."""
+    rng, drng, deck, buf, v, m = work
+    tab = np.uint64(table)
+    draws = draws_of(forms)
+    for b in range(seeds.shape[0]):
+        k.seeded_deal(d, seeds[b], ruleset, first, play_all, raises, signals, rng, deck)
+        i = row0 + b
+        na, st, status = play_on(
+            d, seeds[b], tab, 0, MAX_DEAL_ACTIONS, forms, draws, ALL_SEATS, cansig, work, record, out, st, i
+        )
+        if status != 0:
+            return st, False
+        n_actions[i] = na
+        if ruleset == k.FESKOT:
+            returns[i, 0] = d.info[k.I_TEAM_TRICKS]
+            returns[i, 1] = d.info[k.I_TEAM_TRICKS + 1]
+        else:
+            _, a0, b0 = k.tekka_score(d.info)
+            returns[i, 0] = a0
+            returns[i, 1] = b0
+    return st, True
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def record_actions(out, st, row, na, a, idx, count, d):
+    """:func:`play_on`'s recorder of ``play_boards_kernel``: the action into ``actions[row, na]`` and its
+    legal index and count into ``legal[row, na]`` (``out = (actions, legal)``)."""
+    actions, legal = out
+    actions[row, na] = a
+    legal[row, na, 0] = idx
+    legal[row, na, 1] = count
+    return st
 
 
 @njit(cache=True, _nrt=False)
 def play_boards_kernel(
-    d, seeds, table, ruleset, first, play_all, raises, signals, cansig, px, py, returns, actions, n_actions, legal, work
+    d, seeds, table, ruleset, first, play_all, raises, signals, cansig, forms, returns, actions, n_actions, legal, work
 ):
-    """Play one deal per seed at ``table``: team X (params ``px``) sits bottom/top at table 0 and
-    right/left at table 1. Decision ``i`` of the deal of seed ``s`` uses ``new_rng(mix_seed(s, table, i))``.
-    Writes team A/B returns, every action (-1 padded) and the number of actions, and in ``legal[b, i]``
-    action ``i``'s index among the legal actions (its card's, for a signalled card) and how many there were:
-    what the tournament's block store keeps (``tournament._legal``), known here for free. ``work`` is
+    """Play one deal per seed at ``table`` (:func:`play_table`; ``forms`` by seat, :func:`seat_forms`).
+    Writes team A/B returns, every action and the number of actions, and in ``legal[b, i]`` action ``i``'s
+    index among the legal actions (its card's, for a signalled card) and how many there were: what the
+    tournament's block store keeps (``blocks._legal_block``), known here for free. ``work`` is
     ``new_work()``: the loop allocates nothing, so it runs without numba's reference counting (3x faster,
-    measured: every call passing the deal's arrays would otherwise count references)."""
-    rng, drng, deck, buf, v, m = work
-    tab = np.uint64(table)
-    # a team's decisions draw from their RNG only when it plays at random or makes mistakes: seed it only then
-    x_draws = px[P_MODE] == MODE_RANDOM or px[P_MISTAKE] > 0.0
-    y_draws = py[P_MODE] == MODE_RANDOM or py[P_MISTAKE] > 0.0
-    for b in range(seeds.shape[0]):
-        k.seeded_deal(d, seeds[b], ruleset, first, play_all, raises, signals, rng, deck)
-        view_clear(v, m)
-        folded = 0  # completed tricks already in the view's history part
-        na = 0
-        while d.info[k.I_PHASE] != k.PH_TERMINAL:
-            seat = d.info[k.I_TO_MOVE]
-            ours = (seat & 1) == table
-            params = px if ours else py
-            while folded < d.info[k.I_TRICK]:
-                view_fold_trick(d, folded, v, m)
-                folded += 1
-            view_refresh(d, seat, cansig, v, m)
-            if x_draws if ours else y_draws:
-                drng[0] = mix_seed3(seeds[b], tab, np.uint64(na))
-            if d.info[k.I_PHASE] == k.PH_PLAY and k.n_raises(d.info) == 0:
-                lm = k.current_legal_mask(d)
-                a = decide_cards(params, v, m, lm, drng)
-                legal[b, na, 0] = popcount(lm & ((ONE << np.uint64(a % 52)) - ONE))
-                legal[b, na, 1] = popcount(lm)
-            else:
-                n = legal_list(d, buf)
-                a = decide(params, v, m, buf, n, drng)
-                plain = a % 52 if a < k.PRIME_BASE else a
-                for q in range(n):
-                    if buf[q] == plain:
-                        legal[b, na, 0] = q
-                legal[b, na, 1] = n
-            k.apply_action(d, a)
-            actions[b, na] = a
-            na += 1
-        n_actions[b] = na
-        if ruleset == k.FESKOT:
-            returns[b, 0] = d.info[k.I_TEAM_TRICKS]
-            returns[b, 1] = d.info[k.I_TEAM_TRICKS + 1]
-        else:
-            _, a0, b0 = k.tekka_score(d.info)
-            returns[b, 0] = a0
-            returns[b, 1] = b0
+    measured: every call passing the deal's arrays would otherwise count references). Returns False when a
+    deal could not be played within ``MAX_DEAL_ACTIONS`` decisions."""
+    _, ok = play_table(
+        d,
+        seeds,
+        table,
+        ruleset,
+        first,
+        play_all,
+        raises,
+        signals,
+        cansig,
+        forms,
+        work,
+        returns,
+        n_actions,
+        0,
+        record_actions,
+        (actions, legal),
+        0,
+    )
+    return ok
 
 
 def new_work():
-    """Scratch arrays of ``play_boards_kernel`` and ``policy_rollout``."""
+    """Scratch arrays of ``play_table`` and ``policy_rollout``."""
     return (
         np.empty(1, np.uint64),
         np.empty(1, np.uint64),

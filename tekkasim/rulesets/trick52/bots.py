@@ -330,7 +330,7 @@ LADDER = (Kado, Pochaq, Puchoq, Sada, Tana, Jangara)  # Feskot's; Tekka's TANA i
 
 # --- the whole-deal loop (compiled.play_tables) ------------------------------------------------------
 
-MAX_DEAL_ACTIONS = 4 + 1 + 52 + 2 * 13  # calls, Prime, cards, a raise request and answer per declarer turn
+MAX_DEAL_ACTIONS = pk.MAX_DEAL_ACTIONS
 RANDOM_FORM = np.zeros(pk.N_P, np.float64)  # RANDOM's parameter vector: a uniformly random legal action
 RANDOM_FORM[pk.P_MODE] = pk.MODE_RANDOM
 
@@ -353,7 +353,8 @@ def play_tables(game: Game, px: np.ndarray, py: np.ndarray, seeds: np.ndarray, t
     n_actions = np.zeros(n, np.int64)
     legal = np.empty((n, MAX_DEAL_ACTIONS, 2), np.int8)
     play_all, raises, signals = game.options_flags()
-    pk.play_boards_kernel(
+    forms = pk.seat_forms(px, py, table)
+    if not pk.play_boards_kernel(
         k.new_arrays(),
         seeds,
         table,
@@ -363,14 +364,14 @@ def play_tables(game: Game, px: np.ndarray, py: np.ndarray, seeds: np.ndarray, t
         raises,
         signals,
         int(game.takes_signals),
-        px,
-        py,
+        forms,
         returns,
         actions,
         n_actions,
         legal,
         pk.new_work(),
-    )
+    ):
+        raise BotError(f"a deal ran past {MAX_DEAL_ACTIONS} actions or played an action not among the legal ones")
     return {"returns": returns, "actions": actions, "n_actions": n_actions, "legal": legal}
 
 

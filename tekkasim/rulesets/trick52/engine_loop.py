@@ -4,9 +4,10 @@ engines answer decide messages built without a ``View``; the same actions as ``b
 The State API loop costs the host a ``View``, ``legal_actions``/``possible_actions`` and a checked
 ``apply_action`` in Python at every decision, whoever makes it. Here the deal is played on the state's own
 arrays (``_trick52.Arrays``: four uint64 hands and the tricks): :func:`_advance`, one kernel call, plays the
-decisions of the compiled seats (``Bot.compiled_form``, as ``_policy_kernels.play_boards_kernel`` does,
-with the same decision seeds) until a seat without one is to move, and logs every action; the state keeps
-them (``Trick52State.note_applied``), so its record, returns and history are those of the State API loop.
+decisions of the compiled seats (``Bot.compiled_form``) in the family's one loop (``_policy.play_on``,
+which ``play_tables`` and the tournament's blocks run too, with the same decision seeds) until a seat
+without one is to move, and logs every action; the state keeps them (``Trick52State.note_applied``), so its
+record, returns and history are those of the State API loop.
 An engine to move in the play (a card; with Tekka's option raises also a raise request, or the answer to
 one) gets its message from ``engine_messages.play_decide_message`` (the bytes of a full build: the observation
 kept up to date, the legal cards from the kernel's mask, the raise requests from their number) and its
@@ -43,6 +44,18 @@ C_LEGAL, C_PLAY, C_DECISION_SEED, C_RAISES = 6, 7, 8, 9
 N_CONTROL = 10
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _log_action(log, k0, row, na, a, idx, count, d):
+    """``pk.play_on``'s recorder of :func:`_advance`: decision ``na`` (the call's first is ``k0``) logged
+    as ``(action, seat, trick, play)``."""
+    j = na - k0
+    log[j, 0] = a
+    log[j, 1] = d.info[k.I_TO_MOVE]
+    log[j, 2] = d.info[k.I_TRICK]
+    log[j, 3] = d.info[k.I_PLAY]
+    return k0
+
+
 @njit(cache=True)
 def _advance(hand, dealt, plays, signal, leader, winner, info, forms, control, log):
     """On the deal of the arrays ``hand`` .. ``info`` (``_trick52.Arrays``' fields, passed one by one: numba
@@ -50,51 +63,55 @@ def _advance(hand, dealt, plays, signal, leader, winner, info, forms, control, l
     apply the action ``control[C_FIRST] - 1`` if any (decided already), then play every decision of a
     compiled seat (bit ``seat`` of ``control[C_COMPILED]``; its parameter vector ``forms[seat]``;
     decision ``i`` drawn from ``mix_seed3(seed, table, i)``) from decision ``control[C_K]`` on, until a seat
-    that is not compiled is to move or the deal ends. Each action is logged as ``(action, seat, trick,
-    play)``; returns how many. When a seat is left to move: ``C_PLAY`` 1 in the play (phases ``play`` and
-    ``raise``), then ``C_LEGAL`` its mask of legal cards (0 when it answers a raise) and ``C_RAISES`` the
-    number of raise requests it may make (``n_raises``), and ``C_DECISION_SEED`` the seed of its
-    decision. (One call per engine decision, with few arguments: the
+    that is not compiled is to move or the deal ends: the family's one loop, ``pk.play_on``. Each action is
+    logged as ``(action, seat, trick, play)``; returns how many. When a seat is left to move: ``C_PLAY`` 1
+    in the play (phases ``play`` and ``raise``), then ``C_LEGAL`` its mask of legal cards (0 when it answers
+    a raise) and ``C_RAISES`` the number of raise requests it may make (``n_raises``), and
+    ``C_DECISION_SEED`` the seed of its decision. (One call per engine decision, with few arguments: the
     dispatch from Python costs more than the work.)"""
     d = k.Arrays(hand, dealt, plays, signal, leader, winner, info)
-    drng = np.empty(1, np.uint64)
-    buf = np.empty(k.MAX_ACTIONS, np.int64)
-    v = np.empty(pk.N_V, np.int64)
-    m = np.empty(pk.N_M, np.uint64)
+    work = (
+        np.empty(1, np.uint64),
+        np.empty(1, np.uint64),
+        np.empty(52, np.int64),
+        np.empty(k.MAX_ACTIONS, np.int64),
+        np.empty(pk.N_V, np.int64),
+        np.empty(pk.N_M, np.uint64),
+    )  # pk.new_work()
     seed = control[C_SEED]
     tab = control[C_TABLE]
     k0 = np.int64(control[C_K])
-    cansig = np.int64(control[C_CANSIG])
-    compiled = np.int64(control[C_COMPILED])
     n = 0
     a = np.int64(control[C_FIRST]) - 1
-    while True:
-        if a >= 0:
-            log[n, 0] = a
-            log[n, 1] = info[k.I_TO_MOVE]
-            log[n, 2] = info[k.I_TRICK]
-            log[n, 3] = info[k.I_PLAY]
-            k.apply_action(d, a)
-            n += 1
-        if info[k.I_PHASE] == k.PH_TERMINAL:
-            return n
-        seat = info[k.I_TO_MOVE]
+    if a >= 0:
+        _log_action(log, k0, 0, k0, a, 0, 0, d)
+        k.apply_action(d, a)
+        n = 1
+    na, _, status = pk.play_on(
+        d,
+        seed,
+        tab,
+        k0 + n,
+        k0 + log.shape[0],
+        forms,
+        pk.ALL_SEATS,
+        np.int64(control[C_COMPILED]),
+        np.int64(control[C_CANSIG]),
+        work,
+        _log_action,
+        log,
+        k0,
+        0,
+    )
+    if status < 0:
+        raise ValueError("a deal ran past the log or played an action not among the legal ones")
+    if status == 1:
         phase = info[k.I_PHASE]
-        raises = k.n_raises(info) if phase == k.PH_PLAY else 0
-        simple = phase == k.PH_PLAY and raises == 0
-        drng[0] = mix_seed3(seed, tab, np.uint64(k0 + n))
-        if not (compiled >> seat) & 1:
-            control[C_PLAY] = np.uint64(1) if phase == k.PH_PLAY or phase == k.PH_RAISE else np.uint64(0)
-            control[C_LEGAL] = k.current_legal_mask(d) if phase == k.PH_PLAY else np.uint64(0)
-            control[C_RAISES] = raises
-            control[C_DECISION_SEED] = drng[0]
-            return n
-        p = forms[seat]
-        pk.view_from_arrays(d, seat, cansig, v, m)
-        if simple:
-            a = pk.decide_cards(p, v, m, k.current_legal_mask(d), drng)
-        else:
-            a = pk.decide(p, v, m, buf, pk.legal_list(d, buf), drng)
+        control[C_PLAY] = np.uint64(1) if phase == k.PH_PLAY or phase == k.PH_RAISE else np.uint64(0)
+        control[C_LEGAL] = k.current_legal_mask(d) if phase == k.PH_PLAY else np.uint64(0)
+        control[C_RAISES] = k.n_raises(info) if phase == k.PH_PLAY else 0
+        control[C_DECISION_SEED] = mix_seed3(seed, tab, np.uint64(na))
+    return na - k0
 
 
 def play_deal(state: Trick52State, bots: Sequence[Bot], seed: int, table: int = 0) -> bool:
