@@ -179,3 +179,11 @@ def test_level_ranges_are_shown_per_ruleset_and_named_in_a_refusal():
     assert listing.returncode == 0 and shown in listing.stdout, listing.stdout
     done = cli("tournament", "-r", "tekka", "-b", "LEVEL:elo=600,RANDOM", "-n", "1")
     one_line_error(done, "LEVEL", "tekka", f"{lo:.0f} .. {hi:.0f}", "tekkasim bots")
+
+
+def test_calibrate_out_refuses_a_foreign_file(tmp_path):
+    notes = tmp_path / "notes.md"
+    notes.write_text("# My notes\n")
+    done = cli("calibrate", "--bots", "KADO", "--pairs", "2", "--out", notes)
+    one_line_error(done, "--out", "not a calibration")
+    assert " vs " not in done.stderr and notes.read_text() == "# My notes\n"
