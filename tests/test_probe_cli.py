@@ -168,3 +168,22 @@ def test_sprt_refuses_a_reused_directory_naming_its_own_options(tmp_path):
         one_line_error(done, words, "use another --out DIR")
         for field in ("boards", "teams", "options."):
             assert f"{field}:" not in done.stderr and f"({field}" not in done.stderr, done.stderr
+
+
+def test_level_ranges_are_shown_per_ruleset_and_named_in_a_refusal():
+    from tekkasim.bots.level import elo_range, entry_for
+
+    lo, hi = elo_range(entry_for("tekka"))
+    shown = f"tekka {lo:.0f} .. {hi:.0f}"
+    listing = cli("bots")
+    assert listing.returncode == 0 and shown in listing.stdout, listing.stdout
+    done = cli("tournament", "-r", "tekka", "-b", "LEVEL:elo=600,RANDOM", "-n", "1")
+    one_line_error(done, "LEVEL", "tekka", f"{lo:.0f} .. {hi:.0f}", "tekkasim bots")
+
+
+def test_calibrate_out_refuses_a_foreign_file(tmp_path):
+    notes = tmp_path / "notes.md"
+    notes.write_text("# My notes\n")
+    done = cli("calibrate", "--bots", "KADO", "--pairs", "2", "--out", notes)
+    one_line_error(done, "--out", "not a calibration")
+    assert " vs " not in done.stderr and notes.read_text() == "# My notes\n"

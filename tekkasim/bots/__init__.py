@@ -234,6 +234,17 @@ def choose(name: str | Bot, state: State, seed: int, **params: Any) -> Action:
     return decide(bot, state, seat, seed)  # which refuses a bot that does not play this ruleset
 
 
+def param_ranges(name: str) -> dict[str, dict[str, list]]:
+    """The parameters of bot ``name`` whose range differs by ruleset (LEVEL's ``elo``: each ruleset's Elo
+    scale), each with its ``[lo, hi]`` per ruleset (``tekkasim bots`` shows them)."""
+    bounds: dict[str, dict[str, list]] = {}
+    for r, cls in _classes(name.upper()).items():
+        for p in cls.params_spec:
+            if p.lo is not None and p.hi is not None:
+                bounds.setdefault(p.name, {})[r] = [p.lo, p.hi]
+    return {k: v for k, v in bounds.items() if len({tuple(b) for b in v.values()}) > 1}
+
+
 def describe() -> list[dict]:
     """``tekkasim bots --json``: every built-in bot with rank, kind, rulesets, defaults and description."""
     out = []
@@ -270,6 +281,7 @@ __all__ = [
     "describe",
     "get_bot",
     "mix_seed",
+    "param_ranges",
     "play_deal",
     "register",
 ]

@@ -128,6 +128,7 @@ def position(entry: dict, elo: float, ruleset: str = "") -> float:
         where = f" in {ruleset}" if ruleset else ""
         raise BotError(
             f"LEVEL elo={elo:g} is outside the calibrated range{where}: {e[0]:.0f} (KADO) .. {e[-1]:.0f} (ZELZELA)"
+            f" (LEVEL's Elo scale differs by ruleset: {ranges_text()}; tekkasim bots lists them)"
         )
     i = int(np.searchsorted(e, elo, side="left"))  # first point at or above elo
     if i == 0:
@@ -136,6 +137,16 @@ def position(entry: dict, elo: float, ruleset: str = "") -> float:
     if e[i] <= e[i - 1]:  # flat: the left end
         return float(u[i - 1])
     return float(u[i - 1] + (elo - e[i - 1]) * (u[i] - u[i - 1]) / (e[i] - e[i - 1]))
+
+
+def ranges_text() -> str:
+    """LEVEL's range in each ruleset of the shipped table, e.g. ``feskot 96 .. 1234, tekka 1126 .. 1465``: the
+    scale differs by ruleset (each measured against RANDOM in its own game)."""
+    parts = []
+    for r in table_rulesets():
+        lo, hi = elo_range(entry_for(r))
+        parts.append(f"{r} {lo:.0f} .. {hi:.0f}")
+    return ", ".join(parts)
 
 
 def entry_for(ruleset: str, table: dict | None = None) -> dict:
@@ -241,12 +252,36 @@ class LevelBot(Bot):
     ruleset: ClassVar[str | None] = None
 
     def __init__(self, **params: Any):
-        super().__init__(**params)
+        try:
+            super().__init__(**params)
+        except BotError:
+            refusal = self._range_refusal(params)
+            if refusal:
+                raise BotError(refusal) from None
+            raise
         self._given = "elo" in params
         self._inner: dict[str, Bot] = {}
         if self.ruleset is not None:
             self._inner[self.ruleset] = self._resolve(self.ruleset)
             self.kind = self._inner[self.ruleset].kind
+
+    @classmethod
+    def _range_refusal(cls, params: dict) -> str | None:
+        """For a number outside this ruleset's range: the refusal, with every ruleset's range (a user who
+        knows one ruleset's scale would not guess another's)."""
+        if cls.ruleset is None or "elo" not in params:
+            return None
+        try:
+            elo = float(params["elo"])
+        except (TypeError, ValueError):
+            return None
+        lo, hi = elo_range(entry_for(cls.ruleset))
+        if not math.isfinite(elo) or lo <= elo <= hi:
+            return None
+        return (
+            f"parameter 'elo' of LEVEL must be in {cls.ruleset}'s range {lo:.0f} .. {hi:.0f}, not {elo:g} "
+            f"(LEVEL's Elo scale differs by ruleset: {ranges_text()}; tekkasim bots lists them)"
+        )
 
     def _resolve(self, ruleset: str) -> Bot:
         entry = entry_for(ruleset)

@@ -12,7 +12,7 @@ import click
 @click.option("--json", "as_json", is_flag=True, help="print the list as JSON (runs.md)")
 def bots(as_json: bool):
     """List the bots: the ladder weakest first, then the baselines and ORACLE."""
-    from ..bots import describe
+    from ..bots import describe, param_ranges
 
     rows = describe()
     if as_json:
@@ -24,3 +24,10 @@ def bots(as_json: bool):
         click.echo(f"    {row['description']}")
         if row["params"]:
             click.echo("    " + ", ".join(f"{k}={v}" for k, v in row["params"].items()))
+        for name, by_ruleset in param_ranges(row["name"]).items():  # one that differs by ruleset (LEVEL's elo)
+            shown = ", ".join(f"{r} {_number(lo)} .. {_number(hi)}" for r, (lo, hi) in by_ruleset.items())
+            click.echo(f"    {name} by ruleset: {shown}")
+
+
+def _number(v: float) -> str:
+    return f"{v:.0f}" if abs(v) >= 100 else f"{v:g}"

@@ -71,6 +71,7 @@ def calibrate(rulesets, bots, extra, pairs, search_pairs, search_random_pairs, s
     bot's Elo on the same scale, from pairs against RANDOM and the ladder bots nearest it, in the same fit."""
     from ..analysis.calibrate import (
         LADDER,
+        TITLE,
         calibration,
         calibration_markdown,
         calibration_records,
@@ -100,6 +101,12 @@ def calibrate(rulesets, bots, extra, pairs, search_pairs, search_random_pairs, s
     if out:
         check_writable(out, "--out")  # before the calibration runs, not after it
         out_path = os.path.realpath(out)  # a symlink stays and its target gets the table
+        if os.path.isfile(out_path) and os.path.getsize(out_path) and not _own_file(out_path):
+            # rewritten whole (or its sections): refuse another file before any pair is played, as levels does
+            raise OptionError(
+                f"--out {out} is not a calibration file (no {TITLE!r} heading: not written by tekkasim calibrate); "
+                "remove it or name another"
+            )
 
     names = [b.strip() for b in bots.split(",") if b.strip()] if bots else list(LADDER)
     extra = [b.strip() for b in extra]
@@ -173,6 +180,14 @@ def calibrate(rulesets, bots, extra, pairs, search_pairs, search_random_pairs, s
                 )
     if out:
         click.echo(f"\nwrote {out}")
+
+
+def _own_file(path: str) -> bool:
+    """Whether the file at ``path`` starts with the calibration file's heading (its own kind of file)."""
+    from ..analysis.calibrate import TITLE
+
+    with open(path, "rb") as f:
+        return f.read(len(TITLE.encode())) == TITLE.encode()
 
 
 def _elo(v: float) -> str:
