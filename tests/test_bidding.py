@@ -209,7 +209,7 @@ def test_cli_bidding_json_and_errors(tmp_path):
     assert (tmp_path / "p" / "success_rate.png").exists()
     for args, message in (
         (["--bot", "NOPE"], "unknown bot"),
-        (["--bot", "KADO", "--ruleset", "satat"], "Tekka"),
+        (["--bot", "KADO", "--ruleset", "satat"], "ruleset satat has no bidding analysis"),
         (["--bot", "KADO", "--feature", "zz"], "unknown hand feature"),
     ):
         bad = CliRunner().invoke(cli, ["bidding", "--boards", "2", "--out", str(tmp_path / "bad"), *args])

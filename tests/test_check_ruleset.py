@@ -35,7 +35,9 @@ def run(*args):
 def test_every_builtin_ruleset_passes(name):
     result = check_ruleset(name, deals=DEALS.get(name, 2), seed=11)
     assert result == [], "\n".join(result)
-    assert result.ok and result.deals == DEALS.get(name, 2) and result.decisions > 0
+    n = DEALS.get(name, 2)
+    assert result.ok and result.deals == n + len(result.bots) * max(1, n // 5) and result.decisions > 0
+    assert result.bots == ["PIMC:worlds=2", "ISMCTS:iterations=16"]  # the generic search bots play too
     for prop in ("current-player", "legal-actions", "illegal-action", "clone", "information-key", "resample"):
         assert result.checked[prop] >= result.decisions, prop
     for prop in ("observation", "record", "verify", "same-seed", "returns", "action-text"):
@@ -95,6 +97,7 @@ def test_search_bots_play_when_the_bots_know_them(monkeypatch):
     import tekkasim.bots as bots
 
     monkeypatch.setitem(bots._GENERIC, "PIMC", "broken_rulesets:FakePimc")
+    monkeypatch.delitem(bots._GENERIC, "ISMCTS")
     result = check_ruleset("feskot", deals=5, seed=2)
     assert result == [], "\n".join(result)
     assert result.bots == ["PIMC:worlds=2"] and result.deals == 6
@@ -119,7 +122,8 @@ def test_bad_input_is_one_line():
 def test_cli_passes_a_builtin_ruleset():
     result = run("check-ruleset", "tekka", "--deals", 3, "--seed", 4)
     assert result.exit_code == 0, result.output
-    assert "tekka: 3 deals (random)" in result.output and "no violation" in result.output
+    assert "tekka: 5 deals (random, PIMC:worlds=2, ISMCTS:iterations=16)" in result.output
+    assert "no violation" in result.output
 
 
 def test_cli_unknown_ruleset_and_bad_option_exit_2():
@@ -140,7 +144,7 @@ def test_cli_fails_on_a_broken_plugin(monkeypatch):
     assert result.exit_code == 1, result.output
     lines = result.output.splitlines()
     assert any(line.startswith("clone: seed 1 (deal 0 of the run from seed 1), decision 0") for line in lines)
-    assert any(line.startswith("broken-clone: 2 deals") and "violations (" in line for line in lines)
+    assert any(line.startswith("broken-clone: 4 deals") and "violations (" in line for line in lines)
     assert "Traceback" not in result.output
     assert BrokenClone.name == "broken-clone"
 
@@ -183,4 +187,5 @@ def test_check_ruleset_help_loads_no_ruleset_numpy_or_numba():
     loaded = set(proc.stderr.split())
     assert "tekkasim.cli.check" in loaded and "Usage: tekkasim check-ruleset" in proc.stdout
     assert not {m for m in loaded if m.split(".")[0] in ("numba", "numpy")}
-    assert not {m for m in loaded if m.startswith("tekkasim.rulesets") or m == "tekkasim.testing"}
+    # the registry (tekkasim.rulesets: names only) but no ruleset's package
+    assert not {m for m in loaded if m.startswith("tekkasim.rulesets.") or m == "tekkasim.testing"}

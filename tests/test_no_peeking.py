@@ -14,7 +14,7 @@ from tekkasim.rules import get_game
 
 RULESETS = ("feskot", "tekka")
 STATES = 24  # random mid-deal states per ruleset and bot
-SEARCH_SMALL = {"worlds": 3}  # the property does not depend on the number of worlds; keep search cheap
+SEARCH_SMALL = {"worlds": 3, "iterations": 20}  # the property does not depend on the number of worlds; keep search cheap
 
 
 def mid_deal_states(ruleset: str, n: int, seed: int, **options):
@@ -42,7 +42,8 @@ def bot_for(name: str, ruleset: str, **extra) -> Bot | None:
         bot = get_bot(name, ruleset=ruleset)
     except BotError:
         return None
-    params = {**(SEARCH_SMALL if bot.kind == "search" else {}), **extra}
+    small = {k: v for k, v in SEARCH_SMALL.items() if k in bot.params}  # the generic ISMCTS has no worlds
+    params = {**(small if bot.kind == "search" else {}), **extra}
     return get_bot(name, ruleset=ruleset, **params) if params else bot
 
 

@@ -10,8 +10,8 @@ def test_pieces_cover_every_ruleset_once_with_the_solver_first():
     tasks = _tasks(["feskot", "tekka", "satat", "shengji"], search=True)
     assert tasks[0] == ("feskot", "oracle")  # the costliest piece starts first
     assert {r for r, _ in tasks} == {"feskot", "tekka", "satat", "shengji"}
-    assert [t for t in tasks if t[0] == "feskot"] == [("feskot", "oracle"), ("feskot", "loops"), ("feskot", "search")]
-    assert _tasks(["tekka"], search=False) == [("tekka", "loops"), ("tekka", "heuristic")]
+    assert [t for t in tasks if t[0] == "feskot"] == [("feskot", "oracle"), ("feskot", "loops"), ("feskot", "seats")]
+    assert _tasks(["tekka"], search=False) == [("tekka", "all")]  # a loop no other ruleset asked shares
     assert _tasks(["satat"], search=False) == [("satat", "all")]
 
 
