@@ -27,7 +27,6 @@ COMMANDS = {
     "replay": ("replay:replay", "Render the deals of a record file, trick by trick."),
     "dd": ("dd:dd", "Double-dummy trick tables of record deals or given hands."),
     "bench": ("bench:bench", "Engine throughput: random deals per second on one core."),
-    "run": ("run:run", "The default job: a short seeded run of every ruleset, verified."),
     "tournament": ("tournament:tournament", "Play a duplicate bot tournament into a run directory."),
     "report": ("report:report", "Elo table, crosstable and plots of a stored tournament run."),
     "export": ("export:export", "A stored run's deal records, or its per-deal results."),
@@ -40,6 +39,7 @@ COMMANDS = {
     "blunders": ("blunders:blunders", "What a bot's decisions cost against the double-dummy best, by kind."),
     "engine": ("engine:engine", "Serve a bot as an engine on stdin/stdout (JSON lines, docs/engines.md)."),
     "table": ("table:table", "Sit at the table: play a deal against bots at the terminal."),
+    "smoke": ("smoke:smoke", "A smoke test of every ruleset: random deals, records written and verified."),
 }
 
 

@@ -1,3 +1,7 @@
+"""``tekkasim smoke``: every ruleset's random deals and verified records, a quick check of an install."""
+
+from __future__ import annotations
+
 import time
 from pathlib import Path
 
@@ -6,18 +10,18 @@ import click
 from .options import check_seed_range, make_seed_option
 
 
-@click.command("run")
+@click.command("smoke")
 @click.option(
     "--deals",
     type=click.IntRange(min=1, max=10**7),  # one kernel call keeps every deal's outcome in memory
     default=100_000,
     show_default=True,
-    help="Random deals per ruleset in the compiled kernel (at most 10,000,000).",
+    help="Random deals per ruleset in one Game.play_random call (at most 10,000,000).",
 )
 @click.option(
     "--records",
     "n_records",
-    type=click.IntRange(min=1, max=10**6),  # ~1 kB a record, each verified and read back into a table
+    type=click.IntRange(min=1, max=10**6),  # each record is verified and read back into a table
     default=300,
     show_default=True,
     help="Deals per ruleset played through the Python API, written as records and verified (at most 1,000,000).",
@@ -31,8 +35,9 @@ from .options import check_seed_range, make_seed_option
     help="Where the record files go (created if missing).",
 )
 @click.option("--ruleset", "-r", "rulesets", multiple=True, metavar="NAME", help="Only these rulesets.")
-def run(deals, n_records, seed, out_dir, rulesets):
-    """The default job: a short seeded run of every ruleset, records written and verified, a summary."""
+def smoke(deals, n_records, seed, out_dir, rulesets):
+    """A smoke test of every ruleset (plug-ins included): random deals through ``Game.play_random``, then
+    deals played as matches through the Python API, written as records and verified, with a summary."""
     from ..analysis import contract_table, records_frame  # pandas: only this command needs it
     from ..errors import OptionError, shorten
     from ..records import read_records, write_records
@@ -56,7 +61,7 @@ def run(deals, n_records, seed, out_dir, rulesets):
         out = game.play_random(deals, seed)
         elapsed = time.perf_counter() - t0
         returns = out["returns"]
-        click.echo(f"== {name}: {deals:,} random deals in the compiled kernel ({elapsed:.2f} s incl. compile)")
+        click.echo(f"== {name}: {deals:,} random deals by Game.play_random ({elapsed:.2f} s incl. compile)")
         click.echo(
             f"   mean per deal: team A {returns[:, 0].mean():.3f}, team B {returns[:, 1].mean():.3f}"
             f"  ({game.returns_unit})"
