@@ -27,6 +27,7 @@ COMMANDS = {
     "replay": ("replay:replay", "Render the deals of a record file, trick by trick."),
     "dd": ("dd:dd", "Double-dummy trick tables of record deals or given hands."),
     "bench": ("bench:bench", "Engine throughput: random deals per second on one core."),
+    "run": ("run:run", "The main job (make run): every bot of the ladder in one Elo table against RANDOM."),
     "tournament": ("tournament:tournament", "Play a duplicate bot tournament into a run directory."),
     "report": ("report:report", "Elo table, crosstable and plots of a stored tournament run."),
     "export": ("export:export", "A stored run's deal records, or its per-deal results."),
