@@ -6,9 +6,9 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: run test bench experiments lint format clean-cache clean
 
-# uv installs the wheels in parallel: a clean clone's install takes ~12 s instead of pip's ~28 s (same
-# versions resolved). If uv cannot be had, pip does it; --no-compile skips byte-compiling every package
-# (half of pip's CPU), Python compiles what it imports on first use.
+# uv installs the wheels in parallel, faster than pip (same versions resolved). If uv cannot be had, pip does
+# it; --no-compile skips byte-compiling every package (much of pip's CPU), Python compiles what it imports on
+# first use.
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	( $(PY) -m pip install -q uv && $(PY) -m uv pip install -q --python $(PY) -e '.[dev,bench]' ) \
@@ -25,8 +25,7 @@ run: $(STAMP)
 	$(PY) -m tekkasim run --out $(RUN_DIR) $(RUN_ARGS)
 
 # Both cores (pytest-xdist); tests/conftest.py first compiles numba's cache in two processes
-# (tekkasim.bots.warm) so that the test workers load it instead of each compiling it. A clean clone on the
-# two-core machine, idle: 3 min 42 s in all (1108 tests in 150 s; the rest install and cache).
+# (tekkasim.bots.warm) so that the test workers load it instead of each compiling it.
 test: $(STAMP)
 	$(PY) -m pytest -n auto tests tekkasim
 

@@ -50,7 +50,7 @@ def _entry(name: str) -> tuple[str, str | None]:
 
 
 # Commands whose kernels never call BLAS and that never import scipy: numba's first kernel load probes
-# scipy's BLAS (importing scipy.linalg, ~0.3 s of a ~0.8 s `tekkasim deal`), so these skip the probe.
+# scipy's BLAS (importing scipy.linalg, a large share of a light command's start-up), so these skip the probe.
 _NO_BLAS = frozenset({"rules", "deal", "play", "verify", "replay", "dd"})
 
 
