@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -13,10 +14,16 @@ from tekkasim.analysis.ladder import (
     BASELINES,
     HEURISTIC,
     SEARCH,
+    doc_markdown,
+    readme_table,
     render_table,
+    table_block,
 )
 from tekkasim.bots import describe
 from tekkasim.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "make-run.md"
 
 
 def run(*args):
@@ -92,4 +99,52 @@ def test_a_ruleset_without_a_ladder_is_one_line(tmp_path):
         unregister("practice")
     assert result.exit_code != 0 and result.output.count("\n") == 1
     assert "ruleset practice has no heuristic bot ladder" in result.output
+    assert not (tmp_path / "x").exists()
+
+
+# --- the README's table is the table of the shipped run --------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return json.loads(DOC.with_suffix(".json").read_text())
+
+
+def test_docs_make_run_is_generated_from_its_json(shipped):
+    assert DOC.read_text() == doc_markdown(shipped)
+
+
+def test_the_readme_shows_the_table_of_docs_make_run(shipped):
+    readme = (ROOT / "README.md").read_text()
+    assert readme_table(readme) == render_table(shipped["report"])
+    assert table_block(render_table(shipped["report"])) in readme
+
+
+def test_the_shipped_table_orders_the_tiers(shipped):
+    """The heuristic ladder's steps and the search tier over JANGARA, each with its 95% interval above zero."""
+    report = shipped["report"]
+    steps = {b["name"]: b for b in report["bots"] if "over" in b}
+    assert all(steps[n]["step_lo"] > 0 for n in HEURISTIC), {n: steps[n]["step_lo"] for n in HEURISTIC}
+    assert report["tier"]["over"] == "JANGARA" and report["tier"]["lo"] > 0
+    assert all(r["complete"] for r in report["runs"])
+
+
+def test_put_table_replaces_only_the_block_between_the_markers():
+    from tekkasim.analysis.ladder import JobError, put_table
+
+    text = "# x\n\n<!-- make-run:begin -->\nold\n<!-- make-run:end -->\n\nafter\n"
+    once = put_table(text, "a table")
+    assert once.startswith("# x\n\n<!-- make-run:begin") and once.endswith("<!-- make-run:end -->\n\nafter\n")
+    assert readme_table(once) == "a table" and put_table(once, "a table") == once
+    with pytest.raises(JobError, match="no <!-- make-run:begin"):
+        put_table("# no markers\n", "a table")
+
+
+def test_readme_goes_with_doc_and_needs_the_markers(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("# no markers\n")
+    alone = run("run", "--readme", readme, "--out", tmp_path / "x")
+    assert alone.exit_code != 0 and "--readme goes with --doc" in alone.output and alone.output.count("\n") == 1
+    unmarked = run("run", "--readme", readme, "--doc", tmp_path / "m.md", "--out", tmp_path / "x")
+    assert unmarked.exit_code != 0 and "no <!-- make-run:begin" in unmarked.output
     assert not (tmp_path / "x").exists()

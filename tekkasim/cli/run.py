@@ -53,8 +53,14 @@ from .options import cap_workers, check_writable, make_seed_option, parse_rule_o
     help="Also write this Markdown page (docs/make-run.md) and its data beside it (.json): the table, the "
     "crosstable, and the time, CPU and load measured.",
 )
+@click.option(
+    "--readme",
+    default=None,
+    type=click.Path(dir_okay=False, exists=True),
+    help="With --doc: also put the table between the make-run markers of this file (README.md).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
-def run(ruleset, boards, search_boards, time_ms, seed, workers, out, rule_opts, doc, quiet):
+def run(ruleset, boards, search_boards, time_ms, seed, workers, out, rule_opts, doc, readme, quiet):
     """The main job: the heuristic ladder with RANDOM and GREEDY in a round robin on many boards, the search
     tier at --time-ms a decision against JANGARA on fewer, one Elo table of both (anchor RANDOM, 95%
     intervals clustered by board, each ladder step with its interval). Rerun to resume; the report, plots
@@ -68,7 +74,17 @@ def run(ruleset, boards, search_boards, time_ms, seed, workers, out, rule_opts, 
     import time
     from pathlib import Path
 
-    from ..analysis.ladder import Plan, doc_markdown, machine, process_seconds, render_table, run_job, write_outputs
+    from ..analysis.ladder import (
+        Plan,
+        doc_markdown,
+        machine,
+        process_seconds,
+        put_table,
+        render_table,
+        run_job,
+        write_outputs,
+    )
+    from ..errors import OptionError
     from ..files import write_whole
 
     load_before = os.getloadavg()[0]
@@ -77,6 +93,10 @@ def run(ruleset, boards, search_boards, time_ms, seed, workers, out, rule_opts, 
     check_writable(out, "--out", directory=True)
     if doc is not None:
         check_writable(doc, "--doc")
+    if readme is not None:
+        if doc is None:
+            raise OptionError("--readme goes with --doc (the README's table is that of the page)")
+        put_table(Path(readme).read_text(encoding="utf-8"), "")  # its markers, before the run
     report, played = run_job(plan, out, quiet=quiet, echo=click.echo)
     paths = write_outputs(report, out)
     click.echo("")
@@ -106,3 +126,6 @@ def run(ruleset, boards, search_boards, time_ms, seed, workers, out, rule_opts, 
         write_whole(target.with_suffix(".json"), json.dumps(data, indent=1) + "\n")
         write_whole(target, doc_markdown(data))
         click.echo(f"wrote {target} and {target.with_suffix('.json')}")
+        if readme is not None:
+            write_whole(readme, put_table(Path(readme).read_text(encoding="utf-8"), render_table(report)))
+            click.echo(f"put the table in {readme}")
