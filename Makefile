@@ -6,25 +6,23 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: run test bench experiments lint format clean-cache clean
 
-# uv installs the wheels in parallel: a clean clone's install takes ~12 s instead of pip's ~28 s (same
-# versions resolved). If uv cannot be had, pip does it; --no-compile skips byte-compiling every package
-# (half of pip's CPU), Python compiles what it imports on first use.
+# uv installs the wheels in parallel, faster than pip (same versions resolved). If uv cannot be had, pip does
+# it; --no-compile skips byte-compiling every package (much of pip's CPU), Python compiles what it imports on
+# first use.
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	( $(PY) -m pip install -q uv && $(PY) -m uv pip install -q --python $(PY) -e '.[dev,bench]' ) \
 		|| $(PY) -m pip install -q --no-compile -e '.[dev,bench]'
 	touch $(STAMP)
 
-# The main job: a small duplicate round robin on Feskot of every bot but ORACLE (runs.md), resumable in
-# RUN_DIR; prints the Elo table, writes plots, a summary and the deal records beside the run.
-RUN_DIR ?= runs/feskot-ladder
-RUN_BOTS ?= RANDOM,GREEDY,KADO,POCHAQ,PUCHOQ,SADA,TANA,JANGARA,TANOOR,TIZAB,ZELZELA
-RUN_BOARDS ?= 16
+# The main job (`tekkasim run`, tekkasim/analysis/ladder.py): every bot of the Feskot ladder in one Elo table
+# against RANDOM, from a round robin of the heuristic ladder on many boards and the search tier at a time
+# budget a decision on fewer; resumable in RUN_DIR, with report.json, plots/ and records.jsonl.gz beside the
+# runs. Its time and table on this machine: docs/make-run.md (`tekkasim run --doc docs/make-run.md`).
+RUN_DIR ?= runs/ladder
+RUN_ARGS ?=
 run: $(STAMP)
-	$(PY) -m tekkasim tournament --ruleset feskot --bots $(RUN_BOTS) --boards $(RUN_BOARDS) --seed 2026 --out $(RUN_DIR)
-	$(PY) -m tekkasim report $(RUN_DIR) --json --plots $(RUN_DIR)/plots > $(RUN_DIR)/report.json
-	$(PY) -m tekkasim export $(RUN_DIR) --out $(RUN_DIR)/records.jsonl.gz
-	@echo "report: $(RUN_DIR)/plots/summary.md (PNGs beside it), $(RUN_DIR)/report.json; records: $(RUN_DIR)/records.jsonl.gz"
+	$(PY) -m tekkasim run --out $(RUN_DIR) $(RUN_ARGS)
 
 # Both cores (pytest-xdist); tests/conftest.py first compiles numba's cache in two processes
 # (tekkasim.bots.warm) so that the test workers load it instead of each compiling it. Then the Spades

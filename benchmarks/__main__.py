@@ -3,7 +3,7 @@
 the README points at), with the command, the date, the machine and its load around the run, keeping the
 other modules' sections.
 
-Each module runs in a fresh Python process, so one benchmark's memory (the solver's 56 MB table) or
+Each module runs in a fresh Python process, so one benchmark's memory (the solver's table) or
 warm-up cannot skew the next one's figures.
 
 Each module has ``run(quick: bool) -> list[dict]``; a row is ``{"name", "value", "unit"}`` plus, where

@@ -18,7 +18,7 @@ deals, the observation brought up to date as the host does, against each built a
 repeats; the load average is in the rows, as the machine may be shared.
 
 Two references measured in the same run locate the protocol's own cost apart from the reference engine's
-(its ``json.loads`` of each ~750-byte message is most of its CPU): a minimal engine that finds the id and
+(its ``json.loads`` of each message is most of its CPU): a minimal engine that finds the id and
 the first legal action in the line's bytes without parsing the JSON (the least any engine can cost; not
 an example to follow), through the same host and deals; and the bare pipe round trip, a fixed answer to
 each of the same decide lines, which no engine behind a pipe can beat on the same machine at that moment.

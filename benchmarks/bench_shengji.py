@@ -1,11 +1,10 @@
 """Shengji throughput: random deals per second on one core in the compiled kernel (shuffle and deal 108
 cards, random declarations, random burial, random legal leads and follows with pairs and tractors,
-scoring and level change), against the goal of 100,000 deals/s (for scale: the best open Shengji bot's
-compiled rollouts run at about 4,000/s), and against the pure-Python twin (same policy, same RNG stream,
-so the same deals) measured in the same run. Also determinization: how often the constrained draw of
-``ShengjiState.resample`` fails (against the earlier voids-only draw on the same positions) and the mean
-time per resample over random positions of every phase, and ``random_legal_action`` against
-``legal_actions`` on the positions where a void player faces a tractor."""
+scoring and level change), against the goal of 100,000 deals/s, and against the pure-Python twin (same
+policy, same RNG stream, so the same deals) measured in the same run. Also determinization: how often the
+constrained draw of ``ShengjiState.resample`` fails (against the earlier voids-only draw on the same
+positions) and the mean time per resample over random positions of every phase, and
+``random_legal_action`` against ``legal_actions`` on the positions where a void player faces a tractor."""
 
 from __future__ import annotations
 

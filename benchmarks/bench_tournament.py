@@ -413,7 +413,7 @@ def run(quick: bool) -> list[dict]:
         }
     )
 
-    # Satat and Shengji: whole runs a few seconds long (the runner's start-up, below, is ~0.1 s)
+    # Satat and Shengji: whole runs a few seconds long (the runner's start-up is a row of its own, below)
     for ruleset, n in (("satat", 10_000 if quick else 150_000), ("shengji", 2_000 if quick else 40_000)):
         rows += _overhead(ruleset, n, repeats, whole_repeats)[1]
     small = [_runner("GREEDY,JANGARA", 10, 7, 1) for _ in range(repeats)]

@@ -1,8 +1,7 @@
 """The ``tekkasim`` command's entry, for ``python -m tekkasim`` and the console script: the CLI (click, and
 what a command loads) is imported inside :func:`run`, so that a Ctrl-C while it loads ends as the one line
-and exit status 130 of a stopped command, not a traceback (seen on a loaded machine, where loading takes
-more than the 0.3 s after which a user's Ctrl-C arrives). Only the package's own ``__init__`` (about 10 ms)
-loads before."""
+and exit status 130 of a stopped command, not a traceback (seen on a loaded machine, where loading can take
+longer than a user waits before pressing Ctrl-C). Only the package's own small ``__init__`` loads before."""
 
 import sys
 

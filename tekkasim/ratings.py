@@ -412,15 +412,31 @@ def step_interval(pairs: Pairs, fit: EloFit, upper: str, lower: str) -> tuple[fl
     with its 95% interval, the fit's t quantile times the root of :meth:`EloFit.contrast_var` (clustered by
     board). A side the pairs cannot bound (some shift of the ratings that widens the step that way
     contradicts no pair) is +-inf, and ``note`` says so; "" otherwise."""
-    i, j = fit.bots.index(upper), fit.bots.index(lower)
-    step = float(fit.elo[i] - fit.elo[j])
+    return group_step_interval(pairs, fit, [upper], [lower])
+
+
+def group_step_interval(
+    pairs: Pairs, fit: EloFit, upper: list[str], lower: list[str]
+) -> tuple[float, float, float, str]:
+    """:func:`step_interval` of groups: the mean Elo of the bots ``upper`` less the mean of ``lower`` (a tier
+    over the bot below it), with its 95% interval from the same covariances (the larger of the clustered
+    and the model variance of the contrast)."""
+    c = np.zeros(len(fit.bots))
+    for names, sign in ((upper, 1.0), (lower, -1.0)):
+        for name in names:
+            c[fit.bots.index(name)] += sign / len(names)
+    step = float(c @ fit.elo)
+    up_names, down_names = ", ".join(upper), ", ".join(lower)
     if fit.boards <= 1:  # as fit_elo: one cluster says nothing about the spread between boards
         return step, -math.inf, math.inf, "one board: no interval"
-    half = fit.quantile * math.sqrt(fit.contrast_var(i, j))
+    model = float(c @ fit.cov @ c)
+    with np.errstate(invalid="ignore"):  # inf - inf where the pairings cannot separate the groups
+        robust = float(c @ fit.cov_robust @ c)
+    if math.isnan(robust):  # no clustered estimate of this contrast: the model one stands
+        robust = 0.0
+    half = fit.quantile * math.sqrt(max(model, robust, 0.0))
     lo, hi = step - half, step + half
     g = _group(pairs)
-    c = np.zeros(len(fit.bots))
-    c[i], c[j] = 1.0, -1.0
     up, down = _runs_off(g.X, g.n, g.s, c), _runs_off(g.X, g.n, g.s, -c)
     if up:
         hi = math.inf
@@ -428,7 +444,9 @@ def step_interval(pairs: Pairs, fit: EloFit, upper: str, lower: str) -> tuple[fl
         lo = -math.inf
     note = ""
     if up or down:
-        note = f"no {_side(up, down)} bound: the pairs that separate {upper} from {lower} were all won by one side"
+        note = (
+            f"no {_side(up, down)} bound: the pairs that separate {up_names} from {down_names} were all won by one side"
+        )
     return step, lo, hi, note
 
 

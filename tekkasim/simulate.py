@@ -19,7 +19,7 @@ from the same number for the players' choices.
 
 Who acts when is ``bots.loop``'s, the one play loop; bots play through ``bots.loop.play_deal``, with a
 seed of their own for every decision. A policy here instead draws from the deal's one ``random.Random``
-in turn: the records of random play (``tekkasim play``, ``tekkasim run``, the golden files) were made
+in turn: the records of random play (``tekkasim play``, ``tekkasim smoke``, the golden files) were made
 that way and stay the same.
 """
 

@@ -9,8 +9,8 @@ settings.load_profile("tekkasim")
 
 def pytest_configure(config):
     """Under pytest-xdist, fill numba's cache once before the workers start: each worker would otherwise
-    compile the same cold kernels itself (on a clean clone with two workers, about two minutes of CPU
-    spent twice). ``TEKKASIM_NO_WARM=1`` skips it; with a warm cache it costs a few seconds of loading."""
+    compile the same cold kernels itself (on a clean clone, the same compile spent once per worker).
+    ``TEKKASIM_NO_WARM=1`` skips it; with a warm cache it only loads the kernels."""
     import os
     import subprocess
     import sys

@@ -67,6 +67,32 @@ def test_play_verify_replay(tmp_path, name):
     assert run("deal", "-r", name, "--seed", 4).exit_code == 0
 
 
+def _practice():
+    """A plug-in ruleset: Feskot's rules registered under another name (as tests/test_rulesets.py does)."""
+    from tekkasim.rulesets import register
+    from tekkasim.rulesets.feskot.game import Feskot
+
+    return register(type("Practice", (Feskot,), {"name": "practice"}))
+
+
+@pytest.mark.parametrize("name", [*RULESETS, "plug-in"])
+def test_smoke_plays_and_verifies_every_ruleset(tmp_path, name):
+    """``tekkasim smoke`` (the old default job): random deals, then records written and verified."""
+    from tekkasim.rulesets import unregister
+
+    if name == "plug-in":
+        name = _practice().name
+    try:
+        result = run("smoke", "-r", name, "--deals", 50, "--records", 6, "--seed", 5, "--out-dir", tmp_path)
+    finally:
+        if name == "practice":
+            unregister("practice")
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"== {name}: 50 random deals")
+    assert "6 of 6 verify" in result.output
+    assert (tmp_path / f"{name}-seed5.jsonl.gz").exists()
+
+
 @pytest.mark.parametrize("name", RULESETS)
 def test_bench_json(name):
     result = run("bench", "-r", name, "--deals", 2000, "--seconds", 0.1, "--json")

@@ -46,7 +46,7 @@ def test_unwritable_out_is_one_line(tmp_path, where):
         (tmp_path / "plain").write_text("")
         where = str(tmp_path / "plain" / "y.jsonl")
     one_line_error(run("play", "-n", 2, "-O", where), "Error:")
-    one_line_error(run("run", "-r", "feskot", "--deals", 1000, "--records", 2, "--out-dir", where), "Error:")
+    one_line_error(run("smoke", "-r", "feskot", "--deals", 1000, "--records", 2, "--out-dir", where), "Error:")
 
 
 def test_out_is_a_directory(tmp_path):
@@ -566,8 +566,8 @@ def test_calibrate_writes_through_a_symlink(tmp_path):
     "argv, option",
     [
         (["bench", "--deals", 10**18], "--deals"),
-        (["run", "--deals", 10**18], "--deals"),
-        (["run", "--records", 10**18], "--records"),
+        (["smoke", "--deals", 10**18], "--deals"),
+        (["smoke", "--records", 10**18], "--records"),
     ],
 )
 def test_kernel_sizes_that_would_not_fit_in_memory_are_usage_errors(argv, option):

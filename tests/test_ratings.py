@@ -13,6 +13,7 @@ from tekkasim.ratings import (
     crosstable,
     expected_score,
     fit_elo,
+    group_step_interval,
     groups,
     step_interval,
 )
@@ -126,6 +127,28 @@ def test_step_intervals_cover_the_true_steps_and_use_the_clustered_contrast():
             hits += lo <= TRUE[upper] - TRUE[lower] <= hi
             total += 1
     assert 0.92 <= hits / total <= 0.98, hits / total  # 300 intervals
+
+
+def test_a_group_step_is_the_mean_contrast_and_covers_the_true_group_step():
+    rng = np.random.default_rng(12)
+    hits = total = 0
+    for _ in range(100):
+        pairs = synthetic(TRUE, 30, rng, draw=0.3)
+        fit = fit_elo(pairs, anchor="RANDOM")
+        assert group_step_interval(pairs, fit, ["C"], ["B"]) == step_interval(pairs, fit, "C", "B")
+        step, lo, hi, note = group_step_interval(pairs, fit, ["B", "C"], ["A"])
+        b, c, a = (fit.bots.index(n) for n in "BCA")
+        assert step == pytest.approx((fit.elo[b] + fit.elo[c]) / 2 - fit.elo[a]) and note == ""
+        w = np.zeros(len(fit.bots))
+        w[[b, c]], w[a] = 0.5, -1.0
+        var = max(w @ fit.cov @ w, w @ fit.cov_robust @ w)
+        assert (hi - lo) / 2 == pytest.approx(fit.quantile * math.sqrt(var))
+        # the variance of a mean of two steps is at most the mean of their variances
+        widths = [step_interval(pairs, fit, n, "A")[2] - step_interval(pairs, fit, n, "A")[1] for n in "BC"]
+        assert (hi - lo) ** 2 <= (widths[0] ** 2 + widths[1] ** 2) / 2 + 1e-6
+        hits += lo <= (TRUE["B"] + TRUE["C"]) / 2 - TRUE["A"] <= hi
+        total += 1
+    assert 0.90 <= hits / total <= 0.99, hits / total  # 100 intervals
 
 
 def test_a_step_the_pairs_cannot_bound_is_infinite_with_a_note():

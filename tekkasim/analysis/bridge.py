@@ -28,8 +28,9 @@ ties to the side's first seat (bottom or right), a choice independent of the car
 find the source of the issue's figures (6.1, 7.2, 8.2, 9.1, 10.1, 11.1) nor its declarer rule, so the
 table also gives the other two readings with their standard errors: ``tricks_mean`` (the mean over the
 two declarers; equal in expectation to any fixed seat, such as "North declares") and ``tricks_best``
-(the better of the two, the side's par-style result). They differ by at most about 0.12 of a trick and
-have the same slope, so the declarer rule cannot explain a difference in slope.
+(the better of the two, the side's par-style result). They differ little and have the same slope (the
+study ``experiments/studies/bridge_hcp.toml`` shows all three), so the declarer rule cannot explain a
+difference in slope.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Compile (or load from numba's cache) the kernels a ruleset's play uses, before the real work starts.
 
-Every process that plays compiles the kernels it touches on first use: minutes of CPU for all four
-rulesets' bots and the solver on a cold cache. When several processes start at once on a cold cache
+Every process that plays compiles the kernels it touches on first use: much CPU for all four rulesets'
+bots and the solver on a cold cache. When several processes start at once on a cold cache
 (pytest-xdist workers, a tournament's pool) each compiles the same kernels. Warming once, the work split
 into pieces shared by ``jobs`` processes, writes the cache that the others then load in a fraction of
 the time.

@@ -27,7 +27,7 @@ COMMANDS = {
     "replay": ("replay:replay", "Render the deals of a record file, trick by trick."),
     "dd": ("dd:dd", "Double-dummy trick tables of record deals or given hands."),
     "bench": ("bench:bench", "Engine throughput: random deals per second on one core."),
-    "run": ("run:run", "The default job: a short seeded run of every ruleset, verified."),
+    "run": ("run:run", "The main job (make run): every bot of the ladder in one Elo table against RANDOM."),
     "tournament": ("tournament:tournament", "Play a duplicate bot tournament into a run directory."),
     "report": ("report:report", "Elo table, crosstable and plots of a stored tournament run."),
     "export": ("export:export", "A stored run's deal records, or its per-deal results."),
@@ -41,6 +41,7 @@ COMMANDS = {
     "engine": ("engine:engine", "Serve a bot as an engine on stdin/stdout (JSON lines, docs/engines.md)."),
     "table": ("table:table", "Sit at the table: play a deal against bots at the terminal."),
     "check-ruleset": ("check:check_ruleset", "Check a ruleset (built-in or plug-in) against the Game/State contract."),
+    "smoke": ("smoke:smoke", "A smoke test of every ruleset: random deals, records written and verified."),
 }
 
 
@@ -50,7 +51,7 @@ def _entry(name: str) -> tuple[str, str | None]:
 
 
 # Commands whose kernels never call BLAS and that never import scipy: numba's first kernel load probes
-# scipy's BLAS (importing scipy.linalg, ~0.3 s of a ~0.8 s `tekkasim deal`), so these skip the probe.
+# scipy's BLAS (importing scipy.linalg, a large share of a light command's start-up), so these skip the probe.
 _NO_BLAS = frozenset({"rules", "deal", "play", "verify", "replay", "dd"})
 
 

@@ -1,86 +1,131 @@
-import time
-from pathlib import Path
+"""``tekkasim run`` (what ``make run`` runs): every bot of the ladder in one Elo table against RANDOM, from
+two resumable runs in one directory (``tekkasim.analysis.ladder``); ``--doc`` writes docs/make-run.md."""
+
+from __future__ import annotations
 
 import click
 
-from .options import check_seed_range, make_seed_option
+from ..rulesets import DEFAULT_RULESET
+from .options import cap_workers, check_writable, make_seed_option, parse_rule_options
 
 
 @click.command("run")
 @click.option(
-    "--deals",
-    type=click.IntRange(min=1, max=10**7),  # one kernel call keeps every deal's outcome in memory
-    default=100_000,
-    show_default=True,
-    help="Random deals per ruleset in the compiled kernel (at most 10,000,000).",
+    "--ruleset", "-r", default=DEFAULT_RULESET, show_default=True, metavar="NAME", help="A ruleset with a bot ladder."
 )
 @click.option(
-    "--records",
-    "n_records",
-    type=click.IntRange(min=1, max=10**6),  # ~1 kB a record, each verified and read back into a table
-    default=300,
+    "--boards",
+    "-n",
+    type=click.IntRange(min=1),
+    default=2000,
     show_default=True,
-    help="Deals per ruleset played through the Python API, written as records and verified (at most 1,000,000).",
+    help="Boards of the round robin of RANDOM, GREEDY and the heuristic ladder (compiled).",
+)
+@click.option(
+    "--search-boards",
+    type=click.IntRange(min=0),
+    default=48,
+    show_default=True,
+    help="Boards of each search bot against the top heuristic bot (0: no search tier).",
+)
+@click.option(
+    "--time-ms",
+    type=click.IntRange(min=0, max=600_000),
+    default=10,
+    show_default=True,
+    help="Each search decision's time in ms (0: the presets' full worlds, reproducible and far slower).",
 )
 @make_seed_option(2026)
+@click.option("--workers", "-w", type=int, default=0, show_default=True, help="Worker processes (0 = every core).")
 @click.option(
-    "--out-dir",
-    type=click.Path(file_okay=False),
-    default="runs",
+    "--out",
+    "-O",
+    default="runs/ladder",
     show_default=True,
-    help="Where the record files go (created if missing).",
+    type=click.Path(file_okay=False),
+    help="The job's directory: its two runs (rerun to resume), report.json, plots/ and records.jsonl.gz.",
 )
-@click.option("--ruleset", "-r", "rulesets", multiple=True, metavar="NAME", help="Only these rulesets.")
-def run(deals, n_records, seed, out_dir, rulesets):
-    """The default job: a short seeded run of every ruleset, records written and verified, a summary."""
-    from ..analysis import contract_table, records_frame  # pandas: only this command needs it
-    from ..errors import OptionError, shorten
-    from ..records import read_records, write_records
-    from ..rules import get_game, ruleset_names
-    from ..simulate import play_records
-    from ..verify import verify_file
+@click.option("--option", "-o", "rule_opts", multiple=True, metavar="KEY=VALUE", help="A ruleset option (repeatable).")
+@click.option(
+    "--doc",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="Also write this Markdown page (docs/make-run.md) and its data beside it (.json): the table, the "
+    "crosstable, and the time, CPU and load measured.",
+)
+@click.option(
+    "--readme",
+    default=None,
+    type=click.Path(dir_okay=False, exists=True),
+    help="With --doc: also put the table between the make-run markers of this file (README.md).",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No progress bars.")
+def run(ruleset, boards, search_boards, time_ms, seed, workers, out, rule_opts, doc, readme, quiet):
+    """The main job: the heuristic ladder with RANDOM and GREEDY in a round robin on many boards, the search
+    tier at --time-ms a decision against JANGARA on fewer, one Elo table of both (anchor RANDOM, 95%
+    intervals clustered by board, each ladder step with its interval). Rerun to resume; the report, plots
+    and deal records go beside the runs."""
+    from . import stop_on_sigterm
 
-    check_seed_range(seed, max(deals, n_records))
-    if not out_dir.strip():
-        raise OptionError("--out-dir is empty (give a directory, e.g. runs)")
-    try:  # before the long part of the job, not after it
-        Path(out_dir).mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        part_is_file = isinstance(exc, FileExistsError | NotADirectoryError)
-        reason = "a part of the path is a file" if part_is_file else exc.strerror
-        raise OptionError(f"cannot use --out-dir {shorten(out_dir, 200)}: {reason}") from None
-    names = [get_game(r).name for r in rulesets] if rulesets else ruleset_names()
-    for name in names:
-        game = get_game(name)
-        t0 = time.perf_counter()
-        out = game.play_random(deals, seed)
-        elapsed = time.perf_counter() - t0
-        returns = out["returns"]
-        click.echo(f"== {name}: {deals:,} random deals in the compiled kernel ({elapsed:.2f} s incl. compile)")
-        click.echo(
-            f"   mean per deal: team A {returns[:, 0].mean():.3f}, team B {returns[:, 1].mean():.3f}"
-            f"  ({game.returns_unit})"
-        )
-        path = Path(out_dir) / f"{name}-seed{seed}.jsonl.gz"
-        written = write_records(path, play_records(game, n_records, seed, match=True))
-        verdicts = list(verify_file(path))
-        bad = [v for v in verdicts if not v.ok]
-        click.echo(
-            f"   {written} deals as matches through the Python API -> {path}: "
-            f"{len(verdicts) - len(bad)} of {len(verdicts)} verify"
-        )
-        for v in bad[:3]:
-            click.echo(f"   {v.line()}")
-        frame = records_frame(read_records(path))
-        contracts = contract_table(frame)  # empty for a ruleset without contracts
-        if len(contracts):
-            click.echo(
-                "   contracts of random players (target: deals, made, success rate); calls are uniform over\n"
-                "   the legal ones and D13 can be called again, so the last caller mostly ends up in a D13:"
-            )
-            for key, row in contracts.iterrows():
-                click.echo(f"     {key:>16}: {int(row['deals']):4d} {int(row['made']):4d} {row['success_rate']:6.1%}")
-        if frame["match"].nunique() > 1:  # Feskot games stand alone: one long chain, no match to count
-            click.echo(f"   matches completed: {frame['match'].nunique() - 1} (the last may be unfinished)")
-        if bad:
-            raise SystemExit(1)
+    stop_on_sigterm()  # SIGTERM while the library imports: the one line and 143 (the runner takes over later)
+    import json
+    import os
+    import sys
+    import time
+    from pathlib import Path
+
+    from ..analysis.ladder import (
+        Plan,
+        doc_markdown,
+        machine,
+        process_seconds,
+        put_table,
+        render_table,
+        run_job,
+        write_outputs,
+    )
+    from ..errors import OptionError
+    from ..files import write_whole
+
+    load_before = os.getloadavg()[0]
+    plan = Plan(ruleset, boards, search_boards, time_ms, seed, cap_workers(workers), parse_rule_options(rule_opts))
+    plan.ladder_config()  # a ruleset without a ladder, or sizes out of range: one line before anything is written
+    check_writable(out, "--out", directory=True)
+    if doc is not None:
+        check_writable(doc, "--doc")
+    if readme is not None:
+        if doc is None:
+            raise OptionError("--readme goes with --doc (the README's table is that of the page)")
+        put_table(Path(readme).read_text(encoding="utf-8"), "")  # its markers, before the run
+    report, played = run_job(plan, out, quiet=quiet, echo=click.echo)
+    paths = write_outputs(report, out)
+    click.echo("")
+    click.echo(render_table(report))
+    click.echo("")
+    shown = {p.name: p for p in paths}
+    click.echo(
+        f"report: {shown['report.json']}; plots and summary: {shown['summary.md'].parent}; "
+        f"records: {shown['records.jsonl.gz']}"
+    )
+    if doc is not None:
+        wall, cpu = process_seconds()
+        argv = ["tekkasim", *sys.argv[1:]] if Path(sys.argv[0]).name in ("tekkasim", "__main__.py") else None
+        meta = {
+            "command": " ".join(argv) if argv else f"tekkasim run --out {out} --doc {doc}",
+            "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "machine": machine(),
+            "load_before": load_before,
+            "load_after": os.getloadavg()[0],
+            "wall": wall,
+            "cpu": cpu,
+            "runs": played,
+            "data": str(Path(doc).with_suffix(".json")),
+        }
+        data = {"meta": meta, "report": {k: v for k, v in report.items() if k != "margins"}}
+        target = Path(doc)
+        write_whole(target.with_suffix(".json"), json.dumps(data, indent=1) + "\n")
+        write_whole(target, doc_markdown(data))
+        click.echo(f"wrote {target} and {target.with_suffix('.json')}")
+        if readme is not None:
+            write_whole(readme, put_table(Path(readme).read_text(encoding="utf-8"), render_table(report)))
+            click.echo(f"put the table in {readme}")

@@ -4,8 +4,8 @@ blocks read as before).
 
 The writer lives in the caller's locals, ``(acc, nacc, p)``: ``acc`` (uint64) holds ``nacc`` < 64 bits not
 yet written, ``p`` whole 64-bit words are out in ``out`` (a uint64 array). A word is stored once per 64
-bits, not a byte per 8: in a worker's hot loop (a compiled block's actions) that is about a third less
-time than the byte loop, measured. :func:`finish` writes the last partial word and gives the stream's
+bits, not a byte per 8: in a worker's hot loop (a compiled block's actions) that takes clearly less time
+than the byte loop. :func:`finish` writes the last partial word and gives the stream's
 length in bytes; :func:`stream_bytes` turns the words into the stream. :class:`BitWriter` is the
 pure-Python twin (one big integer), compared in tests.
 """
@@ -44,7 +44,7 @@ def put_nb(out, acc, nacc, p, value, width):
     """:func:`put` without a jump (the same stream and writer): the word being filled is stored at every
     call, and whether it is full only selects the next ``(acc, nacc, p)``. Slower than :func:`put` in a
     coding loop of its own, but in a play loop (``_trick52_play``), where the word-full test is one more
-    hard-to-predict branch among the play's, it cost a Feskot block ~1% less (measured)."""
+    hard-to-predict branch among the play's, it cost a Feskot block slightly less."""
     v = np.uint64(value)
     acc |= v << np.uint64(nacc)
     out[p] = acc

@@ -45,18 +45,19 @@ MAX_DEATHS_PER_BLOCK = 3
 
 def _send(conn, msg) -> None:
     """A message between the parent and a worker, pickled by the standard library: ``conn.send`` pickles
-    with dill's pure-Python pickler, which cost ~37 us a stored row (more than a compiled deal) against
-    ~1.5 us here, and ~0.2 ms of the parent's CPU to hand out a block (measured with cProfile). What
+    with dill's pure-Python pickler, which cost more than a compiled deal a stored row, many times what
+    this costs, and much of the parent's CPU to hand out a block (found with cProfile). What
     they send is only plain data (blocks' bounds, rows, counters, error text, None to stop)."""
     conn.send_bytes(pickle.dumps(msg, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 # Workers run at a lower priority than the parent, which stores every row: when storing is the slower
-# stage (a compiled match-up's rows cost the parent ~3 us of SQLite against a ~5 us deal), two workers on
-# two cores otherwise starve it and play no faster than one (0.88-1.06x measured); niced, they take what it
-# leaves (1.19-1.24x, at the CPU ceiling). Other match-ups keep the parent idle and lose nothing. With Linux's
-# autogroup scheduling (the default on most desktops), nice only orders processes of one session; without
-# it, the workers also give way to other busy processes on the machine, as a batch job should.
+# stage (a compiled match-up's rows cost the parent a good part of a deal's time in SQLite), two workers on
+# two cores otherwise starve it and play no faster than one; niced, they take what it leaves, up to the CPU
+# ceiling (the 2-worker speed-ups: docs/benchmarks.md, section tournament). Other match-ups keep the parent
+# idle and lose nothing. With Linux's autogroup scheduling (the default on most desktops), nice only orders
+# processes of one session; without it, the workers also give way to other busy processes on the machine,
+# as a batch job should.
 WORKER_NICE = 10
 
 
@@ -98,9 +99,9 @@ def _follow_parent(parent_pid: int) -> None:
 
 def _reuse_freed_memory() -> None:
     """Have glibc keep the memory of freed blocks for the next one instead of unmapping it: each compiled
-    block allocates a few MB of arrays, and a worker that gets them fresh from the kernel every time takes
-    ~800 page faults a block (measured: 17,000 in a 100,000-deal Feskot run, 2,400 with this; the worker's
-    CPU a deal fell from ~1.25x to ~1.07x the bare loop's). Elsewhere nothing changes."""
+    block allocates arrays, and a worker that gets them fresh from the kernel every time takes hundreds of
+    page faults a block, which cost it much of its CPU a deal (the worker's CPU a deal against the bare
+    loop's: docs/benchmarks.md, section tournament). Elsewhere nothing changes."""
     if not sys.platform.startswith("linux"):
         return
     try:

@@ -282,7 +282,7 @@ def encode_columns(xr: np.ndarray, yr: np.ndarray, deals: np.ndarray, lengths: n
     head = _COLS.pack(1, 1 if small else 0, len(xr))
     parts = [head, body.astype("<i2" if small else "<f8").tobytes()]
     parts += [np.asarray(deals, "<i4").tobytes(), np.asarray(lengths, "<i4").tobytes()]
-    return zlib.compress(b"".join(parts), 1)  # level 6 would cost the worker ~10x the CPU for 0.3 B a deal
+    return zlib.compress(b"".join(parts), 1)  # a higher level costs the worker many times the CPU for little
 
 
 # The columns of a compiled block, built by one kernel pass over both tables' returns and action counts
@@ -632,9 +632,9 @@ def cards_decode(data, lengths: list[int], lo: int, width: int, mult: int) -> li
 def _cards_fill(a0, n0, a1, n1, lo, width, mult, out):
     """Write the CARDS stream of the deals of ``a0`` then ``a1`` (rows of actions, ``n0[i]``/``n1[i]`` used)
     into ``out`` (``_bitstream`` words); returns the number of bytes written. Its twin is ``cards_encode``.
-    Without numba's reference counting (it allocates nothing): with it, the shared writer's loop ran 4x
-    slower than the byte writer it replaced (measured on Satat blocks). ``mult`` = 1 (every Satat block so
-    far) has a loop of its own: a third less time than the general one, measured on Satat blocks."""
+    Without numba's reference counting (it allocates nothing): with it, the shared writer's loop ran several
+    times slower than the byte writer it replaced, on Satat blocks. ``mult`` = 1 (every Satat block so far)
+    has a loop of its own, which takes less time than the general one on Satat blocks."""
     acc = np.uint64(0)
     nacc = 0
     p = 0

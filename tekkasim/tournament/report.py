@@ -149,9 +149,11 @@ def render_text(report: dict) -> str:
     return "\n".join(lines)
 
 
-def write_plots(report: dict, directory: str | os.PathLike, margins: dict[tuple[str, str], list[float]]) -> list[Path]:
+def write_plots(
+    report: dict, directory: str | os.PathLike, margins: dict[tuple[str, str], list[float]], text: str | None = None
+) -> list[Path]:
     """PNGs of the Elo ladder, the head-to-head heatmap and the margin distributions, and ``summary.md``
-    linking them; returns the paths written."""
+    linking them (with ``text``, by default :func:`render_text` of the report); returns the paths written."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -226,7 +228,7 @@ def write_plots(report: dict, directory: str | os.PathLike, margins: dict[tuple[
         f"# {report['ruleset']} tournament",
         "",
         "```",
-        render_text(report),
+        render_text(report) if text is None else text,
         "```",
         "",
         "![Elo ladder](elo.png)",

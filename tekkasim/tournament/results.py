@@ -139,10 +139,11 @@ def load_run(directory: str | os.PathLike):
     return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
 
 
-def iter_records(directory: str | os.PathLike) -> Iterator[dict]:
+def iter_records(directory: str | os.PathLike, boards: int | None = None) -> Iterator[dict]:
     """Deal records (records.md) of every stored deal, rebuilt by replaying the stored actions, with
     ``players``, ``bots``, ``seed``, ``board`` and, for ``--unit match``, ``match`` and ``deal_no``; read
-    one block at a time."""
+    one block at a time. ``boards``: only those of the first ``boards`` boards of each pairing (the others
+    are not replayed)."""
     from ..rules import get_game
 
     with Store.read(directory) as store:
@@ -150,6 +151,8 @@ def iter_records(directory: str | os.PathLike) -> Iterator[dict]:
         game = get_game(identity["ruleset"], **identity["options"])
         names, pairs_ = team_names(identity), pairings(identity)
         for p, board, table, _xr, _yr, deals in store.tables():
+            if boards is not None and board >= boards:
+                continue
             x, y = pairs_[p]
             players = seats(identity, p, table)
             for j, state in enumerate(replay_deals(game, deals)):

@@ -66,11 +66,11 @@ def missing_from_ranges(pairings: int, boards: int, ranges: dict, block: int) ->
 def _block_size(cfg: Config, missing_boards: int, workers: int, compiled: bool) -> int:
     if cfg.block > 0:
         return cfg.block
-    # a compiled block (~10 us a board) must outweigh what a block costs (~0.35 ms in the worker: two
-    # play_tables set-ups and its encoding; a pipe message and a commit in the parent), yet stay small
-    # enough that the last one to finish is a sliver of the run and a kill loses little (resume keeps
-    # whole blocks): 2,048 boards is ~40 ms of play. State API blocks stay small so the last ones finish
-    # together
+    # a compiled block's boards must outweigh what a block costs (in the worker: two play_tables set-ups
+    # and its encoding; a pipe message and a commit in the parent), yet stay few enough that the last
+    # block to finish is a sliver of the run and a kill loses little (resume keeps whole blocks); 2,048
+    # boards do both (benchmarks/bench_tournament.py, docs/benchmarks.md). State API blocks stay small so
+    # the last ones finish together
     cap = 2048 if compiled else 8
     return max(1, min(cap, math.ceil(missing_boards / (workers * 6))))
 
@@ -176,7 +176,7 @@ def _warm_up(job: Job) -> bool:
     ctx = context(job)
     # a compiled match-up's first board plays its whole compiled path (the loop and the payload kernels)
     if all([compiled_rows(ctx, p, range(1)) is not None for p in range(len(job.pairings))]):
-        return True  # the State API is never used then: its ~60 ms warm-up would be a start-up cost only
+        return True  # the State API is never used then: its warm-up would be a start-up cost only
     rnd = get_bot("RANDOM")
     play_deal_state(ctx.game.new_deal(job.seed), [rnd] * 4, job.seed, 0)
     seen = set()

@@ -55,13 +55,13 @@ CREATE TABLE IF NOT EXISTS blocks (
     PRIMARY KEY (x, y, start));
 """
 # A rowid table keeps each block's blobs in overflow pages written once; WITHOUT ROWID, and 4 KB pages,
-# cost the writer several times the CPU per stored deal (measured in benchmarks/bench_tournament.py).
+# cost the writer several times the CPU per stored deal (benchmarks/bench_tournament.py).
 PAGE_SIZE = 16384
 # The writer checkpoints the write-ahead log in a thread of its own (``_Checkpointer``) once this much has
 # been committed since the last one (SQLite's own automatic checkpoint: 1,000 pages). SQLite's automatic
-# checkpoint runs inside the commit that crosses it: in a 1.2M-deal Feskot run the parent stopped storing
-# for 0.10-0.11 s twice (fsyncs included, 33-42 ms of CPU), while a worker whose block does not fit the
-# pipe waits to send it; a run too short to cross it (the benchmark's N-board runs) never paid that.
+# checkpoint runs inside the commit that crosses it: in a long run the parent then stops storing for the
+# checkpoint's fsyncs, while a worker whose block does not fit the pipe waits to send it; a run too short to
+# cross it (the benchmark's N-board runs) never paid that.
 CHECKPOINT_BYTES = 1000 * PAGE_SIZE
 # the files a directory may hold before its identity is written (a run killed while starting)
 _STARTING = {LOCK_NAME, DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", f"{DB_NAME}-journal", f".{CONFIG_NAME}.part"}

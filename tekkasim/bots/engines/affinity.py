@@ -2,8 +2,8 @@
 
 A host and its engine alternate (one write, one read a decision), so together they keep about one core
 busy. Left to the scheduler, the engine is often woken on the other core (an inter-processor interrupt,
-dear on a VM's idle vCPU) and the pair runs at a third of the rate it reaches on one core
-(docs/engines.md). So a process that seats engines pins itself, and through it the engines it starts
+dear on a VM's idle vCPU) and the pair runs far slower than on one core (docs/engines.md has the
+figures). So a process that seats engines pins itself, and through it the engines it starts
 (a child inherits its parent's CPUs), to one core: each tournament worker its own, round robin over the
 cores the process may use (:func:`pin`); a run in one process for its duration, and a Dask worker for
 each block it plays, on the core of its slot among the workers of its machine (:func:`pinned`).

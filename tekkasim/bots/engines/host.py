@@ -16,9 +16,9 @@ decision raises ``BotError`` with one line naming the engine, the decision (tric
 fault; a tournament adds the board and table.
 
 Each decision is one ``write`` and (as a rule) one blocking ``read`` on the pipes: a ``poll`` before the
-read, to wait with a timeout, made the round trip take about twice as long on the wall clock (measured
-on these 2-core VMs). The deadline is kept instead by :class:`_Watchdog`, a thread of the host that kills
-an engine whose answer is late, which ends the host's read.
+read, to wait with a timeout, made the round trip markedly slower on the wall clock. The deadline is kept
+instead by :class:`_Watchdog`, a thread of the host that kills an engine whose answer is late, which ends
+the host's read.
 """
 
 from __future__ import annotations

@@ -815,7 +815,7 @@ def _redraw_deal(seen: list[int], seat: int, caller: int, faces: str | None, rng
         five = _shuffled([c for c in rest if not FACES >> c & 1], rng)[:5]
         pool = five + _shuffled([c for c in rest if c not in set(five)], rng)
     else:
-        while True:  # rejection: about 4 draws in 5 succeed
+        while True:  # rejection: most draws succeed
             pool = _shuffled(rest, rng)
             if any(FACES >> c & 1 for c in pool[:5]):
                 break

@@ -412,9 +412,9 @@ class Sada(ShengjiHeuristic):
     play and point management, evaluated calls and smart burial, but simple leads (no tractors or master
     pairs led on purpose); 7% mistakes, as TANA.
 
-    The mistake rates set the ladder's step sizes: structured leads, which TANA adds, are worth most of
-    a level per pair. With SADA at 12% and TANA at 6% the step TANA-SADA was more than twice the ladder's
-    median step; with both at 7% the three steps around them are closer (tuning and report figures:
+    The mistake rates set the ladder's step sizes: structured leads, which TANA adds, are worth much.
+    With SADA at 12% and TANA at 6% the step TANA-SADA stood far above the ladder's other steps; with both
+    at 7% the three steps around them are closer (tuning and report figures:
     ``experiments/README.md``). Easier bots never make fewer mistakes than harder ones."""
 
     name = "SADA"

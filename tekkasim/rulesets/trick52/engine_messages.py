@@ -148,7 +148,7 @@ class _Play52:
                     self._close_trick()
             self.n = end
         tricks = self._tricks()
-        # one join: the line is some 750 bytes, and each ``+`` would copy what is built so far
+        # one join: the line is long, and each ``+`` would copy what is built so far
         return "".join((
             self.head[0], phase, _SEAT_QUOTED[info[k52.I_TO_MOVE]],
             ',"hand":[', ",".join(self.hand),
