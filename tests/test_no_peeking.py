@@ -14,7 +14,7 @@ from tekkasim.rules import get_game
 
 RULESETS = ("feskot", "tekka")
 STATES = 24  # random mid-deal states per ruleset and bot
-SEARCH_SMALL = {"worlds": 3, "iterations": 20}  # the property does not depend on the number of worlds; keep search cheap
+SEARCH_SMALL = {"worlds": 3, "iterations": 20}  # the property does not depend on the budget; keep search cheap
 
 
 def mid_deal_states(ruleset: str, n: int, seed: int, **options):
