@@ -125,8 +125,8 @@ BUF_ROWS = TRACTOR_CAP + SLIP_CAP
 # --- small helpers ----------------------------------------------------------------------------------------
 # The decision kernels and ``apply`` allocate no arrays, so they are compiled without numba's reference
 # counting (``_nrt=False``): every array they see belongs to a caller that outlives the call, and the
-# atomic increment and decrement per array argument and call were half of the deal loop's time (measured
-# with perf in NRT_incref/NRT_decref). numba refuses to compile an allocation in such a kernel.
+# atomic increment and decrement per array argument and call were a large share of the deal loop's time
+# (perf shows it in NRT_incref/NRT_decref). numba refuses to compile an allocation in such a kernel.
 
 
 @njit(cache=True, inline="always")

@@ -1484,8 +1484,8 @@ def play_boards_kernel(
     Writes team A/B returns, every action and the number of actions, and in ``legal[b, i]`` action ``i``'s
     index among the legal actions (its card's, for a signalled card) and how many there were: what the
     tournament's block store keeps (``blocks._legal_block``), known here for free. ``work`` is
-    ``new_work()``: the loop allocates nothing, so it runs without numba's reference counting (3x faster,
-    measured: every call passing the deal's arrays would otherwise count references). Returns False when a
+    ``new_work()``: the loop allocates nothing, so it runs without numba's reference counting (every call
+    passing the deal's arrays would otherwise count references). Returns False when a
     deal could not be played within ``MAX_DEAL_ACTIONS`` decisions."""
     _, ok = play_table(
         d,
