@@ -6,7 +6,8 @@ coding pass) and the range of their values (no separate pass over the actions to
 The coding itself stays a separate pass (``play._cards_fill``) over the whole block once it is played:
 the block's header (the escape values' base and width, and ``mult``) depends on all of its rounds, and
 writing each round's symbols as it is played cost the worker more than the pass, not less (the short
-coding loop, run between two rounds' play, loses its branch history; docs/benchmarks.md). The bytes are those of ``play._cards_block`` (tested). That pass
+coding loop, run between two rounds' play, loses its branch history; docs/benchmarks.md).
+The bytes are those of ``play._cards_block`` (tested). That pass
 and the block's columns (``play._columns_fill``) run in the same kernel call as the play
 (:func:`satat_play_code`), into buffers the worker keeps from block to block.
 """
