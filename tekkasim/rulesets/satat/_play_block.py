@@ -89,7 +89,7 @@ def satat_play_code(px, py, seeds, comp, n_actions, returns, stats, scratch, out
     """:func:`satat_play_keep`, then in the same call the CARDS stream of the block into ``out`` (words
     for ``MAX_ROUND_ACTIONS`` actions of 40 bits a round) and its raw columns into ``raw``
     (``play._columns_fill``, ``score`` its pair score): no Python between the passes, where each numpy
-    step after a ~20 ms kernel ran cold. ``stats`` gets, after the four of :func:`satat_play_keep`, the
+    step after a kernel ran cold. ``stats`` gets, after the four of :func:`satat_play_keep`, the
     escape width, ``mult``, the stream's bytes and the columns' bytes (-1: not int16 returns); the
     stream is written only where ``stats[3]`` (fits) is 1 and the width is <= 32."""
     satat_play_keep(px, py, seeds, comp, n_actions, returns, stats, scratch)

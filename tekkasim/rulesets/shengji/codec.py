@@ -450,7 +450,7 @@ def _play_fill_deal(
 ):
     """One deal of :func:`shengji_play_fill`: ``sp.play_deal``'s deal and ``sp._play_loop``, each action coded
     before it is applied; ``(actions, acc, nacc, p)``, actions -1 when it could not be coded. A function of
-    its own per deal, without reference counting: the same loop inside the block's loop ran 1.5x slower."""
+    its own per deal, without reference counting: the same loop inside the block's loop ran slower."""
     sp._deal_into(seed, 0, 0, -1, 0, st, hands, deck, rng)
     i = np.int64(0)
     while st[sp.S_PHASE] != sp.PH_END:
@@ -589,7 +589,7 @@ def shengji_encode(seeds: np.ndarray, masks0, n0, masks1, n1) -> tuple[bytes, np
 def shengji_play_encode(params0, params1, seeds: np.ndarray) -> tuple[bytes, np.ndarray, np.ndarray] | None:
     """``(payload, n_actions, gains)`` of both tables' first deals of ``seeds`` (uint64) played by the seats'
     policies (:func:`shengji_play_fill`), or None when the kernel could not code a block."""
-    out = words(8 * 96 * 2 * len(seeds) + 256)  # ~28 bytes a deal; a block that needs more is played again
+    out = words(8 * 96 * 2 * len(seeds) + 256)  # far more than a deal needs; a block that needs more is played again
     n_actions = np.zeros(2 * len(seeds), np.int64)
     gains = np.zeros((2 * len(seeds), 2), np.int64)
     used = shengji_play_fill(params0, params1, seeds, out, n_actions, gains)

@@ -12,9 +12,9 @@ the benchmarks' reference, is not slowed by what the worker records); the action
 those of ``blocks._legal_block`` of ``play_tables``' outputs (tested on random blocks of the compiled bots
 in every option, with ``_legal.legal_encode_py``, the State API twin, behind that). Also tried, paired per
 block in one process: the bare loop's own kernel into buffers the worker keeps, packed after the block or
-128 deals at a time while their records are in the cache: no cheaper than this loop (within 1-2%, the
-noise of those runs), and it still read the records back. The writer without a jump
-(``_bitstream.put_nb``) cost ~1% of a block less here than ``put``, paired in one process.
+128 deals at a time while their records are in the cache: no cheaper than this loop (within the noise of
+those runs), and it still read the records back. The writer without a jump (``_bitstream.put_nb``) costs a
+block less here than ``put``, paired in one process (docs/benchmarks.md).
 """
 
 from __future__ import annotations
