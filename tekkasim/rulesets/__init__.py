@@ -42,6 +42,15 @@ LADDER_WARM = (
 )
 
 
+LADDER = ("KADO", "POCHAQ", "PUCHOQ", "SADA", "TANA", "JANGARA", "TANOOR", "TIZAB", "ZELZELA")
+
+
+def named_bots(module: str, names, **classes: str) -> dict[str, str]:
+    """``NAME -> "module:Class"`` for a ruleset's ``bots``: each class named as its bot in title case
+    (``KADO`` -> ``Kado``) unless ``classes`` names it (``GREEDY="ShengjiGreedy"``)."""
+    return {name: f"{module}:{classes.get(name, name.title())}" for name in names}
+
+
 class RulesetError(OptionError):
     """A ruleset that cannot be had (unknown, a plug-in that fails) or that lacks a feature."""
 
@@ -223,11 +232,13 @@ __all__ = [
     "BUILTIN",
     "DEFAULT_RULESET",
     "ENTRY_POINT_GROUP",
+    "LADDER",
     "LADDER_WARM",
     "Ruleset",
     "RulesetError",
     "get_ruleset",
     "load_ref",
+    "named_bots",
     "plugin_problems",
     "register",
     "ruleset_names",

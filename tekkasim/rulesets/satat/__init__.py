@@ -2,30 +2,14 @@
 bots and the personalities ATOUTE and ZORGE (``bots``, ``_policy``, ``_search``), the compiled tournament
 block (``_play_block``) and the Renonce analysis."""
 
-from .. import LADDER_WARM, Ruleset
+from .. import LADDER, LADDER_WARM, Ruleset, named_bots
 
 P = "tekkasim.rulesets.satat"
 
 RULESET = Ruleset(
     name="satat",
     game=f"{P}.game:Satat",
-    bots={
-        name: f"{P}.bots:{cls}"
-        for name, cls in (
-            ("GREEDY", "Greedy"),
-            ("KADO", "Kado"),
-            ("POCHAQ", "Pochaq"),
-            ("PUCHOQ", "Puchoq"),
-            ("SADA", "Sada"),
-            ("TANA", "Tana"),
-            ("JANGARA", "Jangara"),
-            ("TANOOR", "Tanoor"),
-            ("TIZAB", "Tizab"),
-            ("ZELZELA", "Zelzela"),
-            ("ATOUTE", "Atoute"),
-            ("ZORGE", "Zorge"),
-        )
-    },
+    bots=named_bots(f"{P}.bots", ("GREEDY", *LADDER, "ATOUTE", "ZORGE")),
     loop=f"{P}.bots",
     blocks=f"{P}.blocks",
     search=f"{P}.bots:SatatAdapter",

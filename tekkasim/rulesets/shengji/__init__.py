@@ -2,28 +2,14 @@
 twins (``reference``, ``reference_slip``), the ladder (``bots``, ``_policy``) and the tournament's SHENGJI
 codec (``codec``)."""
 
-from .. import LADDER_WARM, Ruleset
+from .. import LADDER, LADDER_WARM, Ruleset, named_bots
 
 P = "tekkasim.rulesets.shengji"
 
 RULESET = Ruleset(
     name="shengji",
     game=f"{P}.game:Shengji",
-    bots={
-        name: f"{P}.bots:{cls}"
-        for name, cls in (
-            ("GREEDY", "ShengjiGreedy"),
-            ("KADO", "Kado"),
-            ("POCHAQ", "Pochaq"),
-            ("PUCHOQ", "Puchoq"),
-            ("SADA", "Sada"),
-            ("TANA", "Tana"),
-            ("JANGARA", "Jangara"),
-            ("TANOOR", "Tanoor"),
-            ("TIZAB", "Tizab"),
-            ("ZELZELA", "Zelzela"),
-        )
-    },
+    bots=named_bots(f"{P}.bots", ("GREEDY", *LADDER), GREEDY="ShengjiGreedy"),
     loop=f"{P}.bots",
     blocks=f"{P}.blocks",
     search=f"{P}.bots:ShengjiAdapter",
